@@ -1,0 +1,28 @@
+import { Type } from '@sinclair/typebox';
+import { checkRendering } from '../src/registry/check-rendering.js';
+import { defineHandler } from '../src/registry/handler.js';
+import { Name } from './shared-schemas.js';
+
+/** The rendering of `certificate`: the cert-manager issuer certificates are signed by. */
+export const CertificateRendering = Type.Object(
+  {
+    issuerRef: Type.Object(
+      {
+        name: Name('cert-manager issuer name'),
+        kind: Type.Optional(Type.String({ default: 'ClusterIssuer', description: 'issuer kind (default ClusterIssuer)' })),
+      },
+      { additionalProperties: false, description: 'the cert-manager issuer' },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** Issues TLS certificates for a component through cert-manager. */
+export const certificate = defineHandler({
+  type: 'certificate',
+  description: 'Issues TLS certificates for a component through cert-manager',
+  capabilityAware: true,
+  capabilityRequired: true,
+  renderingSchema: CertificateRendering,
+  validateAndApplyDefaults: (rendering) => checkRendering(CertificateRendering, rendering),
+});

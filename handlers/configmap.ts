@@ -1,0 +1,10 @@
+import { Type } from '@sinclair/typebox';
+import { defineHandler } from '../src/registry/handler.js';
+
+/** Mounts or projects ConfigMaps into a component; it takes no rendering keys, so any key is an error. */
+export const configmap = defineHandler({
+  type: 'configmap',
+  description: 'Mounts or projects ConfigMaps into a component',
+  capabilityAware: false,
+  renderingSchema: Type.Object({}, { additionalProperties: false }),
+});

@@ -1,0 +1,38 @@
+import { Type } from '@sinclair/typebox';
+import { checkRendering } from '../src/registry/check-rendering.js';
+import { defineHandler } from '../src/registry/handler.js';
+import { DURATION_PATTERN, Name } from './shared-schemas.js';
+
+/** The rendering of `external-secret`: the External Secrets store and refresh interval. */
+export const ExternalSecretRendering = Type.Object(
+  {
+    secretStoreRef: Type.Object(
+      {
+        name: Name('secret store name'),
+        kind: Type.Optional(Type.String({ default: 'ClusterSecretStore', description: 'store kind (default ClusterSecretStore)' })),
+      },
+      { additionalProperties: false, description: 'the External Secrets store' },
+    ),
+    refreshInterval: Type.Optional(
+      Type.String({
+        pattern: DURATION_PATTERN,
+        'x-expected': 'a duration such as 1h, 30m, 90s or 1h30m (units ns, us, ms, s, m, h)',
+        description: 'how often secrets are refreshed',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * Syncs secrets from an external store. Capability-aware but not required: an application
+ * may author `secretStoreRef` inline.
+ */
+export const externalSecret = defineHandler({
+  type: 'external-secret',
+  description: 'Syncs secrets into the namespace from an external secret store',
+  capabilityAware: true,
+  capabilityRequired: false,
+  renderingSchema: ExternalSecretRendering,
+  validateAndApplyDefaults: (rendering) => checkRendering(ExternalSecretRendering, rendering),
+});

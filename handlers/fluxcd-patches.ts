@@ -1,0 +1,8 @@
+import { defineHandler } from '../src/registry/handler.js';
+
+/** Adds Flux kustomization patches; its rendering passes through unvalidated and is merged at build. */
+export const fluxcdPatches = defineHandler({
+  type: 'fluxcd-patches',
+  description: 'Adds Flux kustomization patches',
+  capabilityAware: false,
+});

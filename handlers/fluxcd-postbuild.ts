@@ -1,0 +1,8 @@
+import { defineHandler } from '../src/registry/handler.js';
+
+/** Adds Flux post-build variable substitution; its rendering passes through unvalidated and is merged at build. */
+export const fluxcdPostbuild = defineHandler({
+  type: 'fluxcd-postbuild',
+  description: 'Adds Flux post-build variable substitution',
+  capabilityAware: false,
+});

@@ -1,0 +1,9 @@
+import { defineHandler } from '../src/registry/handler.js';
+
+/** Creates a Gateway API HTTPRoute for a component; its rendering passes through unvalidated and is merged at build. */
+export const httproute = defineHandler({
+  type: 'httproute',
+  description: 'Creates a Gateway API HTTPRoute for a component',
+  capabilityAware: false,
+  platformReserved: ['networkPolicy'],
+});

@@ -1,0 +1,9 @@
+import { defineHandler } from '../src/registry/handler.js';
+
+/** Creates a Kubernetes Ingress for a component; its rendering passes through unvalidated and is merged at build. */
+export const ingress = defineHandler({
+  type: 'ingress',
+  description: 'Creates a Kubernetes Ingress for a component',
+  capabilityAware: false,
+  platformReserved: ['allowedHostnameWildcard', 'networkPolicy'],
+});

@@ -1,0 +1,10 @@
+import { Type } from '@sinclair/typebox';
+import { defineHandler } from '../src/registry/handler.js';
+
+/** Adds Kubernetes NetworkPolicies for a component; it takes no rendering keys, so any key is an error. */
+export const networkpolicy = defineHandler({
+  type: 'networkpolicy',
+  description: 'Adds Kubernetes NetworkPolicies for a component',
+  capabilityAware: false,
+  renderingSchema: Type.Object({}, { additionalProperties: false }),
+});

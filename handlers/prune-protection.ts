@@ -1,0 +1,8 @@
+import { defineHandler } from '../src/registry/handler.js';
+
+/** Protects resources from Flux pruning; its rendering passes through unvalidated and is merged at build. */
+export const pruneProtection = defineHandler({
+  type: 'prune-protection',
+  description: 'Protects resources from Flux pruning',
+  capabilityAware: false,
+});

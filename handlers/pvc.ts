@@ -1,0 +1,16 @@
+import { Type } from '@sinclair/typebox';
+import { defineHandler } from '../src/registry/handler.js';
+
+/** The rendering of `pvc`: the storage class for claims. */
+export const PvcRendering = Type.Object(
+  { storageClassName: Type.Optional(Type.String({ description: 'StorageClass for persistent volume claims' })) },
+  { additionalProperties: false },
+);
+
+/** Adds persistent volume claims to a component. */
+export const pvc = defineHandler({
+  type: 'pvc',
+  description: 'Adds persistent volume claims to a component',
+  capabilityAware: false,
+  renderingSchema: PvcRendering,
+});

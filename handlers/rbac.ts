@@ -1,0 +1,8 @@
+import { defineHandler } from '../src/registry/handler.js';
+
+/** Grants a component Kubernetes RBAC permissions; its rendering passes through unvalidated and is merged at build. */
+export const rbac = defineHandler({
+  type: 'rbac',
+  description: 'Grants a component Kubernetes RBAC permissions',
+  capabilityAware: false,
+});

@@ -1,0 +1,8 @@
+import { defineHandler } from '../src/registry/handler.js';
+
+/** Scales a component horizontally; its rendering passes through unvalidated and is merged at build. */
+export const scaler = defineHandler({
+  type: 'scaler',
+  description: 'Scales a component horizontally',
+  capabilityAware: false,
+});

@@ -1,0 +1,8 @@
+import { defineHandler } from '../src/registry/handler.js';
+
+/** Sets pod and container security contexts; its rendering passes through unvalidated and is merged at build. */
+export const securityContext = defineHandler({
+  type: 'security-context',
+  description: 'Sets pod and container security contexts',
+  capabilityAware: false,
+});

@@ -1,0 +1,56 @@
+import { createRegistry } from '../../registry/create-registry.js';
+import { loadPlugins } from '../../registry/load-plugins.js';
+import { RegistryError } from '../../registry/errors.js';
+import { compareDiagnostics, type Diagnostic } from '../../validate/diagnostic.js';
+import { lintInputs, type LintReport } from '../../validate/lint.js';
+import { fileDiagnostic } from '../../documents/read-file.js';
+import { exitCodeOf } from '../exit-code.js';
+import { renderReport, type LintFormat } from '../format/index.js';
+import { paletteFor } from '../format/text.js';
+import { gatherInputs } from '../inputs.js';
+import type { CommandIo } from '../io.js';
+
+/** Options of `kurel lint`. */
+export interface LintCommandOptions {
+  definitions: string[];
+  capabilityDef: string[];
+  plugin: string[];
+  strict: boolean;
+  strictCapabilities: boolean;
+  format: LintFormat;
+  stdinFilepath?: string;
+}
+
+/** Runs `kurel lint`; returns the exit code. */
+export async function runLint(paths: readonly string[], options: LintCommandOptions, io: CommandIo): Promise<number> {
+  const gathered = await gatherInputs(
+    { paths, definitionDirs: options.definitions, definitionFiles: options.capabilityDef, ...(options.stdinFilepath ? { stdinName: options.stdinFilepath } : {}) },
+    io.stdin,
+  );
+  let fatal = gathered.fatal;
+  const extra: Diagnostic[] = [...gathered.diagnostics];
+  const registry = createRegistry();
+  try {
+    await loadPlugins(options.plugin, registry, io.cwd);
+  } catch (err) {
+    if (!(err instanceof RegistryError)) throw err;
+    extra.push(fileDiagnostic(err.source ?? '<plugin>', 'usage', `refusing to start: ${err.message}`));
+    fatal = true;
+  }
+  const report: LintReport = fatal ? { diagnostics: [], files: [], sources: new Map() } : lintInputs(gathered.inputs, registry, { strictCapabilities: options.strictCapabilities });
+  if (!fatal && !gathered.inputs.some((i) => i.origin !== 'definition') && extra.length === 0) {
+    extra.push(fileDiagnostic(paths.join(' ') || '<command line>', 'io-error', 'no input found: no *.yaml or *.yml files in the paths given'));
+    fatal = true;
+  }
+  const diagnostics = [...extra, ...report.diagnostics].sort(compareDiagnostics);
+  const code = exitCodeOf(diagnostics, { fatal, strict: options.strict });
+  const text = renderReport(options.format, {
+    valid: code === 0,
+    diagnostics,
+    files: report.files,
+    sources: report.sources,
+    palette: paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env),
+  });
+  io.stdout(text + '\n');
+  return code;
+}

@@ -1,0 +1,15 @@
+import type { Diagnostic } from '../validate/diagnostic.js';
+
+/** Exit codes of every command (DESIGN §5.1). */
+export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
+
+/**
+ * The exit code of a run: 2 for bad usage, an unreadable path, no input or a refused start
+ * (it wins over everything); 1 for errors, or warnings too under `--strict`; else 0.
+ */
+export function exitCodeOf(diagnostics: readonly Diagnostic[], options: { fatal: boolean; strict?: boolean }): number {
+  if (options.fatal) return EXIT.usage;
+  if (diagnostics.some((d) => d.severity === 'error')) return EXIT.problems;
+  if (options.strict && diagnostics.length > 0) return EXIT.problems;
+  return EXIT.ok;
+}

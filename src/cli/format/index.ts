@@ -1,0 +1,32 @@
+import type { Diagnostic } from '../../validate/diagnostic.js';
+import type { FileReport } from '../../validate/lint.js';
+import type { SourceText } from '../../yaml/source.js';
+import { stringifyJson } from './json.js';
+import { formatText, summarize, type Palette } from './text.js';
+
+/** The output formats of `kurel lint`. */
+export const LINT_FORMATS = ['text', 'json'] as const;
+/** One of {@link LINT_FORMATS}. */
+export type LintFormat = (typeof LINT_FORMATS)[number];
+
+/** Everything a formatter may print. */
+export interface ReportView {
+  valid: boolean;
+  diagnostics: readonly Diagnostic[];
+  files: readonly FileReport[];
+  sources: ReadonlyMap<string, SourceText>;
+  palette: Palette;
+}
+
+/** Renders a lint report in the chosen format (the text ends without a newline). */
+export function renderReport(format: LintFormat, view: ReportView): string {
+  switch (format) {
+    case 'json':
+      return stringifyJson({ valid: view.valid, diagnostics: view.diagnostics, files: view.files });
+    case 'text': {
+      const body = formatText(view.diagnostics, view.sources, view.palette);
+      const summary = summarize(view.diagnostics, view.files.filter((f) => f.status === 'checked').length);
+      return body ? `${body}\n${summary}` : summary;
+    }
+  }
+}

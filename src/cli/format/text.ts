@@ -1,0 +1,60 @@
+import type { Diagnostic } from '../../validate/diagnostic.js';
+import type { SourceText } from '../../yaml/source.js';
+
+/** Terminal styling; all identity functions when colour is off. */
+export interface Palette {
+  red(text: string): string;
+  yellow(text: string): string;
+  dim(text: string): string;
+  bold(text: string): string;
+  cyan(text: string): string;
+}
+
+const wrap = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
+const plain = (text: string) => text;
+
+/** A palette for a stream: colour only on a terminal, never when `NO_COLOR` is set. */
+export function paletteFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Palette {
+  const colour = stream.isTTY === true && (env['NO_COLOR'] === undefined || env['NO_COLOR'] === '') && env['TERM'] !== 'dumb';
+  if (!colour) return { red: plain, yellow: plain, dim: plain, bold: plain, cyan: plain };
+  return { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22), cyan: wrap(36, 39) };
+}
+
+/**
+ * Formats diagnostics as `file:line:col severity code message`, each followed by its source
+ * line with a caret under the offending span, and a hint line when there is one.
+ */
+export function formatText(diagnostics: readonly Diagnostic[], sources: ReadonlyMap<string, SourceText>, palette: Palette): string {
+  const lines: string[] = [];
+  for (const d of diagnostics) {
+    const severity = d.severity === 'error' ? palette.red('error') : palette.yellow('warning');
+    lines.push(`${palette.bold(`${d.file}:${d.line}:${d.column}`)} ${severity} ${palette.dim(d.code)} ${d.message}`);
+    const source = sources.get(d.file);
+    const excerpt = source ? sourceLine(source, d.line) : undefined;
+    if (excerpt !== undefined) {
+      const width = d.endLine === d.line ? Math.max(1, d.endColumn - d.column) : Math.max(1, excerpt.length - d.column + 1);
+      lines.push(`  ${excerpt}`);
+      lines.push(`  ${' '.repeat(Math.max(0, d.column - 1))}${palette.red('^'.repeat(Math.min(width, 200)))}`);
+    }
+    if (d.hint) lines.push(`  ${palette.cyan('hint:')} ${d.hint}`);
+  }
+  return lines.join('\n');
+}
+
+/** A one-line summary: `2 errors, 1 warning`. */
+export function summarize(diagnostics: readonly Diagnostic[], fileCount: number): string {
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.length - errors;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (diagnostics.length === 0) return `${plural(fileCount, 'file')} checked: no problems`;
+  return `${plural(fileCount, 'file')} checked: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+}
+
+function sourceLine(source: SourceText, line: number): string | undefined {
+  const starts = source.lineCounter.lineStarts;
+  const start = starts[line - 1];
+  if (start === undefined) return undefined;
+  const next = starts[line];
+  const text = source.text.slice(start, next === undefined ? undefined : next - 1).replace(/\r$/, '');
+  return text.length > 300 ? text.slice(0, 300) + '…' : text;
+}

@@ -1,0 +1,71 @@
+import { findYamlFiles } from '../documents/find-yaml-files.js';
+import { fileDiagnostic, readSourceFile } from '../documents/read-file.js';
+import type { Diagnostic } from '../validate/diagnostic.js';
+import type { InputOrigin, LintInput } from '../validate/lint.js';
+import { LIMITS } from '../yaml/limits.js';
+
+/** Inputs gathered from the command line, and what went wrong on the way. */
+export interface GatheredInputs {
+  inputs: LintInput[];
+  diagnostics: Diagnostic[];
+  /** True when a named path cannot be read (exit 2). */
+  fatal: boolean;
+}
+
+/** Collects files (and standard input) into lint inputs; never throws. */
+export async function gatherInputs(
+  request: { paths?: readonly string[]; definitionDirs?: readonly string[]; definitionFiles?: readonly string[]; stdinName?: string },
+  stdin: () => Promise<Uint8Array> = readStdin,
+): Promise<GatheredInputs> {
+  const result: GatheredInputs = { inputs: [], diagnostics: [], fatal: false };
+  const addFile = async (path: string, origin: InputOrigin) => {
+    const read = await readSourceFile(path);
+    if (read.ok) result.inputs.push({ file: path, content: read.bytes, origin });
+    else {
+      result.diagnostics.push(read.diagnostic);
+      if (read.unreadable) result.fatal = true;
+    }
+  };
+  const addDir = async (dir: string, origin: InputOrigin) => {
+    const found = await findYamlFiles(dir);
+    result.diagnostics.push(...found.diagnostics);
+    if (found.unreadable) result.fatal = true;
+    for (const file of found.files) await addFile(file, origin);
+    return found.files.length;
+  };
+  for (const path of request.paths ?? []) {
+    if (path === '-') {
+      const bytes = await stdin();
+      const name = request.stdinName ?? '<stdin>';
+      if (bytes.length > LIMITS.maxFileBytes) {
+        result.diagnostics.push(fileDiagnostic(name, 'file-too-large', `input is ${bytes.length} bytes; the limit is ${LIMITS.maxFileBytes} bytes (16 MiB)`));
+      } else {
+        result.inputs.push({ file: name, content: bytes, origin: 'argument' });
+      }
+      continue;
+    }
+    if (await isDirectory(path)) await addDir(path, 'directory');
+    else await addFile(path, 'argument');
+  }
+  for (const dir of request.definitionDirs ?? []) await addDir(dir, 'definition');
+  for (const file of request.definitionFiles ?? []) await addFile(file, 'definition');
+  return result;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  const { stat } = await import('node:fs/promises');
+  return stat(path).then((s) => s.isDirectory(), () => false);
+}
+
+/** Reads all of standard input, stopping early past the size limit. */
+export async function readStdin(): Promise<Uint8Array> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of process.stdin) {
+    const buffer = chunk as Buffer;
+    chunks.push(buffer);
+    size += buffer.length;
+    if (size > LIMITS.maxFileBytes) break;
+  }
+  return Buffer.concat(chunks);
+}

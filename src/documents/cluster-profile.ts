@@ -1,0 +1,48 @@
+import { Type } from '@sinclair/typebox';
+import { ApiVersion, CAPABILITY_KEY, SubdomainName } from './common.js';
+
+/** One capability binding: only `rendering` (absent, null or a map). */
+export const CapabilityBinding = Type.Union([
+  Type.Null(),
+  Type.Object(
+    {
+      rendering: Type.Optional(
+        Type.Object({}, { additionalProperties: true, description: 'how this cluster implements the capability' }),
+      ),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+/** The ClusterProfile document structure (DESIGN §2.1); renderings are checked per capability afterwards. */
+export const ClusterProfileSchema = Type.Object(
+  {
+    apiVersion: ApiVersion,
+    kind: Type.Literal('ClusterProfile'),
+    metadata: Type.Object({ name: SubdomainName }, { additionalProperties: false }),
+    spec: Type.Optional(
+      Type.Object(
+        {
+          gitopsEngine: Type.Optional(Type.Literal('fluxcd', { description: 'only fluxcd is supported; absent means fluxcd' })),
+          capabilities: Type.Optional(
+            Type.Object(
+              {},
+              {
+                additionalProperties: CapabilityBinding,
+                propertyNames: {
+                  pattern: CAPABILITY_KEY,
+                  'x-expected': '<type> or <type>.<scope>: a DNS-1123 label, optionally followed by . and a DNS-1123 subdomain',
+                },
+              },
+            ),
+          ),
+        },
+        { additionalProperties: false },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/** The default gitops engine. */
+export const DEFAULT_GITOPS_ENGINE = 'fluxcd';

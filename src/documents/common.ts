@@ -1,0 +1,30 @@
+import { Type } from '@sinclair/typebox';
+
+/** The apiVersion every kurel document carries. */
+export const API_VERSION = 'launcher.gokure.dev/v1alpha1';
+
+/** DNS-1123 subdomain: lowercase alphanumerics, `-` and `.`, labels start and end alphanumeric. */
+export const DNS1123_SUBDOMAIN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+
+/** DNS-1123 label: at most 63 lowercase alphanumerics or `-`, starting and ending alphanumeric. */
+export const DNS1123_LABEL = '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$';
+
+/** A capability key: `<type>` or `<type>.<scope>`, the type a DNS-1123 label, the scope a DNS-1123 subdomain. */
+export const CAPABILITY_KEY = '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$';
+
+/** `apiVersion` of every document. */
+export const ApiVersion = Type.Literal(API_VERSION);
+
+/** A `metadata.name` that is a DNS-1123 subdomain. */
+export const SubdomainName = Type.String({
+  minLength: 1,
+  maxLength: 253,
+  pattern: DNS1123_SUBDOMAIN,
+  'x-expected': 'a DNS-1123 subdomain (lowercase letters, digits, - and ., starting and ending alphanumeric)',
+});
+
+/** The trait type part of a capability key (`expose.internal` → `expose`). */
+export function capabilityType(key: string): string {
+  const dot = key.indexOf('.');
+  return dot === -1 ? key : key.slice(0, dot);
+}

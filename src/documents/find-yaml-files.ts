@@ -1,0 +1,79 @@
+import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { join, relative, sep } from 'node:path';
+import type { Diagnostic } from '../validate/diagnostic.js';
+import { fileDiagnostic } from './read-file.js';
+
+/** The YAML files found under a folder, and the problems met on the way. */
+export interface FoundFiles {
+  files: string[];
+  diagnostics: Diagnostic[];
+  /** True when the folder itself could not be read. */
+  unreadable: boolean;
+}
+
+const YAML_FILE = /\.ya?ml$/;
+
+/**
+ * Finds every `*.yaml`/`*.yml` file under `dir`, recursively, sorted. Symbolic links are
+ * followed when they resolve inside `dir` (ConfigMap mounts are links of that kind); a link
+ * that leaves it, a dangling link, or a loop is an `io-error`.
+ */
+export async function findYamlFiles(dir: string): Promise<FoundFiles> {
+  const files: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  let root: string;
+  try {
+    root = await realpath(dir);
+    if (!(await stat(root)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const reason = code === 'ENOENT' ? 'no such directory' : code === 'ENOTDIR' ? 'not a directory' : String(code);
+    return { files, diagnostics: [fileDiagnostic(dir, 'io-error', `cannot read ${dir}: ${reason}`)], unreadable: true };
+  }
+  const inside = (real: string): boolean => real === root || real.startsWith(root + sep);
+
+  const walk = async (shown: string, real: string, seen: ReadonlySet<string>): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(shown, { withFileTypes: true });
+    } catch (err) {
+      diagnostics.push(fileDiagnostic(shown, 'io-error', `cannot read ${shown}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`));
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const path = join(shown, entry.name);
+      let isDir = entry.isDirectory();
+      let isFile = entry.isFile();
+      let target = join(real, entry.name);
+      if (entry.isSymbolicLink()) {
+        try {
+          target = await realpath(path);
+        } catch (err) {
+          const code = (err as NodeJS.ErrnoException).code;
+          const what = code === 'ELOOP' ? 'a symbolic link loop' : 'a dangling symbolic link';
+          diagnostics.push(fileDiagnostic(path, 'io-error', `${path} is ${what}`));
+          continue;
+        }
+        if (!inside(target)) {
+          diagnostics.push(fileDiagnostic(path, 'io-error', `${path} is a symbolic link that leaves ${dir} (to ${relative(root, target) || target})`));
+          continue;
+        }
+        const info = await lstat(target).catch(() => undefined);
+        isDir = info?.isDirectory() ?? false;
+        isFile = info?.isFile() ?? false;
+      }
+      if (isDir) {
+        if (seen.has(target)) {
+          diagnostics.push(fileDiagnostic(path, 'io-error', `${path} is a symbolic link loop`));
+          continue;
+        }
+        await walk(path, target, new Set([...seen, target]));
+      } else if (isFile && YAML_FILE.test(entry.name)) {
+        files.push(path);
+      }
+    }
+  };
+  await walk(dir, root, new Set([root]));
+  return { files, diagnostics, unreadable: false };
+}

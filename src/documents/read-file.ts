@@ -1,0 +1,35 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { Diagnostic } from '../validate/diagnostic.js';
+import { LIMITS } from '../yaml/limits.js';
+
+/** A file's bytes, or why they could not be read. */
+export type ReadResult =
+  | { ok: true; bytes: Uint8Array }
+  | { ok: false; diagnostic: Diagnostic; /** true when the path itself cannot be read (exit 2) */ unreadable: boolean };
+
+/** A diagnostic about a whole file (no position inside it). */
+export function fileDiagnostic(file: string, code: Diagnostic['code'], message: string): Diagnostic {
+  return { code, severity: 'error', message, file, line: 1, column: 1, endLine: 1, endColumn: 1, path: '' };
+}
+
+/** Reads a file within the size limit; never throws. */
+export async function readSourceFile(path: string, display: string = path): Promise<ReadResult> {
+  try {
+    const info = await stat(path);
+    if (info.isDirectory()) {
+      return { ok: false, unreadable: true, diagnostic: fileDiagnostic(display, 'io-error', `${display} is a directory, expected a file`) };
+    }
+    if (info.size > LIMITS.maxFileBytes) {
+      return {
+        ok: false,
+        unreadable: false,
+        diagnostic: fileDiagnostic(display, 'file-too-large', `file is ${info.size} bytes; the limit is ${LIMITS.maxFileBytes} bytes (16 MiB)`),
+      };
+    }
+    return { ok: true, bytes: await readFile(path) };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code;
+    return { ok: false, unreadable: true, diagnostic: fileDiagnostic(display, 'io-error', `cannot read ${display}: ${reason}`) };
+  }
+}

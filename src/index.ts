@@ -1,0 +1,11 @@
+export { createRegistry, type CreateRegistryOptions } from './registry/create-registry.js';
+export { Registry, RegistryError, type CapabilityDefinitionEntry, type HandlerSource, type RegisteredHandler } from './registry/registry.js';
+export { defineHandler, type Handler, type CapabilityAwareHandler, type PassThroughHandler, type Rendering, type RenderingResult } from './registry/handler.js';
+export { checkRendering } from './registry/check-rendering.js';
+export { loadPlugins } from './registry/load-plugins.js';
+export { checkSchema, type JsonSchema, type CheckResult } from './validate/check-schema.js';
+export { lintInputs, type LintInput, type LintOptions, type LintReport, type FileReport, type InputOrigin } from './validate/lint.js';
+export { evaluateProfile, type ProfileEvaluation, type ResolvedProfile } from './validate/evaluate-profile.js';
+export { DIAGNOSTIC_CODES, type Diagnostic, type DiagnosticCode, type Issue, type Severity, type Path } from './validate/diagnostic.js';
+export { BUILTIN_HANDLERS } from '../handlers/index.js';
+export { VERSION } from './version.js';

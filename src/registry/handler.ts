@@ -1,0 +1,58 @@
+import type { Issue } from '../validate/diagnostic.js';
+import type { JsonSchema } from '../validate/check-schema.js';
+
+/** A rendering map: the values a cluster profile binds to a capability. */
+export type Rendering = Record<string, unknown>;
+
+/** What `validateAndApplyDefaults` returns: a new rendering and every problem found. */
+export interface RenderingResult {
+  /** A new map with defaults applied; the input is never mutated. */
+  rendering: Rendering;
+  /** Every problem, with paths relative to the rendering. */
+  issues: Issue[];
+}
+
+interface HandlerBase {
+  /** The trait type this handler implements (a DNS-1123 label). */
+  type: string;
+  /** One line saying what the trait does. */
+  description: string;
+  /**
+   * Rendering keys an application may not author inline; only the profile sets them
+   * (authoring one, even as `null`, is `platform-reserved` at build).
+   */
+  platformReserved?: readonly string[];
+}
+
+/**
+ * A handler that consumes capability rendering: it must declare its rendering schema and
+ * implement `validateAndApplyDefaults` (the registry's startup assertion enforces this for
+ * plugins; these types enforce it for built-ins).
+ */
+export interface CapabilityAwareHandler extends HandlerBase {
+  capabilityAware: true;
+  /** A trait of this type cannot be built without a matching binding. */
+  capabilityRequired: boolean;
+  renderingSchema: JsonSchema;
+  /** Strict check, semantic checks and conditional defaults; returns a new map and every error. */
+  validateAndApplyDefaults(rendering: Readonly<Rendering>): RenderingResult;
+}
+
+/**
+ * A handler that does not consume capability rendering. It may still declare a schema
+ * (then its rendering is checked strictly); without one the rendering passes through.
+ */
+export interface PassThroughHandler extends HandlerBase {
+  capabilityAware: false;
+  capabilityRequired?: false;
+  renderingSchema?: JsonSchema;
+  validateAndApplyDefaults?(rendering: Readonly<Rendering>): RenderingResult;
+}
+
+/** The handler contract (DESIGN §3) for built-ins and plugins alike. */
+export type Handler = CapabilityAwareHandler | PassThroughHandler;
+
+/** Declares a handler; a typed identity so a built-in's shape is checked where it is written. */
+export function defineHandler<H extends Handler>(handler: H): H {
+  return handler;
+}

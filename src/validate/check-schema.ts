@@ -1,0 +1,488 @@
+import { setOwn } from '../yaml/to-data.js';
+import { describePath, error, type Issue, type Path } from './diagnostic.js';
+import { didYouMean } from './suggest.js';
+
+/**
+ * The JSON Schema subset kurel's engine evaluates (what TypeBox's `Type.*` builders emit
+ * for the shapes handlers and definitions use). Plugin schemas are checked against
+ * {@link SUPPORTED_KEYWORDS} at registration.
+ */
+export interface JsonSchema {
+  type?: JsonType | JsonType[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  propertyNames?: JsonSchema;
+  dependentRequired?: Record<string, string[]>;
+  minProperties?: number;
+  maxProperties?: number;
+  items?: JsonSchema;
+  minItems?: number;
+  maxItems?: number;
+  uniqueItems?: boolean;
+  enum?: readonly unknown[];
+  const?: unknown;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  multipleOf?: number;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  default?: unknown;
+  description?: string;
+  title?: string;
+  /** What a `pattern` means, for messages ("a duration such as 1h or 30m"). */
+  'x-expected'?: string;
+  [keyword: string]: unknown;
+}
+
+/** JSON Schema type names. */
+export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
+
+/** Keywords the engine evaluates or treats as annotations; anything else is refused for plugins. */
+export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set([
+  'type', 'properties', 'required', 'additionalProperties', 'propertyNames', 'dependentRequired',
+  'minProperties', 'maxProperties', 'items', 'minItems', 'maxItems', 'uniqueItems', 'enum', 'const',
+  'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'multipleOf', 'anyOf', 'oneOf', 'allOf', 'default', 'description', 'title', 'examples', '$schema',
+  '$id', '$comment', 'deprecated', 'readOnly', 'writeOnly', 'x-expected',
+]);
+
+/** The outcome of a check: a new value with defaults applied, and every issue found. */
+export interface CheckResult {
+  value: unknown;
+  issues: Issue[];
+}
+
+interface Discriminated {
+  key: string;
+  branches: Map<unknown, JsonSchema>;
+  /** Every key any branch declares, for telling "not allowed here" from "unknown". */
+  allKeys: Set<string>;
+}
+
+interface Branch {
+  key: string;
+  value: unknown;
+  /** Keys declared by the other branches. */
+  siblingKeys: ReadonlySet<string>;
+}
+
+const discriminatedCache = new WeakMap<JsonSchema, Discriminated | null>();
+const regexCache = new Map<string, RegExp>();
+
+/**
+ * Checks `value` against `schema` and applies defaults. Returns a new value (maps and lists
+ * rebuilt, never the input mutated) and every issue, with paths relative to `value`.
+ * `null` for an optional property means absent; for a required one it is missing.
+ */
+export function checkSchema(schema: JsonSchema, value: unknown): CheckResult {
+  const issues: Issue[] = [];
+  const path: (string | number)[] = [];
+  const out = visit(schema, value, path, issues, undefined);
+  return { value: out, issues };
+}
+
+function visit(schema: JsonSchema, value: unknown, path: (string | number)[], issues: Issue[], branch: Branch | undefined): unknown {
+  if (schema.allOf) {
+    let current = value;
+    for (const part of schema.allOf) current = visit(part, current, path, issues, branch);
+    value = current;
+  }
+  if (schema.anyOf || schema.oneOf) return visitUnion(schema, value, path, issues);
+  if (schema.type !== undefined && !matchesType(schema.type, value)) {
+    reportType(schema, value, path, issues);
+    return value;
+  }
+  if (schema.const !== undefined && !sameValue(schema.const, value)) {
+    issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must be ${describeLiteral(schema.const)}, found ${describeValue(value)}`));
+    return value;
+  }
+  if (schema.enum !== undefined && !schema.enum.some((option) => sameValue(option, value))) {
+    const hint = typeof value === 'string' ? didYouMean(value, schema.enum.filter((o): o is string => typeof o === 'string')) : undefined;
+    issues.push(
+      error('invalid-value', path.slice(), `${nameOf(path)} must be one of ${schema.enum.map(describeLiteral).join(', ')}, found ${describeValue(value)}`, hint ? { hint } : {}),
+    );
+    return value;
+  }
+  if (typeof value === 'string') checkString(schema, value, path, issues);
+  else if (typeof value === 'number' || typeof value === 'bigint') checkNumber(schema, value, path, issues);
+  else if (Array.isArray(value)) return visitArray(schema, value, path, issues);
+  else if (isMap(value) && (schema.properties || schema.additionalProperties !== undefined || hasType(schema, 'object'))) {
+    return visitObject(schema, value, path, issues, branch);
+  }
+  return value;
+}
+
+function visitObject(schema: JsonSchema, value: Record<string, unknown>, path: (string | number)[], issues: Issue[], branch: Branch | undefined): Record<string, unknown> {
+  const properties = schema.properties ?? {};
+  const required = schema.required ?? [];
+  const additional = schema.additionalProperties;
+  const out: Record<string, unknown> = {};
+  const keys = Object.keys(value);
+  if (schema.minProperties !== undefined && keys.length < schema.minProperties) {
+    issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must have at least ${schema.minProperties} entries, found ${keys.length}`));
+  }
+  if (schema.maxProperties !== undefined && keys.length > schema.maxProperties) {
+    issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must have at most ${schema.maxProperties} entries, found ${keys.length}`));
+  }
+  for (const key of keys) {
+    const item = value[key];
+    path.push(key);
+    if (schema.propertyNames) checkPropertyName(schema.propertyNames, key, path, issues);
+    if (Object.hasOwn(properties, key)) {
+      if (item === null && !required.includes(key)) {
+        // null for an optional key means absent
+      } else {
+        setOwn(out, key, visit(properties[key]!, item, path, issues, undefined));
+      }
+    } else if (additional === false) {
+      reportUnknownKey(key, properties, path, issues, branch);
+    } else if (typeof additional === 'object') {
+      setOwn(out, key, visit(additional, item, path, issues, undefined));
+    } else {
+      setOwn(out, key, item);
+    }
+    path.pop();
+  }
+  for (const key of required) {
+    if (Object.hasOwn(value, key) && value[key] !== null) continue;
+    path.push(key);
+    const when = branch ? ` when ${branch.key} is ${describeLiteral(branch.value)}` : '';
+    issues.push(error('missing-required', path.slice(), `${nameOf(path)} is required${when}`));
+    path.pop();
+  }
+  if (schema.dependentRequired) {
+    for (const [key, needs] of Object.entries(schema.dependentRequired)) {
+      if (!Object.hasOwn(out, key)) continue;
+      for (const need of needs) {
+        if (Object.hasOwn(out, need)) continue;
+        issues.push(
+          error('missing-required', [...path, need], `${nameOf([...path, need])} is required when ${key} is set`, {
+            at: { path: [...path, key], part: 'key' },
+          }),
+        );
+      }
+    }
+  }
+  for (const key of Object.keys(properties)) {
+    const property = properties[key]!;
+    // A required key's default never applies: the key must be written.
+    if (!Object.hasOwn(out, key) && property.default !== undefined && !required.includes(key)) {
+      setOwn(out, key, structuredClone(property.default));
+    }
+  }
+  return out;
+}
+
+function reportUnknownKey(key: string, properties: Record<string, JsonSchema>, path: (string | number)[], issues: Issue[], branch: Branch | undefined): void {
+  if (branch && branch.siblingKeys.has(key)) {
+    issues.push(error('field-not-allowed', path.slice(), `${nameOf(path)} is not allowed when ${branch.key} is ${describeLiteral(branch.value)}`));
+    return;
+  }
+  const known = Object.keys(properties);
+  const hint = didYouMean(key, known);
+  const where = path.length > 1 ? ` in ${nameOf(path.slice(0, -1))}` : '';
+  const allowed = known.length === 0 ? ' (no fields are allowed here)' : known.length <= 16 ? ` (allowed: ${known.join(', ')})` : '';
+  issues.push(error('unknown-field', path.slice(), `unknown field "${key}"${where}${allowed}`, hint ? { hint } : {}));
+}
+
+function checkPropertyName(schema: JsonSchema, key: string, path: (string | number)[], issues: Issue[]): void {
+  const sub: Issue[] = [];
+  visit(schema, key, path, sub, undefined);
+  if (sub.length === 0) return;
+  const expected = schema['x-expected'] ? `: expected ${schema['x-expected']}` : '';
+  issues.push(error('invalid-key', path.slice(), `invalid key "${key}"${expected}`));
+}
+
+function visitArray(schema: JsonSchema, value: unknown[], path: (string | number)[], issues: Issue[]): unknown[] {
+  if (schema.minItems !== undefined && value.length < schema.minItems) {
+    issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must have at least ${schema.minItems} items, found ${value.length}`));
+  }
+  if (schema.maxItems !== undefined && value.length > schema.maxItems) {
+    issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must have at most ${schema.maxItems} items, found ${value.length}`));
+  }
+  if (schema.uniqueItems) {
+    const seen = new Set<string>();
+    value.forEach((item, index) => {
+      const key = stableKey(item);
+      if (seen.has(key)) issues.push(error('invalid-value', [...path, index], `${nameOf([...path, index])} repeats an earlier item; items must be unique`));
+      seen.add(key);
+    });
+  }
+  if (!schema.items) return value.slice();
+  const out: unknown[] = new Array<unknown>(value.length);
+  for (let i = 0; i < value.length; i++) {
+    path.push(i);
+    out[i] = visit(schema.items, value[i], path, issues, undefined);
+    path.pop();
+  }
+  return out;
+}
+
+function visitUnion(schema: JsonSchema, value: unknown, path: (string | number)[], issues: Issue[]): unknown {
+  const branches = (schema.anyOf ?? schema.oneOf)!;
+  const discriminated = discriminatorOf(schema);
+  if (discriminated) return visitDiscriminated(discriminated, value, path, issues);
+  let best: { issues: Issue[]; value: unknown } | undefined;
+  let typeMatches = 0;
+  for (const candidate of branches) {
+    const sub: Issue[] = [];
+    const result = visit(candidate, value, path, sub, undefined);
+    if (sub.length === 0) return result;
+    const typed = candidate.type === undefined || matchesType(candidate.type, value);
+    if (typed) {
+      typeMatches += 1;
+      if (!best || sub.length < best.issues.length) best = { issues: sub, value: result };
+    }
+  }
+  if (best && typeMatches > 0) {
+    issues.push(...best.issues);
+    return best.value;
+  }
+  const expected = branches.map(describeExpected).filter((e, i, all) => all.indexOf(e) === i);
+  issues.push(error('wrong-type', path.slice(), `${nameOf(path)} must be ${joinOr(expected)}, found ${describeValue(value)}`));
+  return value;
+}
+
+function visitDiscriminated(d: Discriminated, value: unknown, path: (string | number)[], issues: Issue[]): unknown {
+  if (!isMap(value)) {
+    issues.push(error('wrong-type', path.slice(), `${nameOf(path)} must be a map, found ${describeValue(value)}`));
+    return value;
+  }
+  const options = [...d.branches.keys()];
+  const tag = Object.hasOwn(value, d.key) ? value[d.key] : undefined;
+  const chosen = tag === undefined || tag === null ? undefined : d.branches.get(tag);
+  if (!chosen) {
+    path.push(d.key);
+    if (tag === undefined || tag === null) {
+      issues.push(error('missing-required', path.slice(), `${nameOf(path)} is required (one of ${options.map(describeLiteral).join(', ')})`));
+    } else if (options.every((o) => typeof o === 'string') && typeof tag !== 'string') {
+      issues.push(error('wrong-type', path.slice(), `${nameOf(path)} must be a string, found ${describeValue(tag)}`));
+    } else {
+      const hint = typeof tag === 'string' ? didYouMean(tag, options.filter((o): o is string => typeof o === 'string')) : undefined;
+      issues.push(
+        error('invalid-value', path.slice(), `${nameOf(path)} must be one of ${options.map(describeLiteral).join(', ')}, found ${describeValue(tag)}`, hint ? { hint } : {}),
+      );
+    }
+    path.pop();
+    // Still name keys no branch knows, so one mistake does not hide the next.
+    for (const key of Object.keys(value)) {
+      if (key === d.key || d.allKeys.has(key)) continue;
+      path.push(key);
+      const hint = didYouMean(key, d.allKeys);
+      issues.push(error('unknown-field', path.slice(), `unknown field "${key}"`, hint ? { hint } : {}));
+      path.pop();
+    }
+    return value;
+  }
+  const siblingKeys = new Set<string>();
+  for (const [option, branch] of d.branches) {
+    if (option === tag) continue;
+    for (const key of Object.keys(branch.properties ?? {})) if (!Object.hasOwn(chosen.properties ?? {}, key)) siblingKeys.add(key);
+  }
+  return visit(chosen, value, path, issues, { key: d.key, value: tag, siblingKeys });
+}
+
+/** Finds the property whose `const` tells a union's branches apart, if there is one. */
+function discriminatorOf(schema: JsonSchema): Discriminated | undefined {
+  const cached = discriminatedCache.get(schema);
+  if (cached !== undefined) return cached ?? undefined;
+  const branches = (schema.anyOf ?? schema.oneOf)!;
+  let result: Discriminated | null = null;
+  const first = branches[0]?.properties;
+  if (first && branches.length > 1 && branches.every((b) => b.properties && hasType(b, 'object'))) {
+    for (const key of Object.keys(first)) {
+      const map = new Map<unknown, JsonSchema>();
+      const ok = branches.every((b) => {
+        const literal = literalOf(b.properties?.[key]);
+        if (literal === undefined || map.has(literal) || !(b.required ?? []).includes(key)) return false;
+        map.set(literal, b);
+        return true;
+      });
+      if (ok) {
+        const allKeys = new Set<string>();
+        for (const b of branches) for (const k of Object.keys(b.properties ?? {})) allKeys.add(k);
+        result = { key, branches: map, allKeys };
+        break;
+      }
+    }
+  }
+  discriminatedCache.set(schema, result);
+  return result ?? undefined;
+}
+
+function literalOf(schema: JsonSchema | undefined): unknown {
+  if (!schema) return undefined;
+  if (schema.const !== undefined) return schema.const;
+  if (schema.enum && schema.enum.length === 1) return schema.enum[0];
+  return undefined;
+}
+
+function checkString(schema: JsonSchema, value: string, path: (string | number)[], issues: Issue[]): void {
+  const length = [...value].length;
+  if (schema.minLength !== undefined && length < schema.minLength) {
+    const message = schema.minLength === 1 ? `${nameOf(path)} must not be empty` : `${nameOf(path)} must be at least ${schema.minLength} characters long, found ${length}`;
+    issues.push(error('invalid-value', path.slice(), message));
+    return;
+  }
+  if (schema.maxLength !== undefined && length > schema.maxLength) {
+    issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must be at most ${schema.maxLength} characters long, found ${length}`));
+    return;
+  }
+  if (schema.pattern !== undefined && !regexOf(schema.pattern).test(value)) {
+    const expected = schema['x-expected'] ?? `a string matching ${schema.pattern}`;
+    issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must be ${expected}, found ${describeValue(value)}`));
+  }
+}
+
+function checkNumber(schema: JsonSchema, value: number | bigint, path: (string | number)[], issues: Issue[]): void {
+  if (typeof value === 'bigint' || (hasType(schema, 'integer') && !Number.isSafeInteger(value) && Number.isFinite(value))) {
+    if (schema.type !== undefined) {
+      issues.push(error('invalid-value', path.slice(), `${nameOf(path)} is ${String(value)}, beyond 2^53: it cannot be represented exactly`));
+    }
+    return;
+  }
+  if (!Number.isFinite(value)) {
+    if (schema.type !== undefined) issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must be a finite number, found ${String(value)}`));
+    return;
+  }
+  const bound = (ok: boolean, text: string): boolean => {
+    if (!ok) issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must be ${text}, found ${value}`));
+    return ok;
+  };
+  if (schema.minimum !== undefined && !bound(value >= schema.minimum, `at least ${schema.minimum}`)) return;
+  if (schema.maximum !== undefined && !bound(value <= schema.maximum, `at most ${schema.maximum}`)) return;
+  if (schema.exclusiveMinimum !== undefined && !bound(value > schema.exclusiveMinimum, `greater than ${schema.exclusiveMinimum}`)) return;
+  if (schema.exclusiveMaximum !== undefined && !bound(value < schema.exclusiveMaximum, `less than ${schema.exclusiveMaximum}`)) return;
+  if (schema.multipleOf !== undefined) bound(Number.isInteger(value / schema.multipleOf), `a multiple of ${schema.multipleOf}`);
+}
+
+function reportType(schema: JsonSchema, value: unknown, path: (string | number)[], issues: Issue[]): void {
+  const expected = describeExpected(schema);
+  const hint = typeHint(schema, value);
+  issues.push(error('wrong-type', path.slice(), `${nameOf(path)} must be ${expected}, found ${describeValue(value)}`, hint ? { hint } : {}));
+}
+
+function typeHint(schema: JsonSchema, value: unknown): string | undefined {
+  if (typeof value === 'string') {
+    const lower = value.toLowerCase();
+    if (hasType(schema, 'boolean')) {
+      if (['yes', 'y', 'on', 'true'].includes(lower)) return 'write true (YAML 1.2 reads ' + JSON.stringify(value) + ' as a string)';
+      if (['no', 'n', 'off', 'false'].includes(lower)) return 'write false (YAML 1.2 reads ' + JSON.stringify(value) + ' as a string)';
+    }
+    if ((hasType(schema, 'integer') || hasType(schema, 'number')) && value.trim() !== '' && Number.isFinite(Number(value))) {
+      return `write ${value.trim()} without quotes`;
+    }
+  }
+  if (hasType(schema, 'string') && (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')) {
+    return `quote it: "${String(value)}"`;
+  }
+  return undefined;
+}
+
+/** True when `value` has one of the JSON Schema types (bigints count as integers). */
+export function matchesType(type: JsonType | JsonType[], value: unknown): boolean {
+  if (Array.isArray(type)) return type.some((t) => matchesType(t, value));
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'null':
+      return value === null;
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return isMap(value);
+    case 'integer':
+      return typeof value === 'bigint' || (typeof value === 'number' && (Number.isInteger(value) || !Number.isFinite(value)));
+    case 'number':
+      return typeof value === 'number' || typeof value === 'bigint';
+    default:
+      return false;
+  }
+}
+
+function hasType(schema: JsonSchema, type: JsonType): boolean {
+  return Array.isArray(schema.type) ? schema.type.includes(type) : schema.type === type;
+}
+
+/** True for a plain mapping (not null, not a list). */
+export function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function regexOf(pattern: string): RegExp {
+  let re = regexCache.get(pattern);
+  if (!re) {
+    re = new RegExp(pattern, 'u');
+    regexCache.set(pattern, re);
+  }
+  return re;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  return stableKey(a) === stableKey(b);
+}
+
+function stableKey(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => {
+    if (typeof v === 'bigint') return `${v}n`;
+    if (isMap(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]));
+    return v;
+  });
+}
+
+const TYPE_WORDS: Record<JsonType, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'a boolean (true or false)',
+  object: 'a map',
+  array: 'a list',
+  null: 'null',
+};
+
+function describeExpected(schema: JsonSchema): string {
+  if (schema.const !== undefined) return describeLiteral(schema.const);
+  if (schema.type === undefined) return schema.anyOf ? joinOr(schema.anyOf.map(describeExpected)) : 'a value';
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return joinOr(types.map((t) => TYPE_WORDS[t]));
+}
+
+function joinOr(words: string[]): string {
+  if (words.length <= 1) return words[0] ?? 'a value';
+  return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+}
+
+/** Describes a found value for messages: `integer 42`, `string "nginx"`, `a list`. */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return `string ${truncate(JSON.stringify(value))}`;
+  if (typeof value === 'bigint') return `integer ${value}`;
+  if (typeof value === 'number') return Number.isInteger(value) ? `integer ${value}` : `number ${value}`;
+  if (typeof value === 'boolean') return `boolean ${value}`;
+  if (Array.isArray(value)) return 'a list';
+  return 'a map';
+}
+
+function describeLiteral(value: unknown): string {
+  return typeof value === 'string' ? value : truncate(JSON.stringify(value) ?? String(value));
+}
+
+function truncate(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** The name of the node at `path` in messages; the root is "the rendering". */
+function nameOf(path: Path): string {
+  return path.length === 0 ? 'the value' : describePath(path);
+}

@@ -1,0 +1,82 @@
+import { capabilityType } from '../documents/common.js';
+import { ClusterProfileSchema, DEFAULT_GITOPS_ENGINE } from '../documents/cluster-profile.js';
+import type { Rendering } from '../registry/handler.js';
+import type { Registry } from '../registry/registry.js';
+import { checkSchema, isMap } from './check-schema.js';
+import { rebase, warning, error, type Issue, type Severity } from './diagnostic.js';
+import { didYouMean } from './suggest.js';
+
+/** A profile after evaluation: every binding's rendering with defaults applied. */
+export interface ResolvedProfile {
+  gitopsEngine: string;
+  capabilities: Record<string, Rendering>;
+}
+
+/** What to do about a binding no handler or definition knows. */
+export type UnknownCapabilityPolicy = Severity | 'quiet';
+
+/** The outcome of evaluating one ClusterProfile document. */
+export interface ProfileEvaluation {
+  /** `metadata.name`, when it could be read. */
+  name: string | undefined;
+  issues: Issue[];
+  /** Present when the profile has no errors. */
+  resolved: ResolvedProfile | undefined;
+  /** Every binding's rendering as evaluated (defaults applied where it checked clean). */
+  capabilities: Record<string, Rendering>;
+}
+
+/**
+ * Evaluates a ClusterProfile (DESIGN §4.2): strict structure, capability-key syntax, then every
+ * binding's rendering through its definition and handler, collecting every issue.
+ */
+export function evaluateProfile(data: unknown, registry: Registry, unknownCapability: UnknownCapabilityPolicy): ProfileEvaluation {
+  const structure = checkSchema(ClusterProfileSchema, data);
+  const issues: Issue[] = [...structure.issues];
+  const doc = isMap(structure.value) ? structure.value : {};
+  const metadata = isMap(doc['metadata']) ? doc['metadata'] : {};
+  const name = typeof metadata['name'] === 'string' ? metadata['name'] : undefined;
+  const spec = isMap(doc['spec']) ? doc['spec'] : {};
+  const gitopsEngine = typeof spec['gitopsEngine'] === 'string' ? spec['gitopsEngine'] : DEFAULT_GITOPS_ENGINE;
+  const bindings = isMap(spec['capabilities']) ? spec['capabilities'] : {};
+  const badKeys = new Set(structure.issues.filter((i) => i.code === 'invalid-key').map((i) => String(i.path[2])));
+  const capabilities: Record<string, Rendering> = {};
+
+  for (const key of Object.keys(bindings)) {
+    if (badKeys.has(key)) continue;
+    const binding = bindings[key];
+    if (binding !== null && !isMap(binding)) continue;
+    const raw = binding === null ? undefined : binding['rendering'];
+    if (raw !== undefined && raw !== null && !isMap(raw)) continue;
+    const rendering: Rendering = isMap(raw) ? raw : {};
+    const type = capabilityType(key);
+    const base = ['spec', 'capabilities', key, 'rendering'];
+    if (registry.isDefinitionFailed(type)) {
+      // The definition's own error explains this binding.
+      capabilities[key] = rendering;
+      continue;
+    }
+    if (!registry.knows(type)) {
+      capabilities[key] = rendering;
+      if (unknownCapability !== 'quiet') {
+        const hint = didYouMean(type, registry.knownTypes());
+        const make = unknownCapability === 'error' ? error : warning;
+        issues.push(
+          make('unknown-capability', ['spec', 'capabilities', key], `capability "${type}" is known to no handler or definition; its rendering is not validated`, hint ? { hint } : {}),
+        );
+      }
+      continue;
+    }
+    const { result } = registry.checkRendering(type, rendering);
+    capabilities[key] = result.rendering;
+    for (const issue of rebase(result.issues, base)) issues.push({ ...issue, message: `capability "${key}": ${issue.message}` });
+  }
+
+  const hasError = issues.some((i) => i.severity === 'error');
+  return {
+    name,
+    issues,
+    capabilities,
+    resolved: hasError ? undefined : { gitopsEngine, capabilities },
+  };
+}

@@ -1,0 +1,295 @@
+import {
+  LineCounter,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  parseAllDocuments,
+  visit,
+  type Alias,
+  type Document,
+  type Node,
+  type Pair,
+  type YAMLError,
+} from 'yaml';
+import {
+  defaultPart,
+  toPointer,
+  type Diagnostic,
+  type DiagnosticCode,
+  type Issue,
+  type Part,
+  type Path,
+} from '../validate/diagnostic.js';
+import { decodeText, stripBom } from './decode.js';
+import { rangeOf, toData, type RangedIssue } from './to-data.js';
+
+/** Anything diagnostics can be positioned in: it maps a data path to a source range. */
+export interface Locatable {
+  readonly file: string;
+  /** Positions an issue; never throws, falls back to the nearest existing ancestor. */
+  toDiagnostic(issue: Issue): Diagnostic;
+}
+
+/** A located span: 1-based line and column of its start and end. */
+export interface Span {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  /** Set when the node was reached through an alias: the line of its anchor. */
+  anchorLine?: number;
+}
+
+/** The source text of one file and its line index. */
+export class SourceText {
+  readonly lineCounter = new LineCounter();
+  constructor(
+    readonly file: string,
+    readonly text: string,
+  ) {}
+
+  /** The 1-based line/column span of offsets [start, end). */
+  span(start: number, end: number): Span {
+    const a = this.lineCounter.linePos(start);
+    const b = this.lineCounter.linePos(Math.max(start, end));
+    return { line: a.line, column: a.col, endLine: b.line, endColumn: b.col };
+  }
+
+  /** Offsets [start, end) cut at the end of the start line. */
+  firstLine(start: number, end: number): readonly [number, number] {
+    const newline = this.text.indexOf('\n', start);
+    return [start, newline === -1 || newline > end ? end : newline];
+  }
+
+  /** A diagnostic at source offsets. */
+  diagnosticAt(code: DiagnosticCode, message: string, range: readonly [number, number], path: Path = [], severity: 'error' | 'warning' = 'error'): Diagnostic {
+    return { code, severity, message, file: this.file, ...this.span(range[0], range[1]), path: toPointer(path) };
+  }
+}
+
+/** One YAML document of a file: its data and a way back from paths to positions. */
+export class SourceDocument implements Locatable {
+  /** Problems found while reading this document (syntax, keys, limits). */
+  readonly diagnostics: Diagnostic[] = [];
+  /** The document's data, or `undefined` when it could not be read. */
+  readonly data: unknown;
+  private pairIndex = new WeakMap<Node, Map<string, Pair>>();
+  private anchorIndex: Map<string, Node[]> | undefined;
+
+  constructor(
+    readonly source: SourceText,
+    readonly doc: Document.Parsed,
+    /** Offset where the document starts (its `---` when it has one). */
+    readonly start: number,
+  ) {
+    const fatal = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
+    for (const err of fatal) this.diagnostics.push(yamlErrorDiagnostic(source, err));
+    for (const warn of doc.warnings) this.diagnostics.push(yamlErrorDiagnostic(source, warn, 'warning'));
+    if (fatal.length > 0) {
+      this.data = undefined;
+      return;
+    }
+    const issues: RangedIssue[] = [];
+    this.data = toData(doc, issues, (offset) => source.lineCounter.linePos(offset).line);
+    for (const issue of issues) this.diagnostics.push(source.diagnosticAt(issue.code, issue.message, issue.range, issue.path));
+  }
+
+  get file(): string {
+    return this.source.file;
+  }
+
+  /** True when the document has no content (empty or only comments). */
+  get isEmpty(): boolean {
+    return this.doc.contents === null || (isScalar(this.doc.contents) && this.doc.contents.value === null && this.doc.contents.source === '');
+  }
+
+  toDiagnostic(issue: Issue): Diagnostic {
+    const target = issue.at ?? { path: issue.path, part: issue.part ?? defaultPart(issue.code) };
+    const span = this.locate(target.path, target.part);
+    const message = span.anchorLine === undefined ? issue.message : `${issue.message} (value from the anchor on line ${span.anchorLine})`;
+    const diagnostic: Diagnostic = {
+      code: issue.code,
+      severity: issue.severity,
+      message,
+      file: this.file,
+      line: span.line,
+      column: span.column,
+      endLine: span.endLine,
+      endColumn: span.endColumn,
+      path: toPointer(issue.path),
+    };
+    if (issue.hint !== undefined) diagnostic.hint = issue.hint;
+    return diagnostic;
+  }
+
+  /** The span of the key or value at `path`; a missing node falls back to its nearest existing ancestor's key. */
+  locate(path: Path, part: Part): Span {
+    if (part === 'parent') return this.locate(path.slice(0, -1), 'key');
+    let node: unknown = this.doc.contents;
+    let keyNode: Node | undefined;
+    let alias: Alias | undefined;
+    let found = 0;
+    for (const segment of path) {
+      if (isAlias(node)) {
+        alias ??= node;
+        node = this.resolve(node);
+      }
+      if (isMap(node)) {
+        const hit = this.findPair(node, String(segment));
+        if (!hit) break;
+        if (hit.via) alias ??= hit.via;
+        keyNode = hit.pair.key as Node;
+        node = hit.pair.value;
+      } else if (isSeq(node) && typeof segment === 'number' && segment >= 0 && segment < node.items.length) {
+        keyNode = undefined;
+        node = node.items[segment];
+      } else {
+        break;
+      }
+      found += 1;
+    }
+    if (found < path.length) part = 'key';
+    let range: readonly [number, number];
+    if (alias) {
+      range = rangeOf(alias);
+    } else if (part === 'key') {
+      range = keyNode ? rangeOf(keyNode) : this.source.firstLine(...rangeOf(node as Node));
+    } else {
+      const valueNode = node as Node | null;
+      const empty = !valueNode || (isScalar(valueNode) && valueNode.value === null && !valueNode.source);
+      range = empty && keyNode ? rangeOf(keyNode) : rangeOf(valueNode);
+    }
+    const span = this.source.span(range[0], range[1]);
+    if (alias) {
+      const target = this.resolve(alias);
+      if (target) span.anchorLine = this.source.lineCounter.linePos(rangeOf(target)[0]).line;
+    }
+    return span;
+  }
+
+  private findPair(map: Node, key: string): { pair: Pair; via?: Alias } | undefined {
+    const own = this.indexPairs(map).get(key);
+    if (own) return { pair: own };
+    // Keys a merge (`<<: *x`) brought in point at the `*x`.
+    for (const pair of (map as unknown as { items: Pair[] }).items) {
+      const k = pair.key as Node | null;
+      if (!(isScalar(k) && typeof k.value === 'symbol')) continue;
+      const sources = isSeq(pair.value) ? (pair.value.items as unknown[]) : [pair.value];
+      for (const source of sources) {
+        const resolved = isAlias(source) ? this.resolve(source) : (source as Node);
+        if (!isMap(resolved)) continue;
+        const hit = this.findPair(resolved, key);
+        if (hit) return { pair: hit.pair, via: isAlias(source) ? source : hit.via };
+      }
+    }
+    return undefined;
+  }
+
+  private indexPairs(map: Node): Map<string, Pair> {
+    let index = this.pairIndex.get(map);
+    if (!index) {
+      index = new Map();
+      for (const pair of (map as unknown as { items: Pair[] }).items) {
+        const k = pair.key as Node | null;
+        if (isScalar(k) && typeof k.value === 'string' && !index.has(k.value)) index.set(k.value, pair);
+      }
+      this.pairIndex.set(map, index);
+    }
+    return index;
+  }
+
+  private resolve(alias: Alias): Node | undefined {
+    if (!this.anchorIndex) {
+      const index = new Map<string, Node[]>();
+      visit(this.doc, {
+        Node: (_key, node) => {
+          if (node.anchor) {
+            const list = index.get(node.anchor) ?? [];
+            list.push(node);
+            index.set(node.anchor, list);
+          }
+        },
+      });
+      this.anchorIndex = index;
+    }
+    const at = rangeOf(alias)[0];
+    let match: Node | undefined;
+    for (const node of this.anchorIndex.get(alias.source) ?? []) {
+      if (rangeOf(node)[0] < at) match = node;
+    }
+    return match;
+  }
+}
+
+/** A file read as a YAML stream: its documents and the problems of the file as a whole. */
+export interface YamlStream {
+  source: SourceText;
+  /** Documents in order; trailing empty documents are dropped. */
+  documents: SourceDocument[];
+  /** Problems that belong to no document (undecodable bytes). */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Parses text or bytes as YAML 1.2 (core schema, merge keys on, integers beyond 2^53 kept
+ * exact), keeping source ranges for every node. Never throws on bad input.
+ */
+export function parseYamlStream(input: string | Uint8Array, file: string): YamlStream {
+  let text: string;
+  const diagnostics: Diagnostic[] = [];
+  if (typeof input === 'string') {
+    text = stripBom(input);
+  } else {
+    const decoded = decodeText(input);
+    if (!decoded.ok) {
+      const source = new SourceText(file, stripBom(decoded.text));
+      indexLines(source);
+      const offset = Math.max(0, decoded.offset - (decoded.text.length - source.text.length));
+      diagnostics.push(source.diagnosticAt('yaml-syntax', decoded.message, [offset, offset + 1]));
+      return { source, documents: [], diagnostics };
+    }
+    text = stripBom(decoded.text);
+  }
+  const source = new SourceText(file, text);
+  let docs: Document.Parsed[];
+  try {
+    docs = parseAllDocuments(text, {
+      lineCounter: source.lineCounter,
+      merge: true,
+      intAsBigInt: true,
+      uniqueKeys: false,
+      prettyErrors: false,
+      strict: true,
+    }) as unknown as Document.Parsed[];
+  } catch (err) {
+    // The parser recurses per nesting level; a stack overflow means absurd depth.
+    if (!(err instanceof RangeError)) throw err;
+    indexLines(source);
+    diagnostics.push(source.diagnosticAt('too-deep', 'nesting is too deep for the YAML parser', [0, 0]));
+    return { source, documents: [], diagnostics };
+  }
+  if (source.lineCounter.lineStarts.length === 0) indexLines(source);
+  const documents = docs.map((doc) => new SourceDocument(source, doc, doc.range[0]));
+  while (documents.length > 0 && documents[documents.length - 1]!.isEmpty && documents[documents.length - 1]!.diagnostics.length === 0) {
+    documents.pop();
+  }
+  return { source, documents, diagnostics };
+}
+
+// Fills the line index when the parser did not get to (it fills it as it reads).
+function indexLines(source: SourceText): void {
+  const lc = source.lineCounter;
+  lc.lineStarts.length = 0;
+  lc.addNewLine(0);
+  for (let i = source.text.indexOf('\n'); i !== -1; i = source.text.indexOf('\n', i + 1)) lc.addNewLine(i + 1);
+}
+
+function yamlErrorDiagnostic(source: SourceText, err: YAMLError, severity: 'error' | 'warning' = 'error'): Diagnostic {
+  const code: DiagnosticCode = err.code === 'RESOURCE_EXHAUSTION' ? 'too-deep' : 'yaml-syntax';
+  const cut = err.message.indexOf(' at line ');
+  let message = (cut === -1 ? err.message : err.message.slice(0, cut)).trim();
+  if (code === 'too-deep') message = 'nesting is too deep for the YAML parser';
+  message = message.charAt(0).toLowerCase() + message.slice(1).replace(/\.$/, '');
+  return source.diagnosticAt(code, message, err.pos, [], severity);
+}
