@@ -1,45 +1,166 @@
-import { existsSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RegistryError } from './errors.js';
+import type { Handler } from './handler.js';
 import type { Registry } from './registry.js';
+
+/** A plugin module that cannot be used at all: not found, throws while loading, or exports no handler. */
+export class PluginLoadError extends RegistryError {
+  constructor(
+    readonly plugin: string,
+    reason: string,
+  ) {
+    super('(none)', reason, `plugin:${plugin}`);
+    this.name = 'PluginLoadError';
+    this.message = `plugin ${plugin}: ${reason}`;
+  }
+}
 
 /**
  * Loads handler plugins (DESIGN §5.3) and registers them through the startup assertion. A
  * plugin is an ES module whose default export is a handler or an array of handlers. `spec` is
- * a path (relative to `cwd`) or a package name. Throws {@link RegistryError} naming the plugin.
+ * a path (relative to `cwd`) or a package name (resolved from `cwd`). Throws
+ * {@link RegistryError} naming the plugin when it cannot be loaded, claims a type already
+ * registered (a built-in's or another plugin's), or exports something that is not a handler.
  */
 export async function loadPlugins(specs: readonly string[], registry: Registry, cwd: string = process.cwd()): Promise<void> {
   for (const spec of specs) {
     const exported = await importPlugin(spec, cwd);
-    const handlers = Array.isArray(exported) ? exported : [exported];
-    if (handlers.length === 0) throw new RegistryError('(none)', 'the plugin exports an empty array of handlers', `plugin:${spec}`);
-    for (const handler of handlers) registry.register(handler, `plugin:${spec}`);
+    const candidates: unknown[] = Array.isArray(exported) ? exported : [exported];
+    if (candidates.length === 0) throw new PluginLoadError(spec, 'the default export is an empty array; expected a handler or an array of handlers');
+    for (const candidate of candidates) registerCandidate(candidate, registry, spec);
+  }
+}
+
+function registerCandidate(candidate: unknown, registry: Registry, spec: string): void {
+  const source = `plugin:${spec}` as const;
+  try {
+    const type = typeof candidate === 'object' && candidate !== null ? (candidate as { type?: unknown }).type : undefined;
+    const taken = typeof type === 'string' ? registry.handler(type) : undefined;
+    if (typeof type === 'string' && taken?.source === 'builtin') {
+      throw new RegistryError(type, `the plugin claims the type of the built-in handler "${type}"; a plugin may not replace a built-in`, source);
+    }
+    registry.register(candidate as Handler, source);
+  } catch (err) {
+    if (err instanceof RegistryError) throw err;
+    // A getter that throws, a proxy that refuses to be read: still the plugin's fault, still named.
+    throw new PluginLoadError(spec, `a handler could not be read: ${messageOf(err)}`);
   }
 }
 
 async function importPlugin(spec: string, cwd: string): Promise<unknown> {
-  let url: string;
-  const asPath = isAbsolute(spec) ? spec : resolve(cwd, spec);
-  if (spec.startsWith('.') || isAbsolute(spec) || existsSync(asPath)) {
-    if (!existsSync(asPath)) throw new RegistryError('(none)', `cannot find the plugin file ${asPath}`, `plugin:${spec}`);
-    url = pathToFileURL(asPath).href;
-  } else {
-    try {
-      url = pathToFileURL(createRequire(resolve(cwd, 'package.json')).resolve(spec)).href;
-    } catch {
-      url = spec;
-    }
-  }
+  const url = locatePlugin(spec, cwd);
   let module: Record<string, unknown>;
   try {
     module = (await import(url)) as Record<string, unknown>;
   } catch (err) {
-    throw new RegistryError('(none)', `the plugin failed to load: ${(err as Error).message ?? String(err)}`, `plugin:${spec}`);
+    throw new PluginLoadError(spec, `the plugin failed to load: ${messageOf(err)}`);
   }
-  if (!('default' in module) || module['default'] === undefined) {
-    throw new RegistryError('(none)', 'the plugin has no default export (a handler or an array of handlers)', `plugin:${spec}`);
+  if (!Object.hasOwn(module, 'default') || module['default'] === undefined) {
+    const named = Object.keys(module).filter((key) => key !== 'default');
+    const found = named.length === 0 ? 'it exports nothing' : `found only named exports: ${named.join(', ')}`;
+    throw new PluginLoadError(spec, `the plugin has no default export (a handler or an array of handlers); ${found}`);
   }
   return module['default'];
+}
+
+const SCRIPT_FILE = /\.(m|c)?js$/;
+
+/** The URL to import: a file for a path, the package's entry for a package name. */
+function locatePlugin(spec: string, cwd: string): string {
+  const asPath = resolve(cwd, spec);
+  if (spec.startsWith('.') || isAbsolute(spec) || SCRIPT_FILE.test(spec) || isFile(asPath)) {
+    if (!isFile(asPath)) throw new PluginLoadError(spec, `cannot find the plugin file ${asPath}`);
+    return pathToFileURL(asPath).href;
+  }
+  const entry = resolvePackageEntry(spec, cwd) ?? resolveWithRequire(spec, cwd);
+  // Neither found it from `cwd`: let Node resolve it from kurel's own location (a global install).
+  return entry === undefined ? spec : pathToFileURL(entry).href;
+}
+
+/** Finds an ES module package's entry from `cwd` upwards, honouring `exports` with the import conditions. */
+function resolvePackageEntry(spec: string, cwd: string): string | undefined {
+  const parts = spec.split('/');
+  const nameLength = spec.startsWith('@') ? 2 : 1;
+  const name = parts.slice(0, nameLength).join('/');
+  const subpath = ['.', ...parts.slice(nameLength)].join('/');
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    const root = join(dir, 'node_modules', name);
+    const manifest = readManifest(join(root, 'package.json'));
+    if (manifest) {
+      const target = exportTarget(manifest['exports'], subpath) ?? (subpath === '.' && manifest['exports'] === undefined ? mainOf(manifest) : undefined);
+      const file = target === undefined ? undefined : resolve(root, target);
+      return file !== undefined && isFile(file) ? file : undefined;
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+function resolveWithRequire(spec: string, cwd: string): string | undefined {
+  try {
+    return createRequire(join(resolve(cwd), 'package.json')).resolve(spec);
+  } catch {
+    return undefined;
+  }
+}
+
+function exportTarget(exports: unknown, subpath: string): string | undefined {
+  if (exports === undefined || exports === null) return undefined;
+  const isSubpathMap = typeof exports === 'object' && !Array.isArray(exports) && Object.keys(exports).some((key) => key.startsWith('.'));
+  if (!isSubpathMap) return subpath === '.' ? pickCondition(exports) : undefined;
+  return pickCondition((exports as Record<string, unknown>)[subpath]);
+}
+
+const IMPORT_CONDITIONS = new Set(['import', 'node', 'default']);
+
+/** The first target whose condition applies to an `import` under Node, in the order the package lists them. */
+function pickCondition(entry: unknown): string | undefined {
+  if (typeof entry === 'string') return entry;
+  if (Array.isArray(entry)) {
+    for (const option of entry) {
+      const target = pickCondition(option);
+      if (target !== undefined) return target;
+    }
+    return undefined;
+  }
+  if (typeof entry === 'object' && entry !== null) {
+    for (const [condition, value] of Object.entries(entry)) {
+      if (!IMPORT_CONDITIONS.has(condition)) continue;
+      const target = pickCondition(value);
+      if (target !== undefined) return target;
+    }
+  }
+  return undefined;
+}
+
+function mainOf(manifest: Record<string, unknown>): string {
+  return typeof manifest['main'] === 'string' ? manifest['main'] : 'index.js';
+}
+
+function readManifest(path: string): Record<string, unknown> | undefined {
+  try {
+    const data: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+function messageOf(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  try {
+    return `it threw ${String(err)}`;
+  } catch {
+    return 'it threw a value that cannot be printed';
+  }
 }

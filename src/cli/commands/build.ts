@@ -1,0 +1,125 @@
+import { realpath, stat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { fileDiagnostic, readSourceFile, type ReadResult } from '../../documents/read-file.js';
+import { createRegistry } from '../../registry/create-registry.js';
+import { RegistryError } from '../../registry/errors.js';
+import { loadPlugins } from '../../registry/load-plugins.js';
+import { buildApplication, type BuildReport } from '../../validate/build.js';
+import { compareDiagnostics, type Diagnostic } from '../../validate/diagnostic.js';
+import type { LintInput } from '../../validate/lint.js';
+import { exitCodeOf } from '../exit-code.js';
+import { stringifyJson } from '../format/json.js';
+import { formatText, paletteFor, summarize } from '../format/text.js';
+import { gatherInputs } from '../inputs.js';
+import type { CommandIo } from '../io.js';
+
+/** How `kurel build` prints its result. */
+export const BUILD_FORMATS = ['text', 'json'] as const;
+/** How `kurel build` prints the resolved application when the format is text. */
+export const BUILD_OUTPUTS = ['yaml', 'json'] as const;
+
+/** Options of `kurel build`. */
+export interface BuildCommandOptions {
+  profile: string;
+  definitions: string[];
+  capabilityDef: string[];
+  plugin: string[];
+  strictCapabilities: boolean;
+  output: (typeof BUILD_OUTPUTS)[number];
+  format: (typeof BUILD_FORMATS)[number];
+}
+
+/** The file name of the application in a package directory. */
+const APP_FILE = 'app.yaml';
+
+/**
+ * Runs `kurel build <app.yaml|package-dir>`; returns the exit code. The package directory is
+ * the app file's folder, and its `definitions/` is always loaded.
+ */
+export async function runBuild(target: string, options: BuildCommandOptions, io: CommandIo): Promise<number> {
+  const diagnostics: Diagnostic[] = [];
+  let fatal = false;
+  const isPackageDir = await isDirectory(target);
+  const appFile = isPackageDir ? join(target, APP_FILE) : target;
+  const packageDefinitions = join(isPackageDir ? target : dirname(target), 'definitions');
+
+  const gathered = await gatherInputs({
+    definitionDirs: [...options.definitions, ...((await isDirectory(packageDefinitions)) ? [packageDefinitions] : [])],
+    definitionFiles: options.capabilityDef,
+  });
+  diagnostics.push(...gathered.diagnostics);
+  fatal ||= gathered.fatal;
+  const application = await readSourceFile(appFile);
+  const profile = await readSourceFile(options.profile);
+  for (const read of [application, profile]) {
+    if (read.ok) continue;
+    diagnostics.push(read.diagnostic);
+    fatal ||= read.unreadable;
+  }
+
+  const registry = createRegistry();
+  let refused = false;
+  try {
+    await loadPlugins(options.plugin, registry, io.cwd);
+  } catch (err) {
+    if (!(err instanceof RegistryError)) throw err;
+    diagnostics.push(fileDiagnostic(err.source ?? '<plugin>', 'usage', `refusing to start: ${err.message}`));
+    fatal = refused = true;
+  }
+
+  let report: BuildReport | undefined;
+  if (!refused && application.ok && profile.ok) {
+    report = buildApplication(
+      {
+        application: { file: appFile, content: application.bytes },
+        profile: { file: options.profile, content: profile.bytes },
+        definitions: await withoutRepeatedFiles(gathered.inputs),
+      },
+      registry,
+      { strictCapabilities: options.strictCapabilities },
+    );
+    diagnostics.push(...report.diagnostics);
+  }
+  diagnostics.sort(compareDiagnostics);
+  const code = exitCodeOf(diagnostics, { fatal });
+  const resolved = code === 0 ? (report?.application ?? null) : null;
+
+  if (options.format === 'json') {
+    io.stdout(stringifyJson({ valid: code === 0, diagnostics, files: report?.files ?? [], application: resolved }) + '\n');
+    return code;
+  }
+  if (diagnostics.length > 0) {
+    const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env);
+    const checked = report?.files.filter((f) => f.status === 'checked').length ?? countRead(application, profile);
+    io.stderr(`${formatText(diagnostics, report?.sources ?? new Map(), palette)}\n${summarize(diagnostics, checked)}\n`);
+  }
+  if (resolved) {
+    io.stdout(options.output === 'json' ? stringifyJson(resolved) + '\n' : stringify(resolved, { lineWidth: 0, aliasDuplicateObjects: false }));
+  }
+  return code;
+}
+
+/** The same definition file reached twice (a `--capability-def` inside the package's `definitions/`) is read once. */
+async function withoutRepeatedFiles(inputs: readonly LintInput[]): Promise<LintInput[]> {
+  const seen = new Set<string>();
+  const unique: LintInput[] = [];
+  for (const input of inputs) {
+    const real = await realpath(input.file).catch(() => resolve(input.file));
+    if (seen.has(real)) continue;
+    seen.add(real);
+    unique.push(input);
+  }
+  return unique;
+}
+
+function countRead(...reads: ReadResult[]): number {
+  return reads.filter((read) => read.ok).length;
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
+}

@@ -1,0 +1,286 @@
+import { ApplicationSchema } from '../documents/application.js';
+import type { Rendering } from '../registry/handler.js';
+import type { RegisteredHandler, Registry } from '../registry/registry.js';
+import { parseYamlStream, type SourceDocument, type SourceText } from '../yaml/source.js';
+import { setOwn } from '../yaml/to-data.js';
+import { checkSchema, describeValue, isMap } from './check-schema.js';
+import { compareDiagnostics, error, hasErrors, warning, type Diagnostic, type Issue, type Path } from './diagnostic.js';
+import { evaluateProfile } from './evaluate-profile.js';
+import { lintInputs, type FileReport, type LintInput } from './lint.js';
+import { didYouMean } from './suggest.js';
+
+/** The texts a build reads. */
+export interface BuildSources {
+  application: { file: string; content: string | Uint8Array };
+  profile: { file: string; content: string | Uint8Array };
+  /** Definition files (from --definitions, --capability-def, the package's definitions/). */
+  definitions: readonly LintInput[];
+}
+
+/** Options of a build. */
+export interface BuildOptions {
+  /** Report `unvalidated-capability` as an error instead of a warning. */
+  strictCapabilities?: boolean;
+}
+
+/** A trait after capability resolution: its merged properties and the key it resolved to. */
+export interface ResolvedTrait {
+  type: string;
+  /** The profile key the trait resolved to (`expose.internal`, `expose`), or null when none. */
+  capabilityKey: string | null;
+  /** The binding's rendering with the trait's properties merged over it (the application wins per leaf). */
+  properties: Record<string, unknown>;
+}
+
+/** A component with its resolved traits. */
+export interface ResolvedComponent {
+  name: string;
+  type: string;
+  traits: ResolvedTrait[];
+}
+
+/** The application a build resolves: every trait with its merged properties. */
+export interface ResolvedApplication {
+  name: string;
+  components: ResolvedComponent[];
+}
+
+/** The result of a build, shared by the CLI and the HTTP service. */
+export interface BuildReport {
+  diagnostics: Diagnostic[];
+  files: FileReport[];
+  /** Source texts by file, for printing source lines under diagnostics. */
+  sources: Map<string, SourceText>;
+  /** The resolved application; null when there are errors. */
+  application: ResolvedApplication | null;
+}
+
+/** The profile as the trait steps see it. */
+interface ProfileView {
+  file: string;
+  name: string | undefined;
+  capabilities: Record<string, Rendering>;
+}
+
+/** What the trait steps need and where they put their problems. */
+interface TraitContext {
+  registry: Registry;
+  /** Undefined when the profile could not be read: its own diagnostics explain it. */
+  profile: ProfileView | undefined;
+  strictCapabilities: boolean;
+  appIssues: Issue[];
+  profileIssues: Issue[];
+  /** Capability keys already reported as unvalidated (once per key). */
+  unvalidatedKeys: Set<string>;
+}
+
+/**
+ * Builds an application against a cluster profile (DESIGN §4.3): loads the definitions,
+ * validates every binding of the profile, then resolves each trait of each component (key
+ * resolution, handler, required capability, platform-reserved keys, nested merge, unvalidated
+ * capabilities). Every problem is reported, positioned in the file it comes from. Plugins must
+ * be registered on `registry` before the call.
+ */
+export function buildApplication(sources: BuildSources, registry: Registry, options: BuildOptions = {}): BuildReport {
+  const seen = new Set<string>();
+  const definitionInputs: LintInput[] = [];
+  for (const input of sources.definitions) {
+    if (seen.has(input.file)) continue;
+    seen.add(input.file);
+    definitionInputs.push({ ...input, origin: 'definition' });
+  }
+  const definitions = lintInputs(definitionInputs, registry);
+  const diagnostics: Diagnostic[] = [...definitions.diagnostics];
+  const sourceTexts = new Map(definitions.sources);
+  const applicationReport: FileReport = { path: sources.application.file, kind: 'Application', status: 'checked' };
+  const profileReport: FileReport = { path: sources.profile.file, kind: 'ClusterProfile', status: 'checked' };
+
+  const { document: profileDocument, clean: profileIsClean } = readSingleDocument(sources.profile, 'a ClusterProfile', diagnostics, sourceTexts);
+  let profile: ProfileView | undefined;
+  if (profileDocument) {
+    const evaluation = evaluateProfile(profileDocument.data, registry, 'quiet');
+    for (const issue of evaluation.issues) diagnostics.push(profileDocument.toDiagnostic(issue));
+    if (evaluation.resolved && profileIsClean) profileReport.resolved = evaluation.resolved;
+    profile = { file: sources.profile.file, name: evaluation.name, capabilities: evaluation.capabilities };
+  }
+
+  const { document: applicationDocument } = readSingleDocument(sources.application, 'an Application', diagnostics, sourceTexts);
+  let application: ResolvedApplication | null = null;
+  if (applicationDocument) {
+    const structure = checkSchema(ApplicationSchema, applicationDocument.data);
+    const context: TraitContext = {
+      registry,
+      profile,
+      strictCapabilities: options.strictCapabilities === true,
+      appIssues: [...structure.issues],
+      profileIssues: [],
+      unvalidatedKeys: new Set(),
+    };
+    application = resolveApplication(structure.value, context);
+    for (const issue of context.appIssues) diagnostics.push(applicationDocument.toDiagnostic(issue));
+    // Profile issues arise only for keys the profile holds, so its document was read.
+    if (profileDocument) for (const issue of context.profileIssues) diagnostics.push(profileDocument.toDiagnostic(issue));
+  }
+
+  diagnostics.sort(compareDiagnostics);
+  return {
+    diagnostics,
+    files: [applicationReport, profileReport, ...definitions.files],
+    sources: sourceTexts,
+    application: hasErrors(diagnostics) ? null : application,
+  };
+}
+
+/** A file read as one document: undefined when its data cannot be read; `clean` when reading found no error. */
+interface SingleDocument {
+  document: SourceDocument | undefined;
+  clean: boolean;
+}
+
+/** Reads a file that must hold exactly one document. */
+function readSingleDocument(
+  input: { file: string; content: string | Uint8Array },
+  expected: string,
+  diagnostics: Diagnostic[],
+  sources: Map<string, SourceText>,
+): SingleDocument {
+  const stream = parseYamlStream(input.content, input.file);
+  sources.set(input.file, stream.source);
+  diagnostics.push(...stream.diagnostics);
+  if (stream.diagnostics.length > 0) return { document: undefined, clean: false };
+  const documents = stream.documents;
+  if (documents.length === 0 || documents.every((d) => d.isEmpty && d.diagnostics.length === 0)) {
+    diagnostics.push(stream.source.diagnosticAt('empty-document', `the file is empty or holds only comments; expected ${expected}`, [0, 0]));
+    return { document: undefined, clean: false };
+  }
+  for (const document of documents) diagnostics.push(...document.diagnostics);
+  if (documents.length > 1) {
+    const second = documents[1]!;
+    diagnostics.push(stream.source.diagnosticAt('multiple-documents', `the file holds exactly one document (${expected}); found a second one`, [second.start, second.start + 3]));
+  }
+  const first = documents[0]!;
+  return { document: first.data === undefined ? undefined : first, clean: documents.length === 1 && !hasErrors(first.diagnostics) };
+}
+
+function resolveApplication(data: unknown, context: TraitContext): ResolvedApplication {
+  const document = isMap(data) ? data : {};
+  const metadata = isMap(document['metadata']) ? document['metadata'] : {};
+  const spec = isMap(document['spec']) ? document['spec'] : {};
+  const components = Array.isArray(spec['components']) ? spec['components'] : [];
+  const resolved: ResolvedComponent[] = [];
+  components.forEach((component: unknown, i) => {
+    if (!isMap(component)) return;
+    const name = typeof component['name'] === 'string' ? component['name'] : '';
+    const traits = Array.isArray(component['traits']) ? component['traits'] : [];
+    const resolvedTraits: ResolvedTrait[] = [];
+    traits.forEach((trait: unknown, j) => {
+      if (!isMap(trait) || typeof trait['type'] !== 'string' || trait['type'] === '') return;
+      resolvedTraits.push(resolveTrait(trait['type'], trait['properties'], ['spec', 'components', i, 'traits', j], name, context));
+    });
+    resolved.push({ name, type: typeof component['type'] === 'string' ? component['type'] : '', traits: resolvedTraits });
+  });
+  return { name: typeof metadata['name'] === 'string' ? metadata['name'] : '', components: resolved };
+}
+
+/** The steps of DESIGN §4.3 for one trait, in order. */
+function resolveTrait(type: string, rawProperties: unknown, path: Path, component: string, context: TraitContext): ResolvedTrait {
+  const properties = isMap(rawProperties) ? rawProperties : {};
+  const scope = scopeOf(properties, path, context);
+  const lookedUp = scope === undefined ? type : `${type}.${scope}`;
+  const capabilities = context.profile?.capabilities ?? {};
+  const capabilityKey = [lookedUp, type].find((key) => Object.hasOwn(capabilities, key)) ?? null;
+  const typePath = [...path, 'type'];
+
+  const registered = context.registry.handler(type);
+  if (!registered) {
+    reportUnknownTrait(type, typePath, component, context);
+    return { type, capabilityKey, properties: cloneData(properties) as Record<string, unknown> };
+  }
+  const { handler } = registered;
+  if (handler.capabilityAware && handler.capabilityRequired && capabilityKey === null && context.profile) {
+    context.appIssues.push(
+      error('missing-capability', path, `${missingMessage(lookedUp, type, context.profile)}: component "${component}" trait "${type}" requires it`, {
+        at: { path: typePath, part: 'value' },
+        hint: `add a binding for ${lookedUp} under spec.capabilities in ${context.profile.file}`,
+      }),
+    );
+  }
+  for (const key of handler.platformReserved ?? []) {
+    if (!Object.hasOwn(properties, key)) continue;
+    context.appIssues.push(
+      error('platform-reserved', [...path, 'properties', key], `${key} is reserved for the platform: only the ClusterProfile sets it for ${type}, not component "${component}"`, {
+        hint: `remove ${key} from the trait's properties`,
+      }),
+    );
+  }
+  if (capabilityKey !== null) reportIfUnvalidated(capabilityKey, registered, context);
+  const rendering = capabilityKey === null ? {} : capabilities[capabilityKey]!;
+  return { type, capabilityKey, properties: mergeProperties(rendering, properties) };
+}
+
+/** The trait's scope: a non-empty string `properties.scope`; anything else but null is `wrong-type`. */
+function scopeOf(properties: Record<string, unknown>, path: Path, context: TraitContext): string | undefined {
+  if (!Object.hasOwn(properties, 'scope')) return undefined;
+  const scope = properties['scope'];
+  if (scope === null) return undefined;
+  if (typeof scope !== 'string') {
+    context.appIssues.push(error('wrong-type', [...path, 'properties', 'scope'], `properties.scope must be a string naming a scoped capability key, found ${describeValue(scope)}`));
+    return undefined;
+  }
+  return scope === '' ? undefined : scope;
+}
+
+function missingMessage(lookedUp: string, type: string, profile: ProfileView): string {
+  const name = profile.name === undefined ? 'the ClusterProfile' : `ClusterProfile "${profile.name}"`;
+  const bare = lookedUp === type ? '' : `, nor the bare key "${type}"`;
+  return `capability "${lookedUp}" not found in ${name} (${profile.file})${bare}`;
+}
+
+function reportUnknownTrait(type: string, typePath: Path, component: string, context: TraitContext): void {
+  const handlerTypes = context.registry.listHandlers().map((registered) => registered.handler.type);
+  const hint = didYouMean(type, handlerTypes) ?? 'register a handler for this trait type (a plugin)';
+  const reason = context.registry.definition(type)
+    ? ': a CapabilityDefinition validates its rendering but does not implement the trait'
+    : '';
+  context.appIssues.push(error('unknown-trait', typePath, `no handler for trait type "${type}" in component "${component}"${reason}`, { hint }));
+}
+
+/** DESIGN §5.3: a used capability whose plugin handler has no schema and no definition is never checked. */
+function reportIfUnvalidated(key: string, registered: RegisteredHandler, context: TraitContext): void {
+  const type = registered.handler.type;
+  if (registered.source === 'builtin' || registered.handler.renderingSchema !== undefined || context.registry.definition(type)) return;
+  if (context.unvalidatedKeys.has(key)) return;
+  context.unvalidatedKeys.add(key);
+  const make = context.strictCapabilities ? error : warning;
+  context.profileIssues.push(
+    make(
+      'unvalidated-capability',
+      ['spec', 'capabilities', key],
+      `capability "${key}" is used but its rendering is not validated: the handler from ${registered.source} declares no rendering schema and no CapabilityDefinition exists`,
+      { hint: `add a CapabilityDefinition named ${type}, or a renderingSchema to the plugin` },
+    ),
+  );
+}
+
+/**
+ * Merges a trait's properties over a binding's rendering (DESIGN §4.3 step 5): nested maps
+ * merge key by key, the application wins on each leaf, lists and scalars replace. Returns a
+ * new map; never mutates its inputs.
+ */
+export function mergeProperties(rendering: Readonly<Record<string, unknown>>, properties: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out = cloneData(rendering) as Record<string, unknown>;
+  for (const key of Object.keys(properties)) {
+    const current = Object.hasOwn(out, key) ? out[key] : undefined;
+    const value = properties[key];
+    setOwn(out, key, isMap(current) && isMap(value) ? mergeProperties(current, value) : cloneData(value));
+  }
+  return out;
+}
+
+function cloneData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(cloneData);
+  if (!isMap(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) setOwn(out, key, cloneData(value[key]));
+  return out;
+}
