@@ -1,11 +1,14 @@
 import type { Diagnostic } from '../../validate/diagnostic.js';
 import type { FileReport } from '../../validate/lint.js';
 import type { SourceText } from '../../yaml/source.js';
+import { formatGithub } from './github.js';
 import { stringifyJson } from './json.js';
+import { formatJunit } from './junit.js';
+import { formatSarif } from './sarif.js';
 import { formatText, summarize, type Palette } from './text.js';
 
 /** The output formats of `kurel lint`. */
-export const LINT_FORMATS = ['text', 'json'] as const;
+export const LINT_FORMATS = ['text', 'json', 'sarif', 'github', 'junit'] as const;
 /** One of {@link LINT_FORMATS}. */
 export type LintFormat = (typeof LINT_FORMATS)[number];
 
@@ -28,5 +31,15 @@ export function renderReport(format: LintFormat, view: ReportView): string {
       const summary = summarize(view.diagnostics, view.files.filter((f) => f.status === 'checked').length);
       return body ? `${body}\n${summary}` : summary;
     }
+    case 'sarif':
+      return formatSarif(view.diagnostics);
+    case 'github': {
+      // Annotations for the runner, then the summary as plain log text (a clean run prints only it).
+      const annotations = formatGithub(view.diagnostics);
+      const summary = summarize(view.diagnostics, view.files.filter((f) => f.status === 'checked').length);
+      return annotations ? `${annotations}\n${summary}` : summary;
+    }
+    case 'junit':
+      return formatJunit(view.diagnostics, view.files);
   }
 }

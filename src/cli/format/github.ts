@@ -1,0 +1,39 @@
+import type { Diagnostic } from '../../validate/diagnostic.js';
+
+/**
+ * Formats diagnostics as GitHub Actions workflow commands, one annotation per line:
+ * `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=<code>::<message>`. A clean run
+ * prints no annotation.
+ */
+export function formatGithub(diagnostics: readonly Diagnostic[]): string {
+  return diagnostics.map(annotationOf).join('\n');
+}
+
+function annotationOf(d: Diagnostic): string {
+  // An annotation's columns must lie on one line, and GitHub's endColumn is the last column
+  // marked; a span over several lines is pointed at by its start.
+  const oneLine = d.endLine === d.line;
+  const endColumn = oneLine ? Math.max(d.column, d.endColumn - 1) : d.column;
+  const properties = [
+    ['file', d.file],
+    ['line', String(d.line)],
+    ['col', String(d.column)],
+    ['endLine', String(d.line)],
+    ['endColumn', String(endColumn)],
+    ['title', d.code],
+  ]
+    .map(([name, value]) => `${name}=${escapeProperty(value!)}`)
+    .join(',');
+  const message = d.hint ? `${d.message}\n${d.hint}` : d.message;
+  return `::${d.severity} ${properties}::${escapeData(message)}`;
+}
+
+/** Escapes a workflow command's message as the runner expects. */
+export function escapeData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** Escapes a workflow command property value: also `:` and `,`, which delimit properties. */
+export function escapeProperty(text: string): string {
+  return escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}

@@ -1,0 +1,66 @@
+import type { Diagnostic } from '../../validate/diagnostic.js';
+import type { FileReport } from '../../validate/lint.js';
+
+/**
+ * Formats a lint run as JUnit XML: one test case per file (files that were read, and any other
+ * file a diagnostic names, such as an unreadable path), a `<failure>` per diagnostic, a
+ * `<skipped>` for a file that was not linted. A clean run is a suite of passing test cases.
+ */
+export function formatJunit(diagnostics: readonly Diagnostic[], files: readonly FileReport[]): string {
+  const byFile = new Map<string, Diagnostic[]>();
+  for (const d of diagnostics) {
+    const list = byFile.get(d.file);
+    if (list) list.push(d);
+    else byFile.set(d.file, [d]);
+  }
+  const skipped = new Map(files.filter((f) => f.status === 'skipped').map((f) => [f.path, f.reason ?? 'not linted']));
+  const listed = new Set(files.map((f) => f.path));
+  const names = [...listed, ...[...byFile.keys()].filter((file) => !listed.has(file)).sort()];
+
+  const cases = names.map((name) => {
+    const open = `    <testcase name="${escapeXmlAttribute(name)}" classname="kurel.lint" file="${escapeXmlAttribute(name)}"`;
+    const failures = byFile.get(name) ?? [];
+    const reason = skipped.get(name);
+    if (failures.length === 0 && reason === undefined) return `${open}/>`;
+    const body = [
+      ...(reason !== undefined && failures.length === 0 ? [`      <skipped message="${escapeXmlAttribute(reason)}"/>`] : []),
+      ...failures.map(failureOf),
+    ];
+    return [`${open}>`, ...body, '    </testcase>'].join('\n');
+  });
+  const failureCount = names.filter((name) => byFile.has(name)).length;
+  const skippedCount = names.filter((name) => skipped.has(name) && !byFile.has(name)).length;
+  const counts = `tests="${names.length}" failures="${failureCount}" errors="0" skipped="${skippedCount}"`;
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="kurel lint" ${counts}>`,
+    `  <testsuite name="kurel lint" ${counts}>`,
+    ...cases,
+    '  </testsuite>',
+    '</testsuites>',
+  ].join('\n');
+}
+
+function failureOf(d: Diagnostic): string {
+  const where = `${d.file}:${d.line}:${d.column}`;
+  const text = [`${where} ${d.severity} ${d.code} ${d.message}`, ...(d.path ? [`path: ${d.path}`] : []), ...(d.hint ? [`hint: ${d.hint}`] : [])].join('\n');
+  return `      <failure type="${d.code}" message="${escapeXmlAttribute(`${d.severity}: ${d.message}`)}">${escapeXml(text)}</failure>`;
+}
+
+/**
+ * Escapes text for XML content; characters XML 1.0 cannot hold at all (most control
+ * characters, lone surrogates) become U+FFFD.
+ */
+export function escapeXml(text: string): string {
+  return text
+    .replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/\r/g, '&#13;');
+}
+
+/** Escapes text for an XML attribute value, keeping line breaks and tabs (which parsers turn into spaces). */
+export function escapeXmlAttribute(text: string): string {
+  return escapeXml(text).replace(/"/g, '&quot;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\t/g, '&#9;');
+}

@@ -1,0 +1,74 @@
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Diagnostic, DiagnosticCode } from '../../validate/diagnostic.js';
+import { VERSION } from '../../version.js';
+import { stringifyJson } from './json.js';
+
+/** What each diagnostic code means, in one line: the rule descriptions of a SARIF run. */
+export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
+  'yaml-syntax': 'the file is not valid YAML',
+  'duplicate-key': 'a key appears twice in the same map',
+  'unknown-field': 'a key the document or capability does not define',
+  'missing-required': 'a required key is absent or null',
+  'wrong-type': 'a value of the wrong type',
+  'invalid-value': 'a value of the right type that is not allowed',
+  'invalid-key': 'a key that is not a valid name here',
+  'multiple-documents': 'a profile file holds more than one YAML document',
+  'empty-document': 'the file is empty or holds only comments',
+  'field-not-allowed': 'a known key that is not allowed in this variant',
+  'file-too-large': 'the file is over the size limit',
+  'too-deep': 'the document nests deeper than the limit',
+  'alias-limit': 'YAML aliases expand beyond the limit',
+  'io-error': 'a path cannot be read',
+  usage: 'the command line is wrong or a plugin was refused',
+  'unknown-capability': 'no handler or definition knows this capability',
+  'definition-invalid': 'a CapabilityDefinition schema is wrong in itself',
+  'definition-conflict': 'two CapabilityDefinitions of one name differ',
+  'definition-duplicate': 'two CapabilityDefinitions of one name differ only in descriptions',
+  'definition-shadows-builtin': 'a CapabilityDefinition is named like a built-in handler',
+  'required-with-default': 'a required property also has a default, which never applies',
+  'unknown-trait': 'no handler implements this trait type',
+  'missing-capability': 'a required capability has no binding in the profile',
+  'platform-reserved': 'an application sets a key only the platform may set',
+  'unvalidated-capability': 'a used capability is validated by nothing',
+};
+
+const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
+
+/**
+ * Formats diagnostics as a SARIF 2.1.0 log with one run: rule ids are diagnostic codes,
+ * every result has a physical location with a region (columns 1-based, end exclusive, as
+ * SARIF counts them). A clean run is a run with no results.
+ */
+export function formatSarif(diagnostics: readonly Diagnostic[]): string {
+  const codes = [...new Set(diagnostics.map((d) => d.code))].sort();
+  const rules = codes.map((code) => ({ id: code, shortDescription: { text: CODE_SUMMARIES[code] } }));
+  const results = diagnostics.map((d) => ({
+    ruleId: d.code,
+    ruleIndex: codes.indexOf(d.code),
+    level: d.severity,
+    message: { text: d.hint ? `${d.message}; ${d.hint}` : d.message },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: artifactOf(d.file),
+          region: { startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn },
+        },
+      },
+    ],
+    ...(d.path !== '' ? { properties: { path: d.path } } : {}),
+  }));
+  return stringifyJson({
+    $schema: SARIF_SCHEMA,
+    version: '2.1.0',
+    runs: [{ tool: { driver: { name: 'kurel', version: VERSION, rules } }, results }],
+  });
+}
+
+// SARIF locations are URI references: absolute paths become file: URLs, relative ones stay
+// relative to the checkout (%SRCROOT%), each segment percent-encoded.
+function artifactOf(file: string): { uri: string; uriBaseId?: string } {
+  if (isAbsolute(file)) return { uri: pathToFileURL(file).href };
+  const uri = file.split(/[\\/]/).map(encodeURIComponent).join('/');
+  return { uri, uriBaseId: '%SRCROOT%' };
+}

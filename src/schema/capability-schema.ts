@@ -1,0 +1,58 @@
+import type { Registry } from '../registry/registry.js';
+import type { JsonSchema } from '../validate/check-schema.js';
+import { DRAFT_2020_12, publishSchema } from './publish-schema.js';
+
+/** One capability's rendering as kurel judges it, published as JSON Schema 2020-12. */
+export interface CapabilitySchema {
+  type: string;
+  description: string;
+  /** The exact schema of the rendering map; open when nothing validates the rendering. */
+  schema: JsonSchema;
+  /** True when a handler schema or a CapabilityDefinition judges the rendering. */
+  isValidated: boolean;
+  /** True when an absent, `null` or empty rendering is valid (a binding may then be empty). */
+  acceptsEmpty: boolean;
+}
+
+const PASS_THROUGH: JsonSchema = { type: 'object', additionalProperties: true };
+
+/**
+ * The published rendering schema of a capability type known to the registry (definition and
+ * handler schema both apply, definition first, as in lint); undefined for an unknown type.
+ */
+export function capabilitySchema(registry: Registry, type: string): CapabilitySchema | undefined {
+  if (!registry.knows(type)) return undefined;
+  const definition = registry.definition(type);
+  const handler = registry.handler(type)?.handler;
+  const parts = [definition?.schema, handler?.renderingSchema].filter((s): s is JsonSchema => s !== undefined);
+  const schema = parts.length === 0 ? PASS_THROUGH : publishSchema(parts.length === 1 ? parts[0]! : { allOf: parts });
+  const description = handler?.description || definition?.description || `the ${type} capability`;
+  return { type, description, schema, isValidated: parts.length > 0, acceptsEmpty: acceptsEmptyRendering(registry, type) };
+}
+
+/** Every capability type the registry knows (handlers and definitions), sorted by type. */
+export function listCapabilitySchemas(registry: Registry): CapabilitySchema[] {
+  return registry.knownTypes().map((type) => capabilitySchema(registry, type)!);
+}
+
+/** A standalone JSON Schema document for one capability's rendering (`kurel schema TYPE`). */
+export function renderingSchemaDocument(capability: CapabilitySchema): JsonSchema {
+  return { $schema: DRAFT_2020_12, ...renderingSchemaDefinition(capability) };
+}
+
+/** A capability's rendering schema with its title and description, for `$defs`. */
+export function renderingSchemaDefinition(capability: CapabilitySchema): JsonSchema {
+  const { title: _title, description: own, ...rest } = capability.schema;
+  const about = own ?? capability.description;
+  const description = capability.isValidated ? about : `${about}; not validated: passed to the trait unchanged`;
+  return { title: `${capability.type} rendering`, description, ...rest };
+}
+
+// Decided by the same check lint runs, so an empty binding is accepted exactly when lint accepts it.
+function acceptsEmptyRendering(registry: Registry, type: string): boolean {
+  try {
+    return registry.checkRendering(type, {}).result.issues.length === 0;
+  } catch {
+    return false;
+  }
+}

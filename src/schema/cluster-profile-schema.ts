@@ -1,0 +1,67 @@
+import { ClusterProfileSchema } from '../documents/cluster-profile.js';
+import { DNS1123_SUBDOMAIN } from '../documents/common.js';
+import type { Registry } from '../registry/registry.js';
+import type { JsonSchema } from '../validate/check-schema.js';
+import { listCapabilitySchemas, renderingSchemaDefinition, type CapabilitySchema } from './capability-schema.js';
+import { DRAFT_2020_12, publishSchema } from './publish-schema.js';
+
+const SCOPE = DNS1123_SUBDOMAIN.slice(1, -1);
+
+/**
+ * The JSON Schema 2020-12 of a whole `cluster.yaml` (DESIGN §5.1): the document structure and,
+ * for every key `<type>` and `<type>.<scope>` of every capability the registry knows, that
+ * capability's exact rendering schema; bindings of unknown types stay open. It accepts exactly
+ * the documents `kurel lint` accepts, except for what only the YAML text can show (duplicate
+ * keys, a second document, limits).
+ */
+export function clusterProfileJsonSchema(registry: Registry): JsonSchema {
+  const published = publishSchema(ClusterProfileSchema);
+  const capabilities = capabilitiesNode(published);
+  const $defs: Record<string, JsonSchema> = {};
+  const bare: Record<string, JsonSchema> = {};
+  const scoped: Record<string, JsonSchema> = {};
+  for (const capability of listCapabilitySchemas(registry)) {
+    $defs[`${capability.type}-rendering`] = renderingSchemaDefinition(capability);
+    $defs[`${capability.type}-binding`] = bindingSchema(capability);
+    const ref = { $ref: `#/$defs/${capability.type}-binding` };
+    bare[capability.type] = ref;
+    scoped[`^${escapeRegExp(capability.type)}\\.${SCOPE}$`] = ref;
+  }
+  // Bare keys as properties, so editors can complete them; scoped keys by pattern.
+  capabilities.title = 'capabilities';
+  capabilities.properties = bare;
+  capabilities.patternProperties = scoped;
+  return {
+    $schema: DRAFT_2020_12,
+    title: 'ClusterProfile',
+    description: 'how one Kubernetes cluster implements each capability (kurel ClusterProfile, cluster.yaml)',
+    ...published,
+    $defs,
+  };
+}
+
+/** A binding of a known capability: only `rendering`, judged by that capability's schema. */
+function bindingSchema(capability: CapabilitySchema): JsonSchema {
+  const rendering: JsonSchema = { $ref: `#/$defs/${capability.type}-rendering` };
+  const about = { title: `${capability.type} binding`, description: capability.description };
+  // Lint reads an absent or null rendering (and a null binding) as an empty one.
+  if (capability.acceptsEmpty) {
+    return { ...about, type: ['object', 'null'], properties: { rendering: { anyOf: [rendering, { type: 'null' }] } }, additionalProperties: false };
+  }
+  return { ...about, type: 'object', properties: { rendering }, additionalProperties: false, required: ['rendering'] };
+}
+
+function capabilitiesNode(profile: JsonSchema): JsonSchema {
+  const spec = profile.properties?.['spec'];
+  const capabilities = spec?.properties?.['capabilities'];
+  if (!capabilities || capabilities.additionalProperties === undefined) {
+    throw new Error('the ClusterProfile schema no longer has spec.capabilities where the editor schema expects it');
+  }
+  return capabilities;
+}
+
+// Types are DNS-1123 labels; escaping keeps a pattern exact should that ever change. `-` stays
+// bare: outside a class it is not special, and the `u` flag refuses `\-` there.
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,0 +1,141 @@
+import type { JsonSchema } from '../validate/check-schema.js';
+import { setOwn } from '../yaml/to-data.js';
+
+/** The meta-schema URI of JSON Schema draft 2020-12, the dialect kurel publishes. */
+export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+const SUBSCHEMA_MAPS = new Set(['$defs', 'patternProperties', 'dependentSchemas']);
+const SUBSCHEMA_ONE = new Set(['additionalProperties', 'items', 'propertyNames', 'not', 'if', 'then', 'else', 'contains']);
+const SUBSCHEMA_LISTS = new Set(['allOf', 'anyOf', 'prefixItems']);
+// Keywords that only describe. The engine evaluates nothing but allOf and the union of a
+// schema holding anyOf/oneOf, so the published form keeps nothing else beside a union.
+const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', '$comment', 'deprecated', 'readOnly', 'writeOnly', '$id', '$schema']);
+const NOT_NULL: JsonSchema = { not: { type: 'null' } };
+
+/**
+ * Translates a schema of the engine's subset (what handlers and definitions declare) into
+ * standard JSON Schema 2020-12 that judges every value as `checkSchema` does: `null` for an
+ * optional property is accepted (it means absent), `null` for a required one is refused,
+ * `dependentRequired` ignores `null`, `oneOf` means "some branch matches", integers must be
+ * exact (within 2^53), and kurel's own `x-*` keywords are dropped (`x-expected` joins the
+ * description). Returns a new schema; never mutates its input.
+ */
+export function publishSchema(schema: JsonSchema): JsonSchema {
+  const isUnion = schema.anyOf !== undefined || schema.oneOf !== undefined;
+  const out: JsonSchema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key.startsWith('x-') || key === 'required' || key === 'dependentRequired') continue;
+    if (isUnion && !ANNOTATIONS.has(key) && key !== 'allOf' && key !== 'anyOf' && key !== 'oneOf') continue;
+    if (key === 'properties') out.properties = publishProperties(schema, value as Record<string, JsonSchema>);
+    else if (key === 'oneOf') {
+      // The engine takes the first branch that matches; with anyOf present it ignores oneOf.
+      if (schema.anyOf === undefined) out.anyOf = (value as JsonSchema[]).map(publishSchema);
+    } else if (SUBSCHEMA_LISTS.has(key)) out[key] = (value as JsonSchema[]).map(publishSchema);
+    else if (SUBSCHEMA_ONE.has(key)) out[key] = isSchemaObject(value) ? publishSchema(value) : value;
+    else if (SUBSCHEMA_MAPS.has(key)) out[key] = mapValues(value as Record<string, JsonSchema>, publishSchema);
+    else setOwn(out, key, structuredClone(value));
+  }
+  const expected = schema['x-expected'];
+  // What a pattern means is worth keeping for the people reading the schema in an editor.
+  if (typeof expected === 'string') out.description = out.description ? `${out.description}; expected ${expected}` : `expected ${expected}`;
+  if (isUnion) return ordered(out);
+  if (schema.required !== undefined) out.required = [...schema.required];
+  const extra: JsonSchema[] = [];
+  const declared = schema.properties ?? {};
+  const undeclaredRequired = (schema.required ?? []).filter((key) => !Object.hasOwn(declared, key));
+  if (undeclaredRequired.length > 0) {
+    // A separate subschema, so the keys do not count as declared for additionalProperties.
+    extra.push({ properties: Object.fromEntries(undeclaredRequired.map((key) => [key, NOT_NULL])) });
+  }
+  for (const [key, needs] of Object.entries(schema.dependentRequired ?? {})) extra.push(dependency(schema, key, needs));
+  if (extra.length > 0) out.allOf = [...(out.allOf ?? []), ...extra];
+  if (includesType(out, 'integer')) boundIntegers(out);
+  return ordered(out);
+}
+
+/** True when the schema accepts `null` (as far as its own keywords tell). */
+function admitsNull(schema: JsonSchema): boolean {
+  if (schema.allOf?.some((part) => !admitsNull(part))) return false;
+  if (schema.anyOf) return schema.anyOf.some(admitsNull);
+  if (schema.not && isSchemaObject(schema.not) && schema.not.type === 'null') return false;
+  if (schema.type !== undefined) return includesType(schema, 'null');
+  if (schema.const !== undefined) return schema.const === null;
+  if (schema.enum !== undefined) return schema.enum.includes(null);
+  return true;
+}
+
+/** The schema, also accepting `null` (an optional property: null means absent). */
+function orNull(schema: JsonSchema): JsonSchema {
+  if (admitsNull(schema)) return schema;
+  const simple = ['anyOf', 'allOf', 'oneOf', 'not', '$ref', 'if'].every((k) => schema[k] === undefined);
+  if (simple && schema.type !== undefined) {
+    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+    const { const: literal, ...rest } = schema;
+    const choices = literal !== undefined ? [literal] : schema.enum;
+    return { ...rest, type: [...types, 'null'], ...(choices !== undefined ? { enum: [...choices, null] } : {}) };
+  }
+  const { description, ...rest } = schema;
+  return { ...(description !== undefined ? { description } : {}), anyOf: [rest, { type: 'null' }] };
+}
+
+/** The schema, refusing `null` (a required property: null means missing). */
+function notNull(schema: JsonSchema): JsonSchema {
+  if (!admitsNull(schema)) return schema;
+  if (schema.not === undefined) return { ...schema, not: { type: 'null' } };
+  return { ...schema, allOf: [...(schema.allOf ?? []), NOT_NULL] };
+}
+
+function publishProperties(parent: JsonSchema, properties: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  const required = new Set(parent.required ?? []);
+  return mapValues(properties, (sub, key) => (required.has(key) ? notNull(publishSchema(sub)) : orNull(publishSchema(sub))));
+}
+
+/**
+ * `dependentRequired` as the engine reads it: a key set to `null` is absent, both for the key
+ * that needs others and for the keys it needs.
+ */
+function dependency(schema: JsonSchema, key: string, needs: readonly string[]): JsonSchema {
+  const declared = (name: string) => Object.hasOwn(schema.properties ?? {}, name);
+  const present = (names: readonly string[]): JsonSchema => {
+    const nonNull = names.filter(declared);
+    return {
+      required: [...names],
+      ...(nonNull.length > 0 ? { properties: Object.fromEntries(nonNull.map((name) => [name, NOT_NULL])) } : {}),
+    };
+  };
+  return { if: present([key]), then: present(needs) };
+}
+
+const KEYWORD_ORDER = ['$schema', '$id', 'title', 'description', 'type', 'const', 'enum', 'default', 'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'required'];
+
+// Readers of `kurel schema` see what a value is before how it is checked; the order means nothing else.
+function ordered(schema: JsonSchema): JsonSchema {
+  const rank = (key: string) => {
+    const at = KEYWORD_ORDER.indexOf(key);
+    return at === -1 ? KEYWORD_ORDER.length : at;
+  };
+  const out: JsonSchema = {};
+  for (const key of Object.keys(schema).sort((a, b) => rank(a) - rank(b))) setOwn(out, key, schema[key]);
+  return out;
+}
+
+/** The engine refuses integers it cannot hold exactly (beyond 2^53). */
+function boundIntegers(schema: JsonSchema): void {
+  schema.minimum = Math.max(schema.minimum ?? -MAX_SAFE, -MAX_SAFE);
+  schema.maximum = Math.min(schema.maximum ?? MAX_SAFE, MAX_SAFE);
+}
+
+function includesType(schema: JsonSchema, type: string): boolean {
+  return Array.isArray(schema.type) ? schema.type.includes(type as never) : schema.type === type;
+}
+
+function isSchemaObject(value: unknown): value is JsonSchema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function mapValues(map: Record<string, JsonSchema>, f: (schema: JsonSchema, key: string) => JsonSchema): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const [key, sub] of Object.entries(map)) setOwn(out, key, f(sub, key));
+  return out;
+}

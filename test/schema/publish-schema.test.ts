@@ -1,0 +1,116 @@
+import { Type } from '@sinclair/typebox';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { BUILTIN_HANDLERS } from '../../handlers/index.js';
+import { createRegistry } from '../../src/registry/create-registry.js';
+import { capabilitySchema } from '../../src/schema/capability-schema.js';
+import { clusterProfileJsonSchema } from '../../src/schema/cluster-profile-schema.js';
+import { publishSchema } from '../../src/schema/publish-schema.js';
+import { checkSchema, type JsonSchema } from '../../src/validate/check-schema.js';
+
+const ajv = () => new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+
+function judgeWithAjv(schema: JsonSchema, value: unknown): boolean {
+  return ajv().compile(publishSchema(schema))(value);
+}
+
+const Optional = Type.Object({ a: Type.Optional(Type.String()), b: Type.Optional(Type.String()) }, { dependentRequired: { a: ['b'] }, additionalProperties: false });
+const proto = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"additionalProperties":false}') as JsonSchema;
+
+// Each row: a schema of the shapes handlers and definitions declare, a value, and the verdict
+// both the engine and ajv (with the published schema) must reach.
+const CASES: [string, JsonSchema, unknown, boolean][] = [
+  ['a required untyped key set to null is missing', Type.Object({ k: Type.Unknown() }), { k: null }, false],
+  ['a required untyped key accepts any other value', Type.Object({ k: Type.Unknown() }), { k: [1] }, true],
+  ['an optional enum key set to null is absent', Type.Object({ e: Type.Optional(Type.String({ enum: ['a', 'b'] })) }), { e: null }, true],
+  ['an optional enum key refuses other values', Type.Object({ e: Type.Optional(Type.String({ enum: ['a', 'b'] })) }), { e: 'c' }, false],
+  ['an optional literal set to null is absent', Type.Object({ l: Type.Optional(Type.Literal('x')) }), { l: null }, true],
+  ['an integer beyond 2^53 is refused', Type.Object({ n: Type.Integer() }), { n: 2 ** 53 }, false],
+  ['an integer at 2^53 - 1 is kept', Type.Object({ n: Type.Integer() }), { n: 2 ** 53 - 1 }, true],
+  ['a fraction is not an integer', Type.Object({ n: Type.Integer() }), { n: 2.5 }, false],
+  ['a key that needs another is refused alone', Optional, { a: 'x' }, false],
+  ['a key that needs another is refused when the other is null', Optional, { a: 'x', b: null }, false],
+  ['a key set to null needs nothing', Optional, { a: null }, true],
+  ['a key that needs another is accepted with it', Optional, { a: 'x', b: 'y' }, true],
+  ['the needed key alone is fine', Optional, { b: 'y' }, true],
+  ['oneOf accepts a value more than one branch matches, as the engine does', { oneOf: [{ type: 'string' }, { type: 'string', minLength: 1 }] }, 'x', true],
+  ['beside a union, the engine judges by the union alone', { anyOf: [{ type: 'string' }, { type: 'integer' }], minLength: 5 }, 'ab', true],
+  ['a required key that is not declared must not be null', { type: 'object', required: ['k'] }, { k: null }, false],
+  ['a required key that is not declared may hold a value', { type: 'object', required: ['k'] }, { k: 1 }, true],
+  ['an optional object set to null is absent', Type.Object({ o: Type.Optional(Type.Object({ r: Type.String() })) }), { o: null }, true],
+  ['a present optional object still needs its required keys', Type.Object({ o: Type.Optional(Type.Object({ r: Type.String() })) }), { o: {} }, false],
+  ['null inside a list is not absent', Type.Object({ list: Type.Optional(Type.Array(Type.String())) }), { list: [null] }, false],
+  ['a pattern is matched with the u flag', Type.Object({ d: Type.String({ pattern: '^\\p{Lu}$', 'x-expected': 'one capital letter' }) }), { d: 'É' }, true],
+];
+
+describe('publishSchema', () => {
+  it.each(CASES)('%s: the engine and ajv agree', (_name, schema, value, valid) => {
+    expect(checkSchema(schema, value).issues.length === 0).toBe(valid);
+    expect(judgeWithAjv(schema, value)).toBe(valid);
+  });
+
+  it('drops kurel-only keywords, keeping what a pattern means in the description, and never mutates its input', () => {
+    const schema = Type.Object({ d: Type.String({ pattern: '^x$', 'x-expected': 'an x' }) });
+    const before = JSON.stringify(schema);
+    const published = publishSchema(schema);
+    expect(JSON.stringify(schema)).toBe(before);
+    expect(JSON.stringify(published)).not.toContain('x-expected');
+    expect(published.properties!['d']).toEqual({ description: 'expected an x', type: 'string', pattern: '^x$' });
+  });
+
+  it('keeps a property named __proto__ as an ordinary own key, never touching a prototype', () => {
+    const properties = publishSchema(proto).properties!;
+    expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(properties, '__proto__')?.value).toEqual({ type: ['string', 'null'] });
+  });
+
+  it.each(BUILTIN_HANDLERS.filter((h) => h.renderingSchema).map((h) => [h.type, h] as const))(
+    'publishes the %s rendering as a valid draft 2020-12 schema under ajv strict mode',
+    (_type, handler) => {
+      const published = publishSchema(handler.renderingSchema!);
+      const checker = ajv();
+      expect(checker.validateSchema(published), checker.errorsText(checker.errors)).toBe(true);
+      expect(() => checker.compile(published)).not.toThrow();
+    },
+  );
+});
+
+describe('clusterProfileJsonSchema', () => {
+  it('judges a capability with both a definition and a handler schema by both', () => {
+    const registry = createRegistry();
+    registry.register(
+      {
+        type: 'sidecar',
+        description: 'Adds a sidecar',
+        capabilityAware: false,
+        renderingSchema: Type.Object({ image: Type.Optional(Type.String({ minLength: 3 })), port: Type.Optional(Type.Integer()) }, { additionalProperties: false }),
+      },
+      'plugin:./sidecar.mjs',
+    );
+    registry.addDefinition({
+      name: 'sidecar',
+      description: 'the sidecar definition',
+      file: 'definitions/sidecar.yaml',
+      schema: Type.Object({ image: Type.String(), port: Type.Optional(Type.Integer()) }, { additionalProperties: false }),
+    });
+    const validate = ajv().compile(clusterProfileJsonSchema(registry));
+    const profile = (rendering: unknown) => ({
+      apiVersion: 'launcher.gokure.dev/v1alpha1',
+      kind: 'ClusterProfile',
+      metadata: { name: 'p' },
+      spec: { capabilities: { 'sidecar.a': { rendering } } },
+    });
+    const verdicts = [{ image: 'redis' }, {}, { image: 'r' }, { image: 'redis', port: 1.5 }].map((r) => validate(profile(r)));
+    expect(verdicts).toEqual([true, false, false, false]);
+    expect(capabilitySchema(registry, 'sidecar')?.schema.allOf).toHaveLength(2);
+  });
+
+  it('keeps a binding of a type no one knows open, and refuses a key that is not a capability key', () => {
+    const validate = ajv().compile(clusterProfileJsonSchema(createRegistry()));
+    const profile = (capabilities: unknown) => ({ apiVersion: 'launcher.gokure.dev/v1alpha1', kind: 'ClusterProfile', metadata: { name: 'p' }, spec: { capabilities } });
+    expect(validate(profile({ mesh: { rendering: { anything: [1, { deep: true }] } } }))).toBe(true);
+    expect(validate(profile({ 'mesh.eu.west': null }))).toBe(true);
+    expect(validate(profile({ mesh: { settings: {} } }))).toBe(false);
+    expect(validate(profile({ 'mesh.': null }))).toBe(false);
+  });
+});
