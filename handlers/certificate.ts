@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { checkRendering } from '../src/registry/check-rendering.js';
 import { defineHandler } from '../src/registry/handler.js';
-import { Name } from './shared-schemas.js';
+import { Name, applyDefaultWhenEmpty } from './shared-schemas.js';
+
+const ISSUER_KIND_DEFAULT = 'ClusterIssuer';
 
 /** The rendering of `certificate`: the cert-manager issuer certificates are signed by. */
 export const CertificateRendering = Type.Object(
@@ -9,7 +11,7 @@ export const CertificateRendering = Type.Object(
     issuerRef: Type.Object(
       {
         name: Name('cert-manager issuer name'),
-        kind: Type.Optional(Type.String({ default: 'ClusterIssuer', description: 'issuer kind (default ClusterIssuer)' })),
+        kind: Type.Optional(Type.String({ default: ISSUER_KIND_DEFAULT, description: 'issuer kind (default ClusterIssuer)' })),
       },
       { additionalProperties: false, description: 'the cert-manager issuer' },
     ),
@@ -24,5 +26,9 @@ export const certificate = defineHandler({
   capabilityAware: true,
   capabilityRequired: true,
   renderingSchema: CertificateRendering,
-  validateAndApplyDefaults: (rendering) => checkRendering(CertificateRendering, rendering),
+  validateAndApplyDefaults(rendering) {
+    const result = checkRendering(CertificateRendering, rendering);
+    // An empty kind means the default, as for an absent one.
+    return { ...result, rendering: applyDefaultWhenEmpty(result.rendering, 'issuerRef', 'kind', ISSUER_KIND_DEFAULT) };
+  },
 });

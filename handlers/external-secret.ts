@@ -1,7 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { checkRendering } from '../src/registry/check-rendering.js';
 import { defineHandler } from '../src/registry/handler.js';
-import { DURATION_PATTERN, Name } from './shared-schemas.js';
+import { DURATION_PATTERN, Name, applyDefaultWhenEmpty } from './shared-schemas.js';
+
+const STORE_KIND_DEFAULT = 'ClusterSecretStore';
 
 /** The rendering of `external-secret`: the External Secrets store and refresh interval. */
 export const ExternalSecretRendering = Type.Object(
@@ -9,7 +11,7 @@ export const ExternalSecretRendering = Type.Object(
     secretStoreRef: Type.Object(
       {
         name: Name('secret store name'),
-        kind: Type.Optional(Type.String({ default: 'ClusterSecretStore', description: 'store kind (default ClusterSecretStore)' })),
+        kind: Type.Optional(Type.String({ default: STORE_KIND_DEFAULT, description: 'store kind (default ClusterSecretStore)' })),
       },
       { additionalProperties: false, description: 'the External Secrets store' },
     ),
@@ -34,5 +36,9 @@ export const externalSecret = defineHandler({
   capabilityAware: true,
   capabilityRequired: false,
   renderingSchema: ExternalSecretRendering,
-  validateAndApplyDefaults: (rendering) => checkRendering(ExternalSecretRendering, rendering),
+  validateAndApplyDefaults(rendering) {
+    const result = checkRendering(ExternalSecretRendering, rendering);
+    // An empty kind means the default, as for an absent one.
+    return { ...result, rendering: applyDefaultWhenEmpty(result.rendering, 'secretStoreRef', 'kind', STORE_KIND_DEFAULT) };
+  },
 });

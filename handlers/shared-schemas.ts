@@ -29,3 +29,15 @@ export const NetworkPolicy = Type.Object(
   },
   { additionalProperties: false, description: 'network policy the platform applies to exposed components' },
 );
+
+/**
+ * Applies `value` to `rendering[parent][key]` when that key is written as an empty string, as
+ * the Go toolchain does (it cannot tell empty from absent). Returns a new map; never mutates
+ * its input.
+ */
+export function applyDefaultWhenEmpty(rendering: Readonly<Record<string, unknown>>, parent: string, key: string, value: string): Record<string, unknown> {
+  const nested = rendering[parent];
+  if (typeof nested !== 'object' || nested === null || Array.isArray(nested)) return { ...rendering };
+  if ((nested as Record<string, unknown>)[key] !== '') return { ...rendering };
+  return { ...rendering, [parent]: { ...nested, [key]: value } };
+}

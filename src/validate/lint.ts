@@ -2,7 +2,7 @@ import { loadDefinitionDocuments } from '../registry/load-definitions.js';
 import type { Registry } from '../registry/registry.js';
 import { parseYamlStream, type SourceDocument, type SourceText } from '../yaml/source.js';
 import { isMap } from './check-schema.js';
-import { compareDiagnostics, error, type Diagnostic } from './diagnostic.js';
+import { compareDiagnostics, error, hasErrors, type Diagnostic } from './diagnostic.js';
 import { evaluateProfile, type ResolvedProfile } from './evaluate-profile.js';
 
 /** Where a lint input came from; it decides what happens to documents of other kinds. */
@@ -52,7 +52,8 @@ export function lintInputs(inputs: readonly LintInput[], registry: Registry, opt
   const files: FileReport[] = [];
   const sources = new Map<string, SourceText>();
   const definitionDocs: SourceDocument[] = [];
-  const profiles: { document: SourceDocument; report: FileReport }[] = [];
+  // `clean` is false when reading the file already found an error: such a profile gets no `resolved`.
+  const profiles: { document: SourceDocument; report: FileReport; clean: boolean }[] = [];
 
   for (const input of inputs) {
     const stream = parseYamlStream(input.content, input.file);
@@ -90,7 +91,8 @@ export function lintInputs(inputs: readonly LintInput[], registry: Registry, opt
           stream.source.diagnosticAt('multiple-documents', 'a profile file holds exactly one document; found a second one', [second.start, second.start + 3]),
         );
       }
-      if (first.data !== undefined) profiles.push({ document: first, report });
+      const clean = documents.length === 1 && !hasErrors(first.diagnostics);
+      if (first.data !== undefined) profiles.push({ document: first, report, clean });
       continue;
     }
     const definitionIndexes = kinds.flatMap((k, i) => (k === DEFINITION ? [i] : []));
@@ -112,10 +114,10 @@ export function lintInputs(inputs: readonly LintInput[], registry: Registry, opt
   diagnostics.push(...loadDefinitionDocuments(definitionDocs, registry));
 
   const policy = options.strictCapabilities ? 'error' : 'warning';
-  for (const { document, report } of profiles) {
+  for (const { document, report, clean } of profiles) {
     const evaluation = evaluateProfile(document.data, registry, policy);
     for (const issue of evaluation.issues) diagnostics.push(document.toDiagnostic(issue));
-    if (evaluation.resolved) report.resolved = evaluation.resolved;
+    if (evaluation.resolved && clean) report.resolved = evaluation.resolved;
   }
 
   diagnostics.sort(compareDiagnostics);

@@ -20,14 +20,16 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The known word closest to `word`, when it is close enough to be a likely typo:
- * same letters in another case, or within a third of the word's length (at least 1, at most 3 edits).
+ * same letters in another case, within a third of the word's length (at least 1, at most 3
+ * edits), or the one known word that `word` is a prefix of (or that is a prefix of `word`).
  */
 export function closest(word: string, known: Iterable<string>): string | undefined {
   const lower = word.toLowerCase();
   const limit = Math.min(3, Math.max(1, Math.floor(word.length / 3)));
   let best: string | undefined;
   let bestDistance = Infinity;
-  for (const candidate of known) {
+  const candidates = [...known];
+  for (const candidate of candidates) {
     if (candidate === word) continue;
     const distance = candidate.toLowerCase() === lower ? 0 : editDistance(lower, candidate.toLowerCase());
     if (distance < bestDistance || (distance === bestDistance && best !== undefined && candidate < best)) {
@@ -35,7 +37,11 @@ export function closest(word: string, known: Iterable<string>): string | undefin
       bestDistance = distance;
     }
   }
-  return best !== undefined && bestDistance <= limit ? best : undefined;
+  if (best !== undefined && bestDistance <= limit) return best;
+  // A clipped or padded name (`storageClass` for `storageClassName`): one candidate extends it.
+  if (word.length < 4) return undefined;
+  const extending = candidates.filter((k) => k !== word && k.length >= 4 && (k.toLowerCase().startsWith(lower) || lower.startsWith(k.toLowerCase())));
+  return extending.length === 1 ? extending[0] : undefined;
 }
 
 /** The did-you-mean hint for `word` among `known`, if any. */

@@ -62,6 +62,18 @@ export class SourceText {
     return [start, newline === -1 || newline > end ? end : newline];
   }
 
+  /**
+   * The line of a node's `&anchor`. The parser keeps no offset for it, so it is found by
+   * looking back from the node's start (a block map's anchor sits on the line above it).
+   */
+  anchorLine(node: Node): number {
+    const start = rangeOf(node)[0];
+    const token = `&${node.anchor ?? ''}`;
+    let at = node.anchor ? this.text.lastIndexOf(token, start) : -1;
+    while (at !== -1 && !/^[\s,[\]{}]?$/.test(this.text.charAt(at + token.length))) at = at === 0 ? -1 : this.text.lastIndexOf(token, at - 1);
+    return this.lineCounter.linePos(at === -1 ? start : at).line;
+  }
+
   /** A diagnostic at source offsets. */
   diagnosticAt(code: DiagnosticCode, message: string, range: readonly [number, number], path: Path = [], severity: 'error' | 'warning' = 'error'): Diagnostic {
     return { code, severity, message, file: this.file, ...this.span(range[0], range[1]), path: toPointer(path) };
@@ -91,7 +103,12 @@ export class SourceDocument implements Locatable {
       return;
     }
     const issues: RangedIssue[] = [];
-    this.data = toData(doc, issues, (offset) => source.lineCounter.linePos(offset).line);
+    this.data = toData(
+      doc,
+      issues,
+      (offset) => source.lineCounter.linePos(offset).line,
+      (node) => source.anchorLine(node),
+    );
     for (const issue of issues) this.diagnostics.push(source.diagnosticAt(issue.code, issue.message, issue.range, issue.path));
   }
 
@@ -150,6 +167,8 @@ export class SourceDocument implements Locatable {
       found += 1;
     }
     if (found < path.length) part = 'key';
+    // The value itself may be an alias (`name: *n`): point at it and name its anchor too.
+    if (part === 'value' && isAlias(node)) alias ??= node;
     let range: readonly [number, number];
     if (alias) {
       range = rangeOf(alias);
@@ -163,7 +182,7 @@ export class SourceDocument implements Locatable {
     const span = this.source.span(range[0], range[1]);
     if (alias) {
       const target = this.resolve(alias);
-      if (target) span.anchorLine = this.source.lineCounter.linePos(rangeOf(target)[0]).line;
+      if (target) span.anchorLine = this.source.anchorLine(target);
     }
     return span;
   }

@@ -25,7 +25,12 @@ class StopConversion extends Error {}
  * depth and alias expansion (the same budget rule as the `yaml` package, so an alias bomb
  * stops early). Keys like `__proto__` become ordinary own properties.
  */
-export function toData(doc: Document.Parsed, issues: RangedIssue[], lineOf: (offset: number) => number): unknown {
+export function toData(
+  doc: Document.Parsed,
+  issues: RangedIssue[],
+  lineOf: (offset: number) => number,
+  anchorLineOf: (node: Node) => number = (node) => lineOf(rangeOf(node)[0]),
+): unknown {
   const anchors = new Map<Node, AnchorState>();
   const byName = new Map<string, Node>();
 
@@ -83,7 +88,8 @@ export function toData(doc: Document.Parsed, issues: RangedIssue[], lineOf: (off
         issues.push({
           code: 'invalid-key',
           message: describeBadKey(key),
-          path,
+          // A scalar key is named as written (`/123`); a missing or complex key has no name.
+          path: isScalar(key) && key.value !== null ? [...path, String(key.source ?? key.value)] : path,
           range: key ? rangeOf(key) : rangeOf(node),
         });
         continue;
@@ -133,7 +139,7 @@ export function toData(doc: Document.Parsed, issues: RangedIssue[], lineOf: (off
     if (!state.done) {
       issues.push({
         code: 'alias-limit',
-        message: `alias *${alias.source} refers to the node that contains it (anchor on line ${lineOf(rangeOf(target)[0])})`,
+        message: `alias *${alias.source} refers to the node that contains it (anchor on line ${anchorLineOf(target)})`,
         path,
         range: rangeOf(alias),
       });
@@ -144,7 +150,7 @@ export function toData(doc: Document.Parsed, issues: RangedIssue[], lineOf: (off
     if (state.count * state.aliasCount > LIMITS.maxAliasCount) {
       issues.push({
         code: 'alias-limit',
-        message: `alias *${alias.source} expands beyond the limit of ${LIMITS.maxAliasCount} alias uses (anchor on line ${lineOf(rangeOf(target)[0])})`,
+        message: `alias *${alias.source} expands beyond the limit of ${LIMITS.maxAliasCount} alias uses (anchor on line ${anchorLineOf(target)})`,
         path,
         range: rangeOf(alias),
       });

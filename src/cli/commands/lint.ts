@@ -28,6 +28,7 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
     io.stdin,
   );
   let fatal = gathered.fatal;
+  let refused = false;
   const extra: Diagnostic[] = [...gathered.diagnostics];
   const registry = createRegistry();
   try {
@@ -35,9 +36,10 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
   } catch (err) {
     if (!(err instanceof RegistryError)) throw err;
     extra.push(fileDiagnostic(err.source ?? '<plugin>', 'usage', `refusing to start: ${err.message}`));
-    fatal = true;
+    fatal = refused = true;
   }
-  const report: LintReport = fatal ? { diagnostics: [], files: [], sources: new Map() } : lintInputs(gathered.inputs, registry, { strictCapabilities: options.strictCapabilities });
+  // An unreadable path still exits 2, but the readable inputs are linted and reported too.
+  const report: LintReport = refused ? { diagnostics: [], files: [], sources: new Map() } : lintInputs(gathered.inputs, registry, { strictCapabilities: options.strictCapabilities });
   if (!fatal && !gathered.inputs.some((i) => i.origin !== 'definition') && extra.length === 0) {
     extra.push(fileDiagnostic(paths.join(' ') || '<command line>', 'io-error', 'no input found: no *.yaml or *.yml files in the paths given'));
     fatal = true;
