@@ -15,26 +15,6 @@ interface Expectation {
 
 /** Cases that wait for a later issue; this list only ever shrinks. */
 const PENDING: Record<string, string> = {
-  '056-def-conflict': 'issue #3 (CapabilityDefinition documents)',
-  '057-def-wrong-apiversion': 'issue #3 (CapabilityDefinition documents)',
-  '058-def-missing-name': 'issue #3 (CapabilityDefinition documents)',
-  '064-def-rich-field-enum-empty': 'issue #3 (CapabilityDefinition documents)',
-  '065-def-rich-field-properties-empty': 'issue #3 (CapabilityDefinition documents)',
-  '066-def-rich-field-items-null': 'issue #3 (CapabilityDefinition documents)',
-  '067-def-rich-field-additionalProperties-false': 'issue #3 (CapabilityDefinition documents)',
-  '068-def-rich-field-additionalProperties-true': 'issue #3 (CapabilityDefinition documents)',
-  '069-def-unknown-rendering-field': 'issue #3 (CapabilityDefinition documents)',
-  '070-def-flat-field-at-rendering-level': 'issue #3 (CapabilityDefinition documents)',
-  '071-def-unknown-property-field': 'issue #3 (CapabilityDefinition documents)',
-  '072-def-properties-sequence': 'issue #3 (CapabilityDefinition documents)',
-  '073-def-scalar-property': 'issue #3 (CapabilityDefinition documents)',
-  '111-def-yml-extension-ignored': 'issue #3 (CapabilityDefinition documents)',
-  '114-build-expose-ingress-fixture': 'issue #4 (kurel build)',
-  '115-build-certificate-fixture': 'issue #4 (kurel build)',
-  '116-build-expose-missing-capability': 'issue #4 (kurel build)',
-  '117-build-certificate-missing-capability': 'issue #4 (kurel build)',
-  '124-build-custom-trait-no-handler-kurel': 'issue #4 (kurel build)',
-  '125-build-custom-trait-without-definition': 'issue #4 (kurel build)',
 };
 
 const cases = readdirSync(CASES).filter((name) => existsSync(join(CASES, name, 'expect.json'))).sort();

@@ -1,0 +1,257 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { CapabilityDefinitionSchema, PropertyDeclarationSchema, type PropertyType } from '../documents/capability-definition.js';
+import { checkSchema, describeValue, isMap, matchesType, type JsonSchema } from '../validate/check-schema.js';
+import { defaultPart, error, warning, type Issue, type Path } from '../validate/diagnostic.js';
+import { setOwn } from '../yaml/to-data.js';
+import { checkPattern } from './regex-safety.js';
+
+/** A CapabilityDefinition compiled to the schema its renderings are checked with. */
+export interface CompiledDefinition {
+  name: string;
+  description: string;
+  /** The rendering's TypeBox schema (plain JSON Schema): closed, with every default. */
+  schema: JsonSchema;
+}
+
+/** The outcome of compiling one document; issue paths start at the document root. */
+export interface DefinitionCompilation {
+  /** `metadata.name` when it is valid, even if the rest of the document is not. */
+  name: string | undefined;
+  /** Present when the document has no errors (warnings allowed). */
+  definition: CompiledDefinition | undefined;
+  issues: Issue[];
+}
+
+/** Options of {@link compileDefinition}. */
+export interface CompileDefinitionOptions {
+  /** True for the type of a built-in handler, which a definition may not take. */
+  isBuiltin?: (name: string) => boolean;
+}
+
+/** A compiled declaration and whether its key must be written. */
+interface Declared {
+  schema: TSchema;
+  required: boolean;
+}
+
+const ANY: Declared = { schema: Type.Unknown(), required: false };
+
+/** Where a declaration sits: a rendering key, or the shape of list items or of undeclared keys. */
+type Place = 'property' | 'items' | 'additionalProperties';
+
+/** The types each type-specific keyword applies to; keywords not listed apply to any property. */
+const KEYWORD_TYPES: Readonly<Record<string, readonly PropertyType[]>> = {
+  enum: ['string', 'integer', 'number', 'boolean'],
+  pattern: ['string'],
+  minLength: ['string'],
+  maxLength: ['string'],
+  minimum: ['integer', 'number'],
+  maximum: ['integer', 'number'],
+  items: ['array'],
+  minItems: ['array'],
+  maxItems: ['array'],
+  properties: ['object'],
+  additionalProperties: ['object'],
+};
+
+const BOUNDS = [
+  ['minimum', 'maximum'],
+  ['minLength', 'maxLength'],
+  ['minItems', 'maxItems'],
+] as const;
+
+const RENDERING_PROPERTIES: Path = ['spec', 'rendering', 'properties'];
+
+/**
+ * Checks a CapabilityDefinition document (strict structure, then the rules of DESIGN §2.2 and
+ * §4.5) and compiles its rendering to a TypeBox schema built with `Type.*`, so one
+ * check-and-default engine serves built-ins and definitions. Never throws on bad input.
+ */
+export function compileDefinition(data: unknown, options: CompileDefinitionOptions = {}): DefinitionCompilation {
+  const issues: Issue[] = [...checkSchema(CapabilityDefinitionSchema, data).issues];
+  const doc = isMap(data) ? data : {};
+  const metadata = isMap(doc['metadata']) ? doc['metadata'] : {};
+  const nameIsValid = typeof metadata['name'] === 'string' && !issues.some((i) => i.path[0] === 'metadata' && i.path[1] === 'name');
+  const name = nameIsValid ? (metadata['name'] as string) : undefined;
+  if (name !== undefined && options.isBuiltin?.(name)) {
+    issues.push(
+      error(
+        'definition-shadows-builtin',
+        ['metadata', 'name'],
+        `definition "${name}" is named like the built-in capability ${name}, whose handler validates ${name} bindings, so it could never apply; choose another name`,
+      ),
+    );
+  }
+  const spec = isMap(doc['spec']) ? doc['spec'] : {};
+  const rendering = isMap(spec['rendering']) ? spec['rendering'] : {};
+  const declared = isMap(rendering['properties']) ? rendering['properties'] : {};
+  const properties = compileProperties(declared, RENDERING_PROPERTIES, '', issues);
+  const description = typeof spec['description'] === 'string' ? spec['description'] : '';
+  if (name === undefined || !properties || issues.some(isError)) return { name, definition: undefined, issues };
+  const schema = Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
+  return { name, definition: { name, description, schema }, issues };
+}
+
+function compileProperties(declared: Record<string, unknown>, at: Path, parentLabel: string, issues: Issue[]): Record<string, TSchema> | undefined {
+  const out: Record<string, TSchema> = {};
+  let ok = true;
+  for (const key of Object.keys(declared)) {
+    const label = parentLabel ? `${parentLabel}.${key}` : key;
+    const compiled = compileDeclaration(declared[key], [...at, key], label, 'property', issues);
+    if (compiled) setOwn(out, key, compiled.required ? compiled.schema : Type.Optional(compiled.schema));
+    else ok = false;
+  }
+  return ok ? out : undefined;
+}
+
+/** Compiles one declaration, or returns undefined after reporting why it cannot be. */
+function compileDeclaration(raw: unknown, path: Path, label: string, place: Place, issues: Issue[]): Declared | undefined {
+  // `name:` with no value declares a key that accepts any value.
+  if (raw === null) return { schema: Type.Unknown(), required: false };
+  if (!isMap(raw)) {
+    issues.push(error('wrong-type', path, `${label} must be a map of keywords (type, required, default, …), found ${describeValue(raw)}`));
+    return undefined;
+  }
+  const errorsBefore = issues.filter(isError).length;
+  const structural = checkNamed(PropertyDeclarationSchema, raw, label, path);
+  issues.push(...structural);
+  const bad = new Set(structural.map((i) => String(i.path[path.length])));
+  const type = typeof raw['type'] === 'string' && !bad.has('type') ? (raw['type'] as PropertyType) : undefined;
+  if (!bad.has('type')) for (const keyword of checkKeywordsFit(raw, type, path, label, place, issues)) bad.add(keyword);
+  if (type && !bad.has('enum')) checkEnum(raw['enum'], type, path, label, issues);
+  checkBounds(raw, bad, path, label, issues);
+  if (typeof raw['pattern'] === 'string' && !bad.has('pattern')) {
+    const verdict = checkPattern(raw['pattern']);
+    if (!verdict.ok) issues.push(error('definition-invalid', [...path, 'pattern'], `${label}.pattern ${JSON.stringify(raw['pattern'])} ${verdict.reason}`));
+  }
+
+  const children = type === 'object' && isMap(raw['properties']) ? compileProperties(raw['properties'], [...path, 'properties'], label, issues) : {};
+  const items = type === 'array' && isMap(raw['items']) ? compileDeclaration(raw['items'], [...path, 'items'], `${label}[]`, 'items', issues) : ANY;
+  const additionalRaw = raw['additionalProperties'];
+  const additional =
+    type === 'object' && isMap(additionalRaw)
+      ? compileDeclaration(additionalRaw, [...path, 'additionalProperties'], `${label}.*`, 'additionalProperties', issues)?.schema
+      : additionalRaw === true;
+  if (issues.filter(isError).length > errorsBefore || !children || !items || additional === undefined) return undefined;
+
+  const fallback = raw['default'];
+  const schema = buildSchema(type, raw, children, items.schema, additional);
+  if (fallback !== undefined && fallback !== null) {
+    for (const issue of checkNamed(schema, fallback, `${label}.default`, [...path, 'default'])) {
+      issues.push({ ...issue, code: 'definition-invalid', part: issue.part ?? defaultPart(issue.code) });
+    }
+    if (raw['required'] === true) {
+      issues.push(
+        warning('required-with-default', [...path, 'default'], `${label} is required, so its default never applies: a required key must always be written`, { part: 'key' }),
+      );
+    }
+  }
+  if (issues.filter(isError).length > errorsBefore) return undefined;
+  return { schema, required: raw['required'] === true };
+}
+
+function buildSchema(type: PropertyType | undefined, raw: Record<string, unknown>, children: Record<string, TSchema>, items: TSchema, additional: boolean | TSchema): TSchema {
+  const pick = (...keys: string[]) => {
+    const out: Record<string, unknown> = {};
+    for (const key of keys) if (raw[key] !== undefined && raw[key] !== null) out[key] = raw[key];
+    return out;
+  };
+  const common = pick('description', 'default');
+  switch (type) {
+    case 'string':
+      return Type.String({ ...common, ...pick('enum', 'pattern', 'minLength', 'maxLength') });
+    case 'integer':
+      return Type.Integer({ ...common, ...pick('enum', 'minimum', 'maximum') });
+    case 'number':
+      return Type.Number({ ...common, ...pick('enum', 'minimum', 'maximum') });
+    case 'boolean':
+      return Type.Boolean({ ...common, ...pick('enum') });
+    case 'array':
+      return Type.Array(items, { ...common, ...pick('minItems', 'maxItems') });
+    case 'object':
+      return Type.Object(children, { ...common, additionalProperties: additional });
+    default:
+      return Type.Unknown(common);
+  }
+}
+
+// A keyword that does not fit the declared type is an error even with a null value: writing
+// it at all says the author expects something of it. Returns the keywords that do not fit.
+function checkKeywordsFit(raw: Record<string, unknown>, type: PropertyType | undefined, path: Path, label: string, place: Place, issues: Issue[]): Set<string> {
+  const misfits = new Set<string>();
+  for (const keyword of Object.keys(raw)) {
+    const at = [...path, keyword];
+    if (place !== 'property' && (keyword === 'required' || keyword === 'default')) {
+      const where = place === 'items' ? 'list items are never absent' : 'undeclared keys are never filled in';
+      issues.push(error('definition-invalid', at, `${keyword} has no meaning in ${label}: ${where}`, { part: 'key' }));
+      misfits.add(keyword);
+      continue;
+    }
+    const fits = KEYWORD_TYPES[keyword];
+    if (!fits || (type && fits.includes(type))) continue;
+    const message = type
+      ? `${keyword} does not fit ${label} of type ${type}: it applies to ${joinOr(fits)}`
+      : `${keyword} on ${label} needs a type: it applies to ${joinOr(fits)}`;
+    issues.push(error('definition-invalid', at, message, { part: 'key' }));
+    misfits.add(keyword);
+  }
+  return misfits;
+}
+
+function checkEnum(values: unknown, type: PropertyType, path: Path, label: string, issues: Issue[]): void {
+  if (!Array.isArray(values) || !KEYWORD_TYPES['enum']!.includes(type)) return;
+  if (values.length === 0) {
+    issues.push(error('definition-invalid', [...path, 'enum'], `${label}.enum must list at least one value`));
+    return;
+  }
+  values.forEach((value, index) => {
+    if (matchesType(type, value)) return;
+    issues.push(error('definition-invalid', [...path, 'enum', index], `${label}.enum[${index}] must be ${typeWord(type)} like ${label}, found ${describeValue(value)}`));
+  });
+}
+
+function checkBounds(raw: Record<string, unknown>, bad: ReadonlySet<string>, path: Path, label: string, issues: Issue[]): void {
+  for (const [low, high] of BOUNDS) {
+    const min = bad.has(low) ? undefined : raw[low];
+    const max = bad.has(high) ? undefined : raw[high];
+    const isLength = low !== 'minimum';
+    for (const [keyword, value] of [[low, min], [high, max]] as const) {
+      if (isLength && typeof value === 'number' && value < 0) {
+        issues.push(error('definition-invalid', [...path, keyword], `${label}.${keyword} must not be negative, found ${value}`));
+      }
+    }
+    if (typeof min === 'number' && typeof max === 'number' && min > max) {
+      issues.push(error('definition-invalid', [...path, low], `${label}.${low} ${min} is greater than ${high} ${max}: no value could pass`));
+    }
+  }
+}
+
+/**
+ * Checks `value` under a name, so messages say `tls.port` instead of "the value"; paths are
+ * rebased onto `path`. The common case, a clean value, is checked without the wrapper, whose
+ * one-off schema the engine would otherwise have to prepare on every call.
+ */
+function checkNamed(schema: TSchema | JsonSchema, value: unknown, label: string, path: Path): Issue[] {
+  if (checkSchema(schema, value).issues.length === 0) return [];
+  const wrapper: JsonSchema = { type: 'object', properties: {}, required: [label] };
+  setOwn(wrapper.properties as Record<string, unknown>, label, schema);
+  const holder: Record<string, unknown> = {};
+  setOwn(holder, label, value);
+  return checkSchema(wrapper, holder).issues.map((issue) => ({
+    ...issue,
+    path: [...path, ...issue.path.slice(1)],
+    ...(issue.at ? { at: { path: [...path, ...issue.at.path.slice(1)], part: issue.at.part } } : {}),
+  }));
+}
+
+function isError(issue: Issue): boolean {
+  return issue.severity === 'error';
+}
+
+function typeWord(type: PropertyType): string {
+  return type === 'integer' || type === 'array' ? `an ${type}` : `a ${type}`;
+}
+
+function joinOr(words: readonly string[]): string {
+  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+}

@@ -1,0 +1,169 @@
+import { PROPERTY_KEYWORDS } from '../documents/capability-definition.js';
+import { isMap, type JsonSchema } from '../validate/check-schema.js';
+import { describePath, error, warning, type Diagnostic, type Path } from '../validate/diagnostic.js';
+import type { Locatable } from '../yaml/source.js';
+import type { CompiledDefinition } from './compile-definition.js';
+
+/** A definition that loaded cleanly, and where it came from. */
+export interface DefinitionCandidate {
+  definition: CompiledDefinition;
+  /** The file as the user gave it. */
+  file: string;
+  /** Offset of the document in its file, to order several documents of one file. */
+  start: number;
+  /** The line the document starts on, to tell apart two documents of one file in messages. */
+  line: number;
+  /** The document, for positioning diagnostics. */
+  document: Locatable;
+}
+
+/** What became of the candidates: one definition per name, or none for a conflicted name. */
+export interface ConflictResolution {
+  /** The definition to use per name: the one from the file that sorts first. */
+  accepted: DefinitionCandidate[];
+  /** Names defined with differing schemas: no definition of theirs applies. */
+  conflicted: Set<string>;
+  diagnostics: Diagnostic[];
+}
+
+interface Difference {
+  path: Path;
+  earlier: unknown;
+  later: unknown;
+}
+
+const KEYWORD_ORDER = new Map(PROPERTY_KEYWORDS.map((keyword, index) => [keyword, index]));
+const rank = (keyword: string) => KEYWORD_ORDER.get(keyword) ?? KEYWORD_ORDER.size;
+
+// Keywords the view rebuilds rather than copies (descriptions it drops).
+const NESTING: ReadonlySet<string> = new Set(['description', 'required', 'properties', 'items', 'additionalProperties']);
+
+// Where the compiled rendering schema sits in a definition document.
+const RENDERING: Path = ['spec', 'rendering'];
+
+/**
+ * Resolves definitions that share a name (DESIGN §2.2). The same validation schema (types,
+ * required, defaults, constraints; descriptions aside) is de-duplicated: silently when the
+ * documents are identical, with a `definition-duplicate` warning when only descriptions
+ * differ. A differing schema is a `definition-conflict` error naming both files and the
+ * first differing path, reported at the file that sorts later byte-wise. Candidates are
+ * ordered by file and position first, so the result never depends on load order.
+ */
+export function resolveDefinitionConflicts(candidates: readonly DefinitionCandidate[]): ConflictResolution {
+  const byName = new Map<string, DefinitionCandidate[]>();
+  for (const candidate of [...candidates].sort(compareCandidates)) {
+    const list = byName.get(candidate.definition.name) ?? [];
+    list.push(candidate);
+    byName.set(candidate.definition.name, list);
+  }
+  const accepted: DefinitionCandidate[] = [];
+  const conflicted = new Set<string>();
+  const diagnostics: Diagnostic[] = [];
+  for (const [name, [first, ...rest]] of byName) {
+    if (!first) continue;
+    if (rest.length === 0) {
+      accepted.push(first);
+      continue;
+    }
+    const reference = validationView(first.definition.schema);
+    for (const later of rest) {
+      const [here, there] = placesOf(later, first);
+      const difference = firstDifference(reference, validationView(later.definition.schema), RENDERING);
+      if (difference) {
+        conflicted.add(name);
+        const values = `${describe(difference.later)} in ${here}, ${describe(difference.earlier)} in ${there}`;
+        const message = `definition "${name}" in ${here} conflicts with the one in ${there}: they first differ at ${describePath(difference.path)} (${values}); neither is used`;
+        diagnostics.push(later.document.toDiagnostic(error('definition-conflict', difference.path, message, { part: 'key' })));
+      } else if (fullView(first.definition) !== fullView(later.definition)) {
+        const message = `definition "${name}" in ${here} repeats the one in ${there} with other descriptions; the one in ${there} is used`;
+        diagnostics.push(later.document.toDiagnostic(warning('definition-duplicate', ['metadata', 'name'], message)));
+      }
+    }
+    if (!conflicted.has(name)) accepted.push(first);
+  }
+  return { accepted, conflicted, diagnostics };
+}
+
+// Files name the two definitions; two documents of one file are told apart by their lines.
+function placesOf(a: DefinitionCandidate, b: DefinitionCandidate): [string, string] {
+  if (a.file !== b.file) return [a.file, b.file];
+  return [`${a.file} (document on line ${a.line})`, `${b.file} (document on line ${b.line})`];
+}
+
+/**
+ * The part of a compiled schema that decides validation, as a tree that mirrors the
+ * definition's own keywords, in the vocabulary's order: descriptions dropped, `required`
+ * moved onto each property.
+ */
+function validationView(schema: JsonSchema, required = false): Record<string, unknown> {
+  const entries: [string, unknown][] = [];
+  for (const key of Object.keys(schema)) {
+    if (!NESTING.has(key)) entries.push([key, schema[key]]);
+  }
+  if (required) entries.push(['required', true]);
+  if (schema.properties) {
+    const properties = schema.properties;
+    const names = Object.keys(properties).map((name): [string, unknown] => [name, validationView(properties[name]!, (schema.required ?? []).includes(name))]);
+    entries.push(['properties', Object.fromEntries(names)]);
+  }
+  if (schema.items) entries.push(['items', validationView(schema.items)]);
+  const additional = schema.additionalProperties;
+  if (additional !== undefined) entries.push(['additionalProperties', typeof additional === 'object' ? validationView(additional) : additional]);
+  entries.sort(([a], [b]) => rank(a) - rank(b));
+  return Object.fromEntries(entries);
+}
+
+// Descriptions included: two definitions with equal views are identical.
+function fullView(definition: CompiledDefinition): string {
+  return stableJson({ description: definition.description, schema: definition.schema });
+}
+
+/**
+ * The first path (in the earlier document's order) where two views differ. `keywords` nodes
+ * hold a declaration's keywords; `names` nodes map property names to declarations.
+ */
+function firstDifference(earlier: unknown, later: unknown, path: Path, node: 'keywords' | 'names' = 'keywords'): Difference | undefined {
+  if (!isMap(earlier) || !isMap(later)) return stableJson(earlier) === stableJson(later) ? undefined : { path, earlier, later };
+  const keys = [...Object.keys(earlier), ...Object.keys(later).filter((k) => !Object.hasOwn(earlier, k))];
+  for (const key of keys) {
+    const a = Object.hasOwn(earlier, key) ? earlier[key] : undefined;
+    const b = Object.hasOwn(later, key) ? later[key] : undefined;
+    const at = [...path, key];
+    let found: Difference | undefined;
+    if (node === 'names') found = firstDifference(a, b, at, 'keywords');
+    else if (key === 'properties') found = firstDifference(a, b, at, 'names');
+    else if (key === 'items' || key === 'additionalProperties') found = firstDifference(a, b, at, 'keywords');
+    else found = stableJson(a) === stableJson(b) ? undefined : { path: at, earlier: a, later: b };
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function describe(value: unknown): string {
+  if (value === undefined) return 'absent';
+  const text = stableJson(value);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+function stableJson(value: unknown): string {
+  return (
+    JSON.stringify(value, (_key, v: unknown) => {
+      if (typeof v === 'bigint') return `${v}n`;
+      if (isMap(v)) {
+        const sorted: Record<string, unknown> = {};
+        for (const key of Object.keys(v).sort()) Object.defineProperty(sorted, key, { value: v[key], enumerable: true });
+        return sorted;
+      }
+      return v;
+    }) ?? 'undefined'
+  );
+}
+
+function compareCandidates(a: DefinitionCandidate, b: DefinitionCandidate): number {
+  return compareBytes(a.file, b.file) || a.start - b.start;
+}
+
+/** Orders paths byte-wise (UTF-8), as DESIGN §4.5 asks, not by UTF-16 code units. */
+export function compareBytes(a: string, b: string): number {
+  return a === b ? 0 : Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
