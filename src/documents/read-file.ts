@@ -29,7 +29,7 @@ export async function readSourceFile(path: string, display: string = path): Prom
     return { ok: true, bytes: await readFile(path) };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code;
+    const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'ELOOP' ? 'a symbolic link loop' : code;
     return { ok: false, unreadable: true, diagnostic: fileDiagnostic(display, 'io-error', `cannot read ${display}: ${reason}`) };
   }
 }

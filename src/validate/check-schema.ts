@@ -80,7 +80,8 @@ const regexCache = new Map<string, RegExp>();
 
 /**
  * Checks `value` against `schema` and applies defaults. Returns a new value (maps and lists
- * rebuilt, never the input mutated) and every issue, with paths relative to `value`.
+ * rebuilt, never the input mutated; a map under an open schema with nothing to check or
+ * default is returned as it is) and every issue, with paths relative to `value`.
  * `null` for an optional property means absent; for a required one it is missing.
  */
 export function checkSchema(schema: JsonSchema, value: unknown): CheckResult {
@@ -184,20 +185,43 @@ function visit(schema: JsonSchema, value: unknown, path: (string | number)[], is
 
 const NO_KEYS: readonly string[] = [];
 const NO_PROPERTIES: Readonly<Record<string, JsonSchema>> = {};
-const defaultedCache = new WeakMap<JsonSchema, readonly string[]>();
 
-// The properties of an object schema that declare a default, listed once per schema.
-function defaultedKeys(schema: JsonSchema): readonly string[] {
-  let keys = defaultedCache.get(schema);
-  if (!keys) {
+/** What visiting a map under an object schema takes, worked out once per schema. */
+interface ObjectPlan {
+  /** Declared properties that have a default. */
+  defaulted: readonly string[];
+  /** Any key and value is accepted as it is: nothing to check, nothing to default. */
+  isUnchecked: boolean;
+}
+
+const planCache = new WeakMap<JsonSchema, ObjectPlan>();
+
+function objectPlan(schema: JsonSchema): ObjectPlan {
+  let plan = planCache.get(schema);
+  if (!plan) {
     const properties = schema.properties ?? NO_PROPERTIES;
-    keys = Object.keys(properties).filter((key) => properties[key]!.default !== undefined);
-    defaultedCache.set(schema, keys);
+    const additional = schema.additionalProperties;
+    plan = {
+      defaulted: Object.keys(properties).filter((key) => properties[key]!.default !== undefined),
+      isUnchecked:
+        Object.keys(properties).length === 0 &&
+        (additional === undefined || additional === true) &&
+        (schema.required ?? NO_KEYS).length === 0 &&
+        schema.propertyNames === undefined &&
+        schema.minProperties === undefined &&
+        schema.maxProperties === undefined &&
+        schema.dependentRequired === undefined,
+    };
+    planCache.set(schema, plan);
   }
-  return keys;
+  return plan;
 }
 
 function visitObject(schema: JsonSchema, value: Record<string, unknown>, path: (string | number)[], issues: Issue[], branch: Branch | undefined): Record<string, unknown> {
+  const plan = objectPlan(schema);
+  // A copy would hold the same keys and values; on a large profile every copy that outlives a
+  // minor collection costs the collector more than the check itself (open renderings, podSelector).
+  if (plan.isUnchecked) return value;
   const properties = schema.properties ?? NO_PROPERTIES;
   const required = schema.required ?? NO_KEYS;
   const additional = schema.additionalProperties;
@@ -248,7 +272,7 @@ function visitObject(schema: JsonSchema, value: Record<string, unknown>, path: (
       }
     }
   }
-  for (const key of defaultedKeys(schema)) {
+  for (const key of plan.defaulted) {
     // A required key's default never applies: the key must be written.
     if (!Object.hasOwn(out, key) && !required.includes(key)) {
       const fallback = properties[key]!.default;

@@ -31,15 +31,17 @@ export interface ProfileEvaluation {
  * binding's rendering through its definition and handler, collecting every issue.
  */
 export function evaluateProfile(data: unknown, registry: Registry, unknownCapability: UnknownCapabilityPolicy): ProfileEvaluation {
-  const structure = checkSchema(ClusterProfileSchema, data);
-  const issues: Issue[] = [...structure.issues];
-  const doc = isMap(structure.value) ? structure.value : {};
+  // Bindings are read from `data`, not from the checked copy: keeping that copy alive while
+  // every binding is evaluated made the collector move it, the largest cost on large profiles.
+  const structureIssues = checkSchema(ClusterProfileSchema, data).issues;
+  const issues: Issue[] = [...structureIssues];
+  const doc = isMap(data) ? data : {};
   const metadata = isMap(doc['metadata']) ? doc['metadata'] : {};
   const name = typeof metadata['name'] === 'string' ? metadata['name'] : undefined;
   const spec = isMap(doc['spec']) ? doc['spec'] : {};
   const gitopsEngine = typeof spec['gitopsEngine'] === 'string' ? spec['gitopsEngine'] : DEFAULT_GITOPS_ENGINE;
   const bindings = isMap(spec['capabilities']) ? spec['capabilities'] : {};
-  const badKeys = new Set(structure.issues.filter((i) => i.code === 'invalid-key').map((i) => String(i.path[2])));
+  const badKeys = new Set(structureIssues.filter((i) => i.code === 'invalid-key').map((i) => String(i.path[2])));
   const capabilities: Record<string, Rendering> = {};
 
   for (const key of Object.keys(bindings)) {
@@ -50,7 +52,6 @@ export function evaluateProfile(data: unknown, registry: Registry, unknownCapabi
     if (raw !== undefined && raw !== null && !isMap(raw)) continue;
     const rendering: Rendering = isMap(raw) ? raw : {};
     const type = capabilityType(key);
-    const base = ['spec', 'capabilities', key, 'rendering'];
     if (registry.isDefinitionFailed(type)) {
       // The definition's own error explains this binding.
       capabilities[key] = rendering;
@@ -69,7 +70,8 @@ export function evaluateProfile(data: unknown, registry: Registry, unknownCapabi
     }
     const { result } = registry.checkRendering(type, rendering);
     capabilities[key] = result.rendering;
-    for (const issue of rebase(result.issues, base)) issues.push({ ...issue, message: `capability "${key}": ${issue.message}` });
+    if (result.issues.length === 0) continue;
+    for (const issue of rebase(result.issues, ['spec', 'capabilities', key, 'rendering'])) issues.push({ ...issue, message: `capability "${key}": ${issue.message}` });
   }
 
   const hasError = issues.some((i) => i.severity === 'error');

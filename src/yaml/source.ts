@@ -22,6 +22,8 @@ import {
   type Path,
 } from '../validate/diagnostic.js';
 import { decodeText, stripBom } from './decode.js';
+import { findTooDeep } from './depth.js';
+import { LIMITS } from './limits.js';
 import { rangeOf, toData, type RangedIssue } from './to-data.js';
 
 /** Anything diagnostics can be positioned in: it maps a data path to a source range. */
@@ -96,7 +98,9 @@ export class SourceDocument implements Locatable {
     readonly start: number,
   ) {
     const fatal = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
-    for (const err of fatal) this.diagnostics.push(yamlErrorDiagnostic(source, err));
+    // The parser may overflow its stack more than once on one deep document; once is enough.
+    const reported = fatal.filter((e, i) => e.code !== 'RESOURCE_EXHAUSTION' || fatal.findIndex((f) => f.code === e.code) === i);
+    for (const err of reported) this.diagnostics.push(yamlErrorDiagnostic(source, err));
     for (const warn of doc.warnings) this.diagnostics.push(yamlErrorDiagnostic(source, warn, 'warning'));
     if (fatal.length > 0) {
       this.data = undefined;
@@ -285,7 +289,8 @@ export function parseYamlStream(input: string | Uint8Array, file: string): YamlS
     // The parser recurses per nesting level; a stack overflow means absurd depth.
     if (!(err instanceof RangeError)) throw err;
     indexLines(source);
-    diagnostics.push(source.diagnosticAt('too-deep', 'nesting is too deep for the YAML parser', [0, 0]));
+    const at = findTooDeep(source.text) ?? 0;
+    diagnostics.push(source.diagnosticAt('too-deep', TOO_DEEP, [at, at + 1]));
     return { source, documents: [], diagnostics };
   }
   if (source.lineCounter.lineStarts.length === 0) indexLines(source);
@@ -304,11 +309,16 @@ function indexLines(source: SourceText): void {
   for (let i = source.text.indexOf('\n'); i !== -1; i = source.text.indexOf('\n', i + 1)) lc.addNewLine(i + 1);
 }
 
+const TOO_DEEP = `nesting deeper than ${LIMITS.maxDepth} levels is not accepted`;
+
 function yamlErrorDiagnostic(source: SourceText, err: YAMLError, severity: 'error' | 'warning' = 'error'): Diagnostic {
-  const code: DiagnosticCode = err.code === 'RESOURCE_EXHAUSTION' ? 'too-deep' : 'yaml-syntax';
+  if (err.code === 'RESOURCE_EXHAUSTION') {
+    // The parser gave up where its call stack ran out; point where the documented limit is passed.
+    const at = findTooDeep(source.text, err.pos[1]);
+    return source.diagnosticAt('too-deep', TOO_DEEP, at === undefined ? err.pos : [at, at + 1], [], severity);
+  }
   const cut = err.message.indexOf(' at line ');
   let message = (cut === -1 ? err.message : err.message.slice(0, cut)).trim();
-  if (code === 'too-deep') message = 'nesting is too deep for the YAML parser';
   message = message.charAt(0).toLowerCase() + message.slice(1).replace(/\.$/, '');
-  return source.diagnosticAt(code, message, err.pos, [], severity);
+  return source.diagnosticAt('yaml-syntax', message, err.pos, [], severity);
 }

@@ -1,0 +1,75 @@
+// Wall time of `kurel lint` on one typical profile against bare `node -e 0`, measured in the
+// same run, alternating, so machine noise hits both alike (DESIGN §6: within 2x).
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { median, ms, ratio, timeProcess, verdict } from './lib/measure.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLI = join(ROOT, 'dist', 'cli.js');
+const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const BUDGET = 2;
+
+// The repository's example when it is there; otherwise the same document written aside.
+const TYPICAL = `apiVersion: launcher.gokure.dev/v1alpha1
+kind: ClusterProfile
+metadata:
+  name: staging-minimal
+spec:
+  capabilities:
+    expose:
+      rendering:
+        controllerType: ingress
+        ingressClassName: traefik
+`;
+
+if (!existsSync(CLI)) {
+  console.error('dist/cli.js is missing: run npm run build first');
+  process.exit(1);
+}
+const scratch = mkdtempSync(join(tmpdir(), 'kurel-bench-'));
+let profile = join(ROOT, 'profiles', 'minimal.yaml');
+if (!existsSync(profile)) {
+  profile = join(scratch, 'minimal.yaml');
+  writeFileSync(profile, TYPICAL);
+}
+
+const variants = [
+  { name: 'kurel lint', args: [CLI, 'lint', profile] },
+  { name: 'kurel lint --format json', args: [CLI, 'lint', profile, '--format', 'json'] },
+];
+const baseline = [];
+const samples = variants.map(() => []);
+// One warm-up of each so the first figure does not pay for a cold file cache.
+timeProcess(process.execPath, ['-e', '0']);
+for (const v of variants) timeProcess(process.execPath, v.args, { cwd: ROOT });
+for (let i = 0; i < RUNS; i++) {
+  baseline.push(timeProcess(process.execPath, ['-e', '0']));
+  variants.forEach((v, k) => samples[k].push(timeProcess(process.execPath, v.args, { cwd: ROOT })));
+}
+
+const base = median(baseline);
+console.log(`lint startup: ${profile.startsWith(ROOT) ? profile.slice(ROOT.length) : 'a minimal profile'}, median of ${RUNS} alternating runs`);
+console.log(`  node -e 0 (baseline)            ${ms(base)}`);
+variants.forEach((v, k) => {
+  const figure = median(samples[k]);
+  console.log(`  ${v.name.padEnd(31)} ${ms(figure)}  ${ratio(figure / base)}  ${verdict(figure / base, BUDGET)}`);
+});
+
+// Peak memory, from a separate run each (reading it does not disturb the timings above).
+const rss = (args) => {
+  const run = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  const match = /maxrss=(\d+)/.exec(run.stderr);
+  return match ? Number(match[1]) / 1024 : NaN;
+};
+const report = "process.on('exit', () => process.stderr.write('maxrss=' + process.resourceUsage().maxRSS));";
+const baseRss = rss(['-e', report]);
+const lintRss = rss([
+  '--input-type=module',
+  '-e',
+  `${report} process.argv = [process.execPath, ${JSON.stringify(CLI)}, 'lint', ${JSON.stringify(profile)}]; await import(${JSON.stringify(pathToFileURL(CLI).href)});`,
+]);
+console.log(`  peak RSS: node -e 0 ${baseRss.toFixed(1)} MB, kurel lint ${lintRss.toFixed(1)} MB  ${ratio(lintRss / baseRss)}`);
+rmSync(scratch, { recursive: true, force: true });

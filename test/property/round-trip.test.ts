@@ -1,0 +1,55 @@
+import fc from 'fast-check';
+import { stringify } from 'yaml';
+import { describe, expect, it } from 'vitest';
+import { createRegistry } from '../../src/registry/create-registry.js';
+import { lintInputs } from '../../src/validate/lint.js';
+import { parseYamlStream } from '../../src/yaml/source.js';
+import { stringifyOptions, validProfile } from './arbitraries.js';
+
+// Issue #7: a valid profile serialised back to YAML and linted again stays valid with the same
+// resolved result; so does one whose renderings already hold their defaults.
+const registry = createRegistry();
+
+function lint(text: string) {
+  const report = lintInputs([{ file: 'cluster.yaml', content: text, origin: 'argument' }], registry);
+  return { diagnostics: report.diagnostics.map((d) => `${d.line}:${d.column} ${d.code} ${d.path} ${d.message}`), resolved: report.files[0]?.resolved };
+}
+
+describe('a valid profile', () => {
+  it('lints clean however the yaml package writes it', () => {
+    fc.assert(
+      fc.property(validProfile, stringifyOptions, (profile, options) => {
+        const first = lint(stringify(profile, options));
+        expect(first.diagnostics).toEqual([]);
+        expect(first.resolved).toBeDefined();
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('read, written back to YAML and linted again, stays valid with the same resolved result', () => {
+    fc.assert(
+      fc.property(validProfile, stringifyOptions, stringifyOptions, (profile, writeOptions, rewriteOptions) => {
+        const text = stringify(profile, writeOptions);
+        const first = lint(text);
+        const read = parseYamlStream(text, 'cluster.yaml').documents[0]!.data;
+        const second = lint(stringify(read, rewriteOptions));
+        expect(second).toEqual(first);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('written with its resolved renderings (defaults applied) resolves to the same result', () => {
+    fc.assert(
+      fc.property(validProfile, stringifyOptions, (profile, options) => {
+        const first = lint(stringify(profile, options));
+        const resolved = first.resolved!;
+        const capabilities = Object.fromEntries(Object.entries(resolved.capabilities).map(([key, rendering]) => [key, { rendering }]));
+        const again = { ...profile, spec: { gitopsEngine: resolved.gitopsEngine, capabilities } };
+        expect(lint(stringify(again, options))).toEqual(first);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
