@@ -19,7 +19,7 @@ export async function gatherInputs(
 ): Promise<GatheredInputs> {
   const result: GatheredInputs = { inputs: [], diagnostics: [], fatal: false };
   const addFile = async (path: string, origin: InputOrigin) => {
-    const read = await readSourceFile(path);
+    const read = readSourceFile(path);
     if (read.ok) result.inputs.push({ file: path, content: read.bytes, origin });
     else {
       result.diagnostics.push(read.diagnostic);

@@ -1,4 +1,4 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFileSync, statSync } from 'node:fs';
 import type { Diagnostic } from '../validate/diagnostic.js';
 import { LIMITS } from '../yaml/limits.js';
 
@@ -12,10 +12,14 @@ export function fileDiagnostic(file: string, code: Diagnostic['code'], message: 
   return { code, severity: 'error', message, file, line: 1, column: 1, endLine: 1, endColumn: 1, path: '' };
 }
 
-/** Reads a file within the size limit; never throws. */
-export async function readSourceFile(path: string, display: string = path): Promise<ReadResult> {
+/**
+ * Reads a file within the size limit; never throws. Reads synchronously: a run reads many
+ * small files, and awaiting each one on the thread pool left a 1,000-file load idle a third
+ * of its time.
+ */
+export function readSourceFile(path: string, display: string = path): ReadResult {
   try {
-    const info = await stat(path);
+    const info = statSync(path);
     if (info.isDirectory()) {
       return { ok: false, unreadable: true, diagnostic: fileDiagnostic(display, 'io-error', `${display} is a directory, expected a file`) };
     }
@@ -26,7 +30,7 @@ export async function readSourceFile(path: string, display: string = path): Prom
         diagnostic: fileDiagnostic(display, 'file-too-large', `file is ${info.size} bytes; the limit is ${LIMITS.maxFileBytes} bytes (16 MiB)`),
       };
     }
-    return { ok: true, bytes: await readFile(path) };
+    return { ok: true, bytes: readFileSync(path) };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
     const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'ELOOP' ? 'a symbolic link loop' : code;

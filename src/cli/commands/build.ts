@@ -50,8 +50,8 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
   });
   diagnostics.push(...gathered.diagnostics);
   fatal ||= gathered.fatal;
-  const application = await readSourceFile(appFile);
-  const profile = await readSourceFile(options.profile);
+  const application = readSourceFile(appFile);
+  const profile = readSourceFile(options.profile);
   for (const read of [application, profile]) {
     if (read.ok) continue;
     diagnostics.push(read.diagnostic);
