@@ -56,6 +56,18 @@ export class Registry {
     this.handlers.set(handler.type, { handler, source });
   }
 
+  /**
+   * A copy holding the same handlers and definitions; definitions added to the copy never
+   * reach this registry (a service validates each request's own definitions on a fork).
+   */
+  fork(): Registry {
+    const copy = new Registry();
+    for (const [type, entry] of this.handlers) copy.handlers.set(type, entry);
+    for (const [name, definition] of this.definitionsByName) copy.definitionsByName.set(name, definition);
+    for (const name of this.failedDefinitions) copy.failedDefinitions.add(name);
+    return copy;
+  }
+
   /** Adds a compiled definition (replacing none: the loader resolves duplicates first). */
   addDefinition(definition: CapabilityDefinitionEntry): void {
     this.definitionsByName.set(definition.name, definition);

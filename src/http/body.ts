@@ -1,0 +1,88 @@
+import { isUtf8 } from 'node:buffer';
+import express, { type Request, type RequestHandler } from 'express';
+import { HttpProblem } from './problem.js';
+
+/** How a request body is to be read. */
+export type BodyKind = 'json' | 'yaml';
+
+const MEDIA_TYPES: Readonly<Record<string, BodyKind>> = {
+  'application/json': 'json',
+  'application/yaml': 'yaml',
+  'application/x-yaml': 'yaml',
+  'text/yaml': 'yaml',
+};
+
+/** The media types a kind of body is accepted as. */
+export function mediaTypesOf(kinds: readonly BodyKind[]): string[] {
+  return Object.keys(MEDIA_TYPES).filter((type) => kinds.includes(MEDIA_TYPES[type]!));
+}
+
+/**
+ * Checks the request's media type against what the route accepts (415 otherwise; the only
+ * charset accepted is UTF-8), then reads the raw body up to `maxBytes` (413 beyond). The kind
+ * is left in `res.locals.bodyKind` and the bytes in `req.body`.
+ */
+export function readBody(accepted: readonly BodyKind[], maxBytes: number): RequestHandler[] {
+  const raw = express.raw({ type: () => true, limit: maxBytes });
+  const checkType: RequestHandler = (req, res, next) => {
+    res.locals['bodyKind'] = bodyKindOf(req.headers['content-type'], accepted);
+    next();
+  };
+  return [checkType, raw];
+}
+
+/** The body bytes `readBody` left on the request (empty when there was none). */
+export function bodyBytes(req: Request): Buffer {
+  return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+}
+
+/** Decodes a JSON body: UTF-8 (a leading byte order mark is dropped), then JSON.parse; 400 when it cannot be decoded. */
+export function decodeJsonBody(bytes: Buffer): { text: string; data: unknown } {
+  if (bytes.length === 0) throw new HttpProblem(400, 'the request body is empty; expected a JSON document');
+  if (!isUtf8(bytes)) throw new HttpProblem(400, 'the request body is not valid UTF-8');
+  let text = bytes.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  try {
+    return { text, data: JSON.parse(text) };
+  } catch (err) {
+    throw new HttpProblem(400, `the request body is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+// Clients send the same few Content-Type values over and over; each is parsed once.
+const verdicts = new Map<string, BodyKind | HttpProblem>();
+
+function bodyKindOf(header: string | undefined, accepted: readonly BodyKind[]): BodyKind {
+  const key = `${accepted.join(',')}|${header ?? ''}`;
+  let verdict = verdicts.get(key);
+  if (verdict === undefined) {
+    try {
+      verdict = parseBodyKind(header, accepted);
+    } catch (err) {
+      if (!(err instanceof HttpProblem)) throw err;
+      verdict = err;
+    }
+    if (verdicts.size >= 64) verdicts.clear();
+    verdicts.set(key, verdict);
+  }
+  if (verdict instanceof HttpProblem) throw verdict;
+  return verdict;
+}
+
+function parseBodyKind(header: string | undefined, accepted: readonly BodyKind[]): BodyKind {
+  const expected = mediaTypesOf(accepted).join(', ');
+  if (!header) throw new HttpProblem(415, `the request has no Content-Type; expected one of ${expected}`);
+  const [type = '', ...parameters] = header.split(';');
+  const mediaType = type.trim().toLowerCase();
+  const kind = MEDIA_TYPES[mediaType];
+  if (kind === undefined || !accepted.includes(kind)) {
+    throw new HttpProblem(415, `media type ${JSON.stringify(mediaType)} is not accepted here; expected one of ${expected}`);
+  }
+  for (const parameter of parameters) {
+    const [name = '', value = ''] = parameter.split('=');
+    if (name.trim().toLowerCase() !== 'charset') continue;
+    const charset = value.trim().replace(/^"|"$/g, '').toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') throw new HttpProblem(415, `charset ${JSON.stringify(charset)} is not accepted; send UTF-8`);
+  }
+  return kind;
+}

@@ -1,0 +1,88 @@
+import { Counter, Gauge, Histogram, Registry as MetricsRegistry, collectDefaultMetrics } from 'prom-client';
+import type { ServiceState } from './service-state.js';
+
+/** The Prometheus series of one service (DESIGN §5.2). */
+export interface ServiceMetrics {
+  registry: MetricsRegistry;
+  requests: Counter<'method' | 'route' | 'status'>;
+  duration: Histogram<'method' | 'route'>;
+  /** Tells the in-flight gauge how to count requests being handled (read at each scrape). */
+  countInFlightWith(count: () => number): void;
+  validations: Counter<'operation' | 'verdict'>;
+}
+
+/** Creates the service's metrics on a registry of their own; `processMetrics` adds Node's process series. */
+export function createMetrics(state: ServiceState, options: { processMetrics?: boolean } = {}): ServiceMetrics {
+  const registry = new MetricsRegistry();
+  const requests = new Counter({
+    name: 'kurel_http_requests_total',
+    help: 'HTTP requests answered, by method, route (the path template; "unmatched" for 404) and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [registry],
+  });
+  const duration = new Histogram({
+    name: 'kurel_http_request_duration_seconds',
+    help: 'Time from a request arriving to its answer being sent, by method and route',
+    labelNames: ['method', 'route'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  let countInFlight = () => 0;
+  new Gauge({
+    name: 'kurel_http_requests_in_flight',
+    help: 'HTTP requests being handled now',
+    registers: [registry],
+    collect() {
+      this.set(countInFlight());
+    },
+  });
+  const validations = new Counter({
+    name: 'kurel_validations_total',
+    help: 'Profiles validated and applications built, by operation (validate, build) and verdict (valid, invalid)',
+    labelNames: ['operation', 'verdict'] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'kurel_definitions_loaded',
+    help: 'CapabilityDefinitions in the registry in service',
+    registers: [registry],
+    collect() {
+      this.set(state.registry.listDefinitions().length);
+    },
+  });
+  new Gauge({
+    name: 'kurel_registry_last_reload_timestamp_seconds',
+    help: 'Unix time of the last load or reload of definitions, successful or not',
+    registers: [registry],
+    collect() {
+      this.set(state.lastReload.at.getTime() / 1000);
+    },
+  });
+  new Gauge({
+    name: 'kurel_registry_last_reload_success',
+    help: '1 when the last load or reload of definitions succeeded, 0 when it failed (the previous registry stays in service)',
+    registers: [registry],
+    collect() {
+      this.set(state.lastReload.ok ? 1 : 0);
+    },
+  });
+  const reloads = new Counter({
+    name: 'kurel_registry_reloads_total',
+    help: 'Reloads of definitions since start, by result (success, failure)',
+    labelNames: ['result'] as const,
+    registers: [registry],
+  });
+  reloads.inc({ result: 'success' }, 0);
+  reloads.inc({ result: 'failure' }, 0);
+  state.onReload((record) => reloads.inc({ result: record.ok ? 'success' : 'failure' }));
+  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  return {
+    registry,
+    requests,
+    duration,
+    validations,
+    countInFlightWith(count) {
+      countInFlight = count;
+    },
+  };
+}

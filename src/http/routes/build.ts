@@ -1,0 +1,32 @@
+import type { RequestHandler } from 'express';
+import { buildApplication } from '../../validate/build.js';
+import { bodyBytes, decodeJsonBody } from '../body.js';
+import { readEnvelope } from '../envelope.js';
+import type { ServiceMetrics } from '../metrics.js';
+import { sendJson } from '../respond.js';
+import type { ServiceState } from '../service-state.js';
+
+/**
+ * `POST /v1/build`: `{application, profile, definitions?}` (texts or objects); answers 200
+ * `{valid, diagnostics, application}` whatever the verdict. Diagnostics name the files
+ * `application`, `profile` and `definitions[i]`.
+ */
+export function buildRoute(state: ServiceState, metrics: ServiceMetrics): RequestHandler {
+  return (req, res) => {
+    const registry = state.registry;
+    const { text, data } = decodeJsonBody(bodyBytes(req));
+    const envelope = readEnvelope(text, data, ['application', 'profile']);
+    const report = buildApplication(
+      {
+        application: { file: 'application', content: envelope.application.text },
+        profile: { file: 'profile', content: envelope.profile.text },
+        definitions: envelope.definitions,
+      },
+      // The request's definitions must not reach the registry in service.
+      registry.fork(),
+    );
+    const valid = !report.diagnostics.some((d) => d.severity === 'error');
+    metrics.validations.inc({ operation: 'build', verdict: valid ? 'valid' : 'invalid' });
+    sendJson(res, 200, { valid, diagnostics: report.diagnostics, application: valid ? report.application : null });
+  };
+}

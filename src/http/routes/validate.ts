@@ -1,0 +1,39 @@
+import type { RequestHandler } from 'express';
+import { validateJsonProfile, validateProfile, type ProfileVerdict } from '../../validate/validate-profile.js';
+import { bodyBytes, decodeJsonBody, type BodyKind } from '../body.js';
+import { isEnvelope, readEnvelope } from '../envelope.js';
+import type { ServiceMetrics } from '../metrics.js';
+import { sendJson } from '../respond.js';
+import type { ServiceState } from '../service-state.js';
+
+/** The file name diagnostics about the profile carry (DESIGN §4.1). */
+export const REQUEST_FILE = 'request';
+
+/**
+ * `POST /v1/validate`: a ClusterProfile as YAML or JSON, or the JSON envelope
+ * `{profile, definitions?}`; answers 200 `{valid, diagnostics, resolved}` whatever the verdict.
+ */
+export function validateRoute(state: ServiceState, metrics: ServiceMetrics): RequestHandler {
+  return (req, res) => {
+    const registry = state.registry;
+    const bytes = bodyBytes(req);
+    let verdict: ProfileVerdict;
+    if ((res.locals['bodyKind'] as BodyKind) === 'yaml') {
+      verdict = validateProfile({ profile: { file: REQUEST_FILE, content: bytes } }, registry);
+    } else {
+      const { text, data } = decodeJsonBody(bytes);
+      if (isEnvelope(data)) {
+        const envelope = readEnvelope(text, data, ['profile']);
+        const { profile, definitions } = envelope;
+        verdict =
+          profile.data !== undefined && definitions.length === 0
+            ? validateJsonProfile(REQUEST_FILE, profile.text, profile.data, registry)
+            : validateProfile({ profile: { file: REQUEST_FILE, content: profile.text }, definitions }, registry);
+      } else {
+        verdict = validateJsonProfile(REQUEST_FILE, text, data, registry);
+      }
+    }
+    metrics.validations.inc({ operation: 'validate', verdict: verdict.valid ? 'valid' : 'invalid' });
+    sendJson(res, 200, verdict);
+  };
+}

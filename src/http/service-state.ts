@@ -1,0 +1,113 @@
+import type { Registry } from '../registry/registry.js';
+import type { Diagnostic } from '../validate/diagnostic.js';
+
+/** The outcome of building a registry from the service's definitions: complete, or refused with the reasons. */
+export type RegistryLoad = { ok: true; registry: Registry; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
+
+/** Builds a new registry from the service's sources (plugins and definition folders). */
+export type RegistryLoader = () => Promise<RegistryLoad>;
+
+/** What the last (re)load did; a failed one left the previous registry in service. */
+export interface ReloadRecord {
+  at: Date;
+  ok: boolean;
+  /** Definitions in service after it. */
+  definitions: number;
+  /** Why it failed (errors), or warnings of a load that succeeded. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * The registry a service answers with, swapped atomically on reload: a request reads
+ * {@link ServiceState.registry} once and keeps that registry to its end. A reload builds and
+ * checks a complete new registry first; a failed one changes nothing but the record.
+ */
+export class ServiceState {
+  private active: Registry;
+  private activeSince: Date;
+  private record: ReloadRecord;
+  private queue: Promise<unknown> = Promise.resolve();
+  private draining = false;
+  private readonly listeners: ((record: ReloadRecord) => void)[] = [];
+
+  constructor(
+    registry: Registry,
+    private readonly loader?: RegistryLoader,
+    loadDiagnostics: Diagnostic[] = [],
+  ) {
+    this.active = registry;
+    this.activeSince = new Date();
+    this.record = { at: this.activeSince, ok: true, definitions: registry.listDefinitions().length, diagnostics: loadDiagnostics };
+  }
+
+  /** Loads the first registry with `loader`; resolves to the refusal when it fails. */
+  static async start(loader: RegistryLoader): Promise<ServiceState | { ok: false; diagnostics: Diagnostic[] }> {
+    const load = await loader();
+    if (!load.ok) return load;
+    return new ServiceState(load.registry, loader, load.diagnostics);
+  }
+
+  /** The registry in service now. */
+  get registry(): Registry {
+    return this.active;
+  }
+
+  /** When the registry in service was loaded. */
+  get loadedAt(): Date {
+    return this.activeSince;
+  }
+
+  /** The last load or reload, successful or not. */
+  get lastReload(): ReloadRecord {
+    return this.record;
+  }
+
+  /** True once shutdown has begun: readiness fails so load balancers stop sending requests. */
+  get isDraining(): boolean {
+    return this.draining;
+  }
+
+  /** Marks the service as shutting down. */
+  beginDrain(): void {
+    this.draining = true;
+  }
+
+  /** Calls `listener` after every reload attempt. */
+  onReload(listener: (record: ReloadRecord) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Rebuilds the registry and swaps it in when it loads completely; reloads run one at a time,
+   * so one asked for during another reads the files again after it.
+   */
+  reload(): Promise<ReloadRecord> {
+    const next = this.queue.then(() => this.reloadNow());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async reloadNow(): Promise<ReloadRecord> {
+    let record: ReloadRecord;
+    if (!this.loader) {
+      record = { at: new Date(), ok: true, definitions: this.active.listDefinitions().length, diagnostics: [] };
+    } else {
+      let load: RegistryLoad;
+      try {
+        load = await this.loader();
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        load = { ok: false, diagnostics: [{ code: 'io-error', severity: 'error', message: `reload failed: ${message}`, file: '<reload>', line: 1, column: 1, endLine: 1, endColumn: 1, path: '' }] };
+      }
+      const at = new Date();
+      if (load.ok) {
+        this.active = load.registry;
+        this.activeSince = at;
+      }
+      record = { at, ok: load.ok, definitions: this.active.listDefinitions().length, diagnostics: load.diagnostics };
+    }
+    this.record = record;
+    for (const listener of this.listeners) listener(record);
+    return record;
+  }
+}

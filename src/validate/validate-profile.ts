@@ -1,0 +1,63 @@
+import type { Registry } from '../registry/registry.js';
+import { isYamlFaithfulJson } from '../yaml/json-fidelity.js';
+import { parseYamlStream } from '../yaml/source.js';
+import { compareDiagnostics, error, type Diagnostic } from './diagnostic.js';
+import { evaluateProfile, type ResolvedProfile } from './evaluate-profile.js';
+import { lintInputs, type LintInput, type LintOptions } from './lint.js';
+
+/** The verdict on one ClusterProfile, as the HTTP service answers it. */
+export interface ProfileVerdict {
+  /** True when no diagnostic is an error. */
+  valid: boolean;
+  diagnostics: Diagnostic[];
+  /** The profile with defaults applied; null when it has errors. */
+  resolved: ResolvedProfile | null;
+}
+
+/** One profile text and the definition files that apply to it alone. */
+export interface ProfileSources {
+  profile: { file: string; content: string | Uint8Array };
+  /** Definition texts sent along with the profile (their `origin` is taken as `definition`). */
+  definitions?: readonly LintInput[];
+}
+
+const PROFILE = 'ClusterProfile';
+
+/**
+ * Validates one ClusterProfile text (YAML, or JSON read as YAML 1.2) with the definitions sent
+ * along. Never mutates `registry`: the definitions load into a fork of it. A document of
+ * another kind (a CapabilityDefinition too) is an `invalid-value` on `kind`.
+ */
+export function validateProfile(sources: ProfileSources, registry: Registry, options: LintOptions = {}): ProfileVerdict {
+  const inputs: LintInput[] = [
+    { file: sources.profile.file, content: sources.profile.content, origin: 'argument' },
+    ...(sources.definitions ?? []).map((d): LintInput => ({ file: d.file, content: d.content, origin: 'definition' })),
+  ];
+  const report = lintInputs(inputs, registry.fork(), options);
+  const diagnostics = report.diagnostics;
+  const profile = report.files[0];
+  // lintInputs checks a definition given as an argument as a definition; here it is misplaced.
+  if (profile?.kind === 'CapabilityDefinition') {
+    const document = parseYamlStream(sources.profile.content, sources.profile.file).documents[0];
+    if (document) {
+      diagnostics.push(document.toDiagnostic(error('invalid-value', ['kind'], `kind must be ${PROFILE}, found "${profile.kind}"`)));
+      diagnostics.sort(compareDiagnostics);
+    }
+  }
+  const valid = !diagnostics.some((d) => d.severity === 'error');
+  return { valid, diagnostics, resolved: (valid && profile?.resolved) || null };
+}
+
+/**
+ * Validates a profile decoded from JSON (`data` is `JSON.parse(text)`) without the YAML parse
+ * when it can: a clean profile is judged from the data alone. Anything with a diagnostic, or
+ * data the YAML reader would read differently, goes through {@link validateProfile} on the
+ * text, so verdicts and positions are always those of the YAML path.
+ */
+export function validateJsonProfile(file: string, text: string, data: unknown, registry: Registry, options: LintOptions = {}): ProfileVerdict {
+  if (isYamlFaithfulJson(text, data)) {
+    const evaluation = evaluateProfile(data, registry, options.strictCapabilities ? 'error' : 'warning');
+    if (evaluation.issues.length === 0 && evaluation.resolved) return { valid: true, diagnostics: [], resolved: evaluation.resolved };
+  }
+  return validateProfile({ profile: { file, content: text } }, registry, options);
+}

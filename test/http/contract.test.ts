@@ -1,0 +1,245 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import request from 'supertest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import type { KurelApp } from '../../src/http/app.js';
+import { prepareRegistryLoader } from '../../src/http/registry-loader.js';
+import { startServer } from '../../src/http/server.js';
+import { ServiceState } from '../../src/http/service-state.js';
+import { createRegistry } from '../../src/registry/create-registry.js';
+import { DIAGNOSTIC_CODES } from '../../src/validate/diagnostic.js';
+import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, startSlowRequest, testApp } from './support.js';
+
+interface Operation {
+  responses: Record<string, ResponseSpec | { $ref: string }>;
+}
+interface ResponseSpec {
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema: object }>;
+}
+interface OpenApi {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, object>; responses: Record<string, ResponseSpec> };
+}
+
+const SPEC_FILE = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
+const spec = parse(readFileSync(SPEC_FILE, 'utf8')) as OpenApi;
+const SCHEMA_BASE = 'https://kurel.invalid/openapi/schemas/';
+const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'options'] as const;
+
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
+for (const [name, schema] of Object.entries(spec.components.schemas)) ajv.addSchema({ ...localRefs(schema), $id: `${SCHEMA_BASE}${name}` });
+
+/** Every (method, path template, status) answered during the run. */
+const observed = new Set<string>();
+
+/** Checks an answer against the contract: its status is documented, and its media type and body are the documented ones. */
+function expectDocumented(method: string, template: string, res: { status: number; headers: Record<string, string | undefined>; text: string }): void {
+  const operation = spec.paths[template]?.[method];
+  expect(operation, `${method.toUpperCase()} ${template} is documented`).toBeDefined();
+  const response = resolveResponse(operation!.responses[String(res.status)]);
+  expect(response, `${method.toUpperCase()} ${template} ${res.status} is documented`).toBeDefined();
+  const mediaType = (res.headers['content-type'] ?? '').split(';')[0]!.trim();
+  const content = response!.content?.[mediaType];
+  expect(content, `${method.toUpperCase()} ${template} ${res.status} documents ${mediaType}`).toBeDefined();
+  const body = mediaType.endsWith('json') ? JSON.parse(res.text) : res.text;
+  const validate = ajv.compile(localRefs(content!.schema));
+  expect(validate(body) ? [] : validate.errors, `${method.toUpperCase()} ${template} ${res.status} body matches its schema`).toEqual([]);
+  for (const header of Object.keys(response!.headers ?? {})) expect(res.headers[header.toLowerCase()], `${header} header`).toBeDefined();
+  observed.add(`${method} ${template} ${res.status}`);
+}
+
+let scratch: string;
+let reloadable: KurelApp;
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), 'kurel-contract-'));
+  writeFileSync(join(scratch, 'redis-sidecar.yaml'), REDIS_DEFINITION);
+  const state = await ServiceState.start(await prepareRegistryLoader({ definitionDirs: [scratch], plugins: [], cwd: scratch }));
+  if (!(state instanceof ServiceState)) throw new Error('the test definitions did not load');
+  reloadable = testApp({ state });
+});
+
+afterAll(() => {
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('openapi.yaml', () => {
+  it('is OpenAPI 3.1 whose schemas all compile as JSON Schema 2020-12', () => {
+    expect(spec.openapi).toMatch(/^3\.1\./);
+    for (const name of Object.keys(spec.components.schemas)) expect(() => ajv.getSchema(`${SCHEMA_BASE}${name}`)).not.toThrow();
+  });
+
+  it('lists exactly the diagnostic codes kurel emits', () => {
+    const diagnostic = spec.components.schemas['Diagnostic'] as { properties: { code: { enum: string[] } } };
+    expect(diagnostic.properties.code.enum).toEqual([...DIAGNOSTIC_CODES]);
+  });
+
+  it('is served at /openapi.yaml as it is in the repository', async () => {
+    const { app } = testApp();
+    const res = await request(app).get('/openapi.yaml');
+    expectDocumented('get', '/openapi.yaml', res);
+    expect(res.text).toBe(readFileSync(SPEC_FILE, 'utf8'));
+  });
+});
+
+describe('the running app against openapi.yaml', () => {
+  it('registers exactly the documented routes with exactly the documented methods', () => {
+    const { app } = testApp();
+    const stack = (app as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }).router.stack;
+    const served = Object.fromEntries(
+      stack.filter((layer) => layer.route).map((layer) => [layer.route!.path.replace(/:(\w+)/g, '{$1}'), Object.keys(layer.route!.methods).filter((m) => m !== '_all').sort()]),
+    );
+    const documented = Object.fromEntries(Object.entries(spec.paths).map(([path, item]) => [path, Object.keys(item).sort()]));
+    expect(served).toEqual(documented);
+  });
+
+  it.each(Object.keys(spec.paths))('answers every undocumented method on %s with 405 and an Allow header naming the documented ones', async (template) => {
+    const { app } = testApp();
+    const path = template.replace('{type}', 'expose');
+    const documented = Object.keys(spec.paths[template]!);
+    const allow = documented.map((m) => m.toUpperCase());
+    if (documented.includes('get')) allow.push('HEAD');
+    for (const method of METHODS.filter((m) => !documented.includes(m))) {
+      const res = await request(app)[method](path);
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers['allow']).toBe(allow.join(', '));
+      expect(ajv.validate(`${SCHEMA_BASE}Problem`, res.body)).toBe(true);
+    }
+  });
+
+  it('answers paths outside the contract with a 404 problem', async () => {
+    const { app } = testApp();
+    for (const path of ['/v1', '/v2/validate', '/v1/capabilities/expose/schema', '/openapi.json', '/debug']) {
+      const res = await request(app).get(path);
+      expect(res.status, path).toBe(404);
+      expect(ajv.validate(`${SCHEMA_BASE}Problem`, res.body)).toBe(true);
+    }
+  });
+
+  it('answers POST /v1/validate as documented', async () => {
+    const { app } = reloadable;
+    const yaml = (body: string, type = 'application/yaml') => request(app).post('/v1/validate').set('Content-Type', type).send(body);
+    const json = (body: string) => request(app).post('/v1/validate').set('Content-Type', 'application/json').send(body);
+    for (const res of [
+      await yaml(GATEWAY_PROFILE),
+      await yaml(GATEWAY_PROFILE, 'text/yaml'),
+      await yaml(GATEWAY_PROFILE.replace('gateway', 'gatewy'), 'application/x-yaml'),
+      await yaml(REDIS_PROFILE),
+      await yaml('not: valid: yaml: ['),
+      await json(JSON.stringify(GATEWAY_DOCUMENT)),
+      await json(JSON.stringify({ profile: REDIS_PROFILE.replace('redis:7', '7'), definitions: [REDIS_DEFINITION.replace('redis-sidecar', 'other'), { kind: 'x' }] })),
+      await json(JSON.stringify({ profile: GATEWAY_DOCUMENT })),
+      await json('{"profile": 3}'),
+      await yaml('kind: x', 'text/plain'),
+      await yaml(`#${'x'.repeat(1024 * 1024)}`),
+    ]) {
+      expectDocumented('post', '/v1/validate', res);
+    }
+  });
+
+  it('answers POST /v1/build as documented', async () => {
+    const { app } = testApp();
+    const application = 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: Application\nmetadata: {name: shop}\nspec:\n  components:\n  - name: web\n    type: webservice\n    traits:\n    - type: expose\n';
+    const build = (body: unknown) => request(app).post('/v1/build').set('Content-Type', 'application/json').send(JSON.stringify(body));
+    const valid = await build({ application, profile: GATEWAY_PROFILE });
+    expect(valid.body.valid).toBe(true);
+    const invalid = await build({ application: application.replace('expose', 'certificate'), profile: GATEWAY_PROFILE });
+    expect(invalid.body.valid).toBe(false);
+    for (const res of [valid, invalid, await build({ profile: '' }), await request(app).post('/v1/build').set('Content-Type', 'text/yaml').send('a: 1')]) {
+      expectDocumented('post', '/v1/build', res);
+    }
+  });
+
+  it('answers the catalogue routes as documented, for every known capability', async () => {
+    const { app } = reloadable;
+    const list = await request(app).get('/v1/capabilities');
+    expectDocumented('get', '/v1/capabilities', list);
+    const types = (list.body as { type: string }[]).map((c) => c.type);
+    expect(types).toContain('redis-sidecar');
+    for (const type of [...types, 'nothing-knows-this']) expectDocumented('get', '/v1/capabilities/{type}', await request(app).get(`/v1/capabilities/${type}`));
+    expectDocumented('get', '/v1/schema/cluster-profile', await request(app).get('/v1/schema/cluster-profile'));
+  });
+
+  it('answers the operations routes as documented', async () => {
+    const { app, state } = reloadable;
+    expectDocumented('get', '/healthz', await request(app).get('/healthz'));
+    expectDocumented('get', '/readyz', await request(app).get('/readyz'));
+    expectDocumented('get', '/metrics', await request(app).get('/metrics'));
+    expectDocumented('post', '/v1/reload', await request(app).post('/v1/reload'));
+    writeFileSync(join(scratch, 'broken.yaml'), 'kind: [');
+    expectDocumented('post', '/v1/reload', await request(app).post('/v1/reload'));
+    expectDocumented('get', '/readyz', await request(app).get('/readyz'));
+    rmSync(join(scratch, 'broken.yaml'));
+    state.beginDrain();
+    expectDocumented('get', '/readyz', await request(app).get('/readyz'));
+  });
+
+  it('answers unexpected failures, time-outs and overload as documented', async () => {
+    const registry = createRegistry();
+    registry.register({ type: 'flaky', description: 'throws', capabilityAware: false, validateAndApplyDefaults: () => { throw new Error('flaky'); } }, 'plugin:flaky');
+    const failing = testApp({ registry });
+    const profile = GATEWAY_PROFILE.replace(/expose:[\s\S]*$/, 'flaky: {rendering: {}}\n');
+    expectDocumented('post', '/v1/validate', await request(failing.app).post('/v1/validate').set('Content-Type', 'application/yaml').send(profile));
+    expectDocumented('post', '/v1/build', await request(failing.app).post('/v1/build').set('Content-Type', 'application/json').send(JSON.stringify({ application: '', profile })));
+
+    const slow = await startServer(testApp({ limits: { requestTimeoutMs: 200, maxConcurrentRequests: 1 } }), { host: '127.0.0.1', port: 0 });
+    try {
+      const pending = startSlowRequest(slow.url, '/v1/validate', GATEWAY_PROFILE);
+      const overloaded = await retryUntil(() => request(slow.url).post('/v1/build').set('Content-Type', 'application/json').send('{}'), (res) => res.status === 503);
+      expectDocumented('post', '/v1/build', overloaded);
+      const timedOut = await pending.response;
+      expectDocumented('post', '/v1/validate', { status: timedOut.status, headers: timedOut.headers as Record<string, string>, text: timedOut.body });
+    } finally {
+      await slow.shutdown();
+    }
+    expectDocumented('post', '/v1/validate', await (async () => {
+      const busy = await startServer(testApp({ limits: { maxConcurrentRequests: 1 } }), { host: '127.0.0.1', port: 0 });
+      try {
+        const pending = startSlowRequest(busy.url, '/v1/validate', GATEWAY_PROFILE);
+        const res = await retryUntil(() => request(busy.url).post('/v1/validate').set('Content-Type', 'application/yaml').send(GATEWAY_PROFILE), (r) => r.status === 503);
+        pending.finish();
+        await pending.response;
+        return res;
+      } finally {
+        await busy.shutdown();
+      }
+    })());
+  });
+
+  it('has answered every documented success response, and every documented status somewhere', () => {
+    const documented = Object.entries(spec.paths).flatMap(([template, item]) =>
+      Object.entries(item).flatMap(([method, operation]) => Object.keys(operation.responses).map((status) => `${method} ${template} ${status}`)),
+    );
+    const successes = documented.filter((entry) => / 2\d\d$/.test(entry));
+    expect(successes.filter((entry) => !observed.has(entry))).toEqual([]);
+    const statuses = (entries: Iterable<string>) => [...new Set([...entries].map((entry) => entry.split(' ')[2]))].sort();
+    expect(statuses(observed)).toEqual(statuses(documented));
+    expect(documented.filter((entry) => entry.startsWith('post /v1/validate ') && !observed.has(entry))).toEqual([]);
+  });
+});
+
+/** The schema with references into `#/components/schemas/` pointed at the schemas added to ajv. */
+function localRefs(schema: object): object {
+  return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', `"${SCHEMA_BASE}`)) as object;
+}
+
+function resolveResponse(response: ResponseSpec | { $ref: string } | undefined): ResponseSpec | undefined {
+  if (response && '$ref' in response) return spec.components.responses[response.$ref.replace('#/components/responses/', '')];
+  return response;
+}
+
+async function retryUntil<T>(attempt: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < 100; i++) {
+    const value = await attempt();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('the condition never held');
+}

@@ -1,0 +1,140 @@
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI, runKurel } from '../helpers/cli.js';
+import { GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest } from './support.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+interface Served {
+  child: ChildProcessWithoutNullStreams;
+  url: string;
+  lines: Record<string, unknown>[];
+  exit: Promise<number | null>;
+}
+
+const started: Served[] = [];
+afterEach(async () => {
+  for (const served of started.splice(0)) {
+    if (served.child.exitCode === null) served.child.kill('SIGKILL');
+    await served.exit;
+  }
+});
+
+/** Starts the built `kurel serve` on a free port and resolves once it logs that it listens. */
+function serve(args: string[] = [], cwd = ROOT): Promise<Served> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { cwd, env: { ...process.env, LOG_LEVEL: 'info' } });
+  const lines: Record<string, unknown>[] = [];
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const parts = buffered.split('\n');
+      buffered = parts.pop()!;
+      for (const part of parts) {
+        const line = JSON.parse(part) as Record<string, unknown>;
+        lines.push(line);
+        if (line['msg'] === 'listening') {
+          const served = { child, url: String(line['url']), lines, exit };
+          started.push(served);
+          resolve(served);
+        }
+      }
+    });
+    void exit.then((code) => reject(new Error(`kurel serve exited with ${code} before listening: ${stderr}`)));
+  });
+}
+
+async function waitFor<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
+  for (let i = 0; i < 300; i++) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    await sleep(20);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const inFlight = async (url: string) => Number(/^kurel_http_requests_in_flight (\d+)$/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? 0);
+
+describe('kurel serve', () => {
+  it('validates profiles/minimal.yaml as the README shows, on its embedded definitions', async () => {
+    const { url } = await serve();
+    const res = await fetch(`${url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: readFileSync(join(ROOT, 'profiles/minimal.yaml')) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ valid: true, diagnostics: [] });
+    const capabilities = (await (await fetch(`${url}/v1/capabilities`)).json()) as { type: string; source: string }[];
+    expect(capabilities.find((c) => c.type === 'redis-sidecar')?.source).toBe('definitions/redis-sidecar.yaml');
+  });
+
+  it('finishes a request in flight on SIGTERM, accepts no new connection, and exits 0', async () => {
+    const served = await serve();
+    const slow = startSlowRequest(served.url, '/v1/validate', GATEWAY_PROFILE);
+    await waitFor(async () => ((await inFlight(served.url)) >= 2 ? true : undefined), 'the slow request to arrive');
+    served.child.kill('SIGTERM');
+    await waitFor(async () => served.lines.find((l) => l['msg'] === 'shutting down: finishing requests in flight'), 'the shutdown to begin');
+    await expect(fetch(`${served.url}/healthz`)).rejects.toThrow();
+    slow.finish();
+    const res = await slow.response;
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ valid: true, diagnostics: [] });
+    expect(await served.exit).toBe(0);
+    expect(served.lines.at(-1)?.['msg']).toBe('stopped');
+  });
+
+  it('exits 0 at once on SIGINT when idle', async () => {
+    const served = await serve();
+    served.child.kill('SIGINT');
+    expect(await served.exit).toBe(0);
+  });
+
+  it('reloads its definitions on SIGHUP, and keeps them when a reload fails', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kurel-serve-'));
+    try {
+      const served = await serve(['--definitions', dir]);
+      const readiness = async () => (await (await fetch(`${served.url}/readyz`)).json()) as { lastReload: { ok: boolean; at: string }; registry: { definitions: number } };
+      const base = (await readiness()).registry.definitions;
+      writeFileSync(join(dir, 'redis-sidecar.yaml'), REDIS_DEFINITION.replace('redis-sidecar', 'cache-sidecar'));
+      served.child.kill('SIGHUP');
+      const good = await waitFor(async () => {
+        const r = await readiness();
+        return r.registry.definitions === base + 1 ? r : undefined;
+      }, 'the good reload');
+      expect(good.lastReload.ok).toBe(true);
+
+      writeFileSync(join(dir, 'broken.yaml'), 'kind: [');
+      served.child.kill('SIGHUP');
+      const failed = await waitFor(async () => {
+        const r = await readiness();
+        return r.lastReload.at !== good.lastReload.at ? r : undefined;
+      }, 'the failed reload');
+      expect(failed.lastReload.ok).toBe(false);
+      expect(failed.registry.definitions).toBe(base + 1);
+      const profile = REDIS_PROFILE.replace('redis-sidecar', 'cache-sidecar');
+      const res = await fetch(`${served.url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: profile });
+      expect(await res.json()).toMatchObject({ valid: true, resolved: { capabilities: { 'cache-sidecar': { image: 'redis:7', port: 6379 } } } });
+      expect(served.lines.some((l) => l['msg'] === 'reload failed: the previous definitions stay in service')).toBe(true);
+      served.child.kill('SIGTERM');
+      expect(await served.exit).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.each([
+    ['a port that is not a number', ['--port', 'http'], 'error: --port must be an integer from 0 to 65535, found "http"'],
+    ['a port out of range', ['--port', '70000'], 'error: --port must be an integer from 0 to 65535, found "70000"'],
+    ['a definitions folder that does not exist', ['--port', '0', '--definitions', 'no-such-folder'], 'kurel serve: refusing to start: the definitions have errors (listed above)'],
+    ['a plugin that cannot be found', ['--port', '0', '--plugin', './no-such-plugin.mjs'], 'kurel serve: refusing to start: '],
+  ])('exits 2 without listening for %s', async (_name, args, message) => {
+    const run = await runKurel(['serve', ...args], { cwd: ROOT });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(message);
+    expect(run.stdout).not.toContain('"msg":"listening"');
+  });
+});
