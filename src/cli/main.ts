@@ -36,6 +36,75 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
       setExit(await runLint(paths, options, io));
     });
 
+  program
+    .command('build')
+    .description('resolve every trait of an application against a cluster profile and print the resolved application')
+    .argument('<app>', 'an application file, or a package directory holding app.yaml (its definitions/ folder is always loaded)')
+    .requiredOption('--profile <file>', 'the ClusterProfile to build against')
+    .option('--definitions <dir>', 'load CapabilityDefinitions from this folder (repeatable)', collect, [])
+    .option('--capability-def <file>', 'load a CapabilityDefinition file (repeatable)', collect, [])
+    .option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)', collect, [])
+    .option('--strict-capabilities', 'report used capabilities that nothing validates as errors', false)
+    .addOption(new Option('--output <format>', 'how the resolved application is printed with --format text').choices(['yaml', 'json']).default('yaml'))
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .exitOverride()
+    .action(async (target: string, options) => {
+      const { runBuild } = await import('./commands/build.js');
+      setExit(await runBuild(target, options, io));
+    });
+
+  program
+    .command('schema')
+    .description('print the JSON Schema (draft 2020-12) of one capability rendering, or of a whole cluster.yaml without TYPE')
+    .argument('[type]', 'a capability type (expose, certificate, a definition name, ...)')
+    .option('--definitions <dir>', 'load CapabilityDefinitions from this folder (repeatable)', collect, [])
+    .option('--capability-def <file>', 'load a CapabilityDefinition file (repeatable)', collect, [])
+    .option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)', collect, [])
+    .exitOverride()
+    .action(async (type: string | undefined, options) => {
+      const { runSchema } = await import('./commands/schema.js');
+      setExit(await runSchema(type, options, io));
+    });
+
+  program
+    .command('types')
+    .description('print TypeScript declarations of a ClusterProfile and of every capability rendering')
+    .option('--out <file>', 'write the declarations to this file instead of standard output')
+    .option('--definitions <dir>', 'load CapabilityDefinitions from this folder (repeatable)', collect, [])
+    .option('--capability-def <file>', 'load a CapabilityDefinition file (repeatable)', collect, [])
+    .option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)', collect, [])
+    .exitOverride()
+    .action(async (options) => {
+      const { runTypes } = await import('./commands/types.js');
+      setExit(await runTypes(options, io));
+    });
+
+  program
+    .command('capabilities')
+    .description('list every capability type kurel knows: built-ins, plugins and CapabilityDefinitions')
+    .option('--definitions <dir>', 'load CapabilityDefinitions from this folder (repeatable)', collect, [])
+    .option('--capability-def <file>', 'load a CapabilityDefinition file (repeatable)', collect, [])
+    .option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)', collect, [])
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .exitOverride()
+    .action(async (options) => {
+      const { runCapabilities } = await import('./commands/capabilities.js');
+      setExit(await runCapabilities(options, io));
+    });
+
+  program
+    .command('serve')
+    .description('serve the validation API over HTTP (routes in openapi.yaml); loads the embedded definitions/ too')
+    .option('--host <host>', 'the address to listen on', '127.0.0.1')
+    .option('--port <port>', 'the port to listen on (0 picks a free one)', '8080')
+    .option('--definitions <dir>', 'load CapabilityDefinitions from this folder too (repeatable; reloaded on SIGHUP)', collect, [])
+    .option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)', collect, [])
+    .exitOverride()
+    .action(async (options) => {
+      const { runServe } = await import('./commands/serve.js');
+      setExit(await runServe(options, io));
+    });
+
   return program;
 }
 
@@ -52,8 +121,10 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
       if (wantsJson(argv)) {
-        const diagnostic = fileDiagnostic('<command line>', 'usage', err.message.replace(/^error: /, ''));
-        io.stdout(stringifyJson({ valid: false, diagnostics: [diagnostic], files: [] }) + '\n');
+        const diagnostic = fileDiagnostic('<command line>', 'usage', err.message.replace(/^error: /, '').replace(/\.$/, ''));
+        // `kurel build` adds `application` to the envelope, also when the command line is wrong.
+        const envelope = argv[0] === 'build' ? { valid: false, diagnostics: [diagnostic], files: [], application: null } : { valid: false, diagnostics: [diagnostic], files: [] };
+        io.stdout(stringifyJson(envelope) + '\n');
       }
       return EXIT.usage;
     }
