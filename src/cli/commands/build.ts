@@ -1,13 +1,11 @@
 import { realpath, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { fileDiagnostic, readSourceFile, type ReadResult } from '../../documents/read-file.js';
-import { createRegistry } from '../../registry/create-registry.js';
-import { RegistryError } from '../../registry/errors.js';
-import { loadPlugins } from '../../registry/load-plugins.js';
+import { readSourceFile, type ReadResult } from '../../documents/read-file.js';
 import { buildApplication, type BuildReport } from '../../validate/build.js';
 import { compareDiagnostics, type Diagnostic } from '../../validate/diagnostic.js';
 import type { LintInput } from '../../validate/lint.js';
+import { createCommandRegistry } from '../command-registry.js';
 import { exitCodeOf } from '../exit-code.js';
 import { stringifyJson } from '../format/json.js';
 import { formatText, paletteFor, summarize } from '../format/text.js';
@@ -58,15 +56,9 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
     fatal ||= read.unreadable;
   }
 
-  const registry = createRegistry();
-  let refused = false;
-  try {
-    await loadPlugins(options.plugin, registry, io.cwd);
-  } catch (err) {
-    if (!(err instanceof RegistryError)) throw err;
-    diagnostics.push(fileDiagnostic(err.source ?? '<plugin>', 'usage', `refusing to start: ${err.message}`));
-    fatal = refused = true;
-  }
+  const { registry, refused, diagnostic } = await createCommandRegistry(options.plugin, io.cwd);
+  if (diagnostic) diagnostics.push(diagnostic);
+  fatal ||= refused;
 
   let report: BuildReport | undefined;
   if (!refused && application.ok && profile.ok) {

@@ -1,9 +1,7 @@
-import { createRegistry } from '../../registry/create-registry.js';
-import { loadPlugins } from '../../registry/load-plugins.js';
-import { RegistryError } from '../../registry/errors.js';
 import { compareDiagnostics, type Diagnostic } from '../../validate/diagnostic.js';
 import { lintInputs, type LintReport } from '../../validate/lint.js';
 import { fileDiagnostic } from '../../documents/read-file.js';
+import { createCommandRegistry } from '../command-registry.js';
 import { exitCodeOf } from '../exit-code.js';
 import { renderReport, type LintFormat } from '../format/index.js';
 import { paletteFor } from '../format/text.js';
@@ -28,16 +26,10 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
     io.stdin,
   );
   let fatal = gathered.fatal;
-  let refused = false;
   const extra: Diagnostic[] = [...gathered.diagnostics];
-  const registry = createRegistry();
-  try {
-    await loadPlugins(options.plugin, registry, io.cwd);
-  } catch (err) {
-    if (!(err instanceof RegistryError)) throw err;
-    extra.push(fileDiagnostic(err.source ?? '<plugin>', 'usage', `refusing to start: ${err.message}`));
-    fatal = refused = true;
-  }
+  const { registry, refused, diagnostic } = await createCommandRegistry(options.plugin, io.cwd);
+  if (diagnostic) extra.push(diagnostic);
+  fatal ||= refused;
   // An unreadable path still exits 2, but the readable inputs are linted and reported too.
   const report: LintReport = refused ? { diagnostics: [], files: [], sources: new Map() } : lintInputs(gathered.inputs, registry, { strictCapabilities: options.strictCapabilities });
   if (!fatal && !gathered.inputs.some((i) => i.origin !== 'definition') && extra.length === 0) {

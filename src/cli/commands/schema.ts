@@ -1,13 +1,10 @@
-import { fileDiagnostic } from '../../documents/read-file.js';
-import { createRegistry } from '../../registry/create-registry.js';
-import { RegistryError } from '../../registry/errors.js';
-import { loadPlugins } from '../../registry/load-plugins.js';
 import type { Registry } from '../../registry/registry.js';
 import { capabilitySchema, renderingSchemaDocument } from '../../schema/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../schema/cluster-profile-schema.js';
 import { compareDiagnostics, type Diagnostic } from '../../validate/diagnostic.js';
 import { lintInputs } from '../../validate/lint.js';
 import { didYouMean } from '../../validate/suggest.js';
+import { createCommandRegistry } from '../command-registry.js';
 import { EXIT } from '../exit-code.js';
 import { stringifyJson } from '../format/json.js';
 import { formatText, paletteFor } from '../format/text.js';
@@ -32,15 +29,9 @@ export type LoadedRegistry = { ok: true; registry: Registry } | { ok: false; exi
 export async function loadCapabilityRegistry(options: CapabilitySourceOptions, io: CommandIo): Promise<LoadedRegistry> {
   const gathered = await gatherInputs({ definitionDirs: options.definitions, definitionFiles: options.capabilityDef }, io.stdin);
   const diagnostics: Diagnostic[] = [...gathered.diagnostics];
-  const registry = createRegistry();
-  let fatal = gathered.fatal;
-  try {
-    await loadPlugins(options.plugin, registry, io.cwd);
-  } catch (err) {
-    if (!(err instanceof RegistryError)) throw err;
-    diagnostics.push(fileDiagnostic(err.source ?? '<plugin>', 'usage', `refusing to start: ${err.message}`));
-    fatal = true;
-  }
+  const { registry, refused, diagnostic } = await createCommandRegistry(options.plugin, io.cwd);
+  if (diagnostic) diagnostics.push(diagnostic);
+  const fatal = gathered.fatal || refused;
   const report = fatal ? undefined : lintInputs(gathered.inputs, registry);
   diagnostics.push(...(report?.diagnostics ?? []));
   diagnostics.sort(compareDiagnostics);
