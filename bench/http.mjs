@@ -4,8 +4,8 @@
 // the service's memory idle and after load against a bare express app; its time until ready
 // against `node -e 0`. Stops by itself. BENCH_SECONDS sets the load time of each route
 // (default 5; DESIGN §6 measures 10), split into rounds that alternate the routes so that
-// other load on the machine falls on all of them alike. The service logs every request, as
-// in production (BENCH_LOG_LEVEL=warn measures it without request lines).
+// other load on the machine falls on all of them alike. The service runs at its default log
+// level, as in production (BENCH_LOG_LEVEL=debug adds a line for every request).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';

@@ -31,7 +31,8 @@ interface InFlight {
  * token, else a new UUID) and echoes it; once shutdown has begun, closes the connection after
  * the answer; refuses requests beyond the concurrency limit with 503 and `Retry-After`; answers
  * 408 to a request not answered within the time limit (a body arriving too slowly) and closes
- * its connection; and once the answer is out, logs one line and records the request's metrics.
+ * its connection; and once the answer is out, records the request's metrics and logs one line
+ * (at debug for a 2xx or 3xx answer, info for 4xx, error for 5xx).
  */
 export function edge(options: EdgeOptions): RequestHandler {
   const { logger, metrics, state, limits, exempt } = options;
@@ -68,8 +69,11 @@ export function edge(options: EdgeOptions): RequestHandler {
       metrics.requests.inc({ method, route, status: String(status) });
       metrics.duration.observe({ method, route }, seconds);
       const line = { requestId, method, path: req.path, route, status, durationMs: Math.round(seconds * 1e6) / 1e3, ...(res.writableFinished ? {} : { aborted: true }) };
+      // Answers that went well are counted in /metrics; a line each would cost a busy service
+      // more than the validation itself, so they log at debug and problems at info or error.
       if (status >= 500) logger.error(line, 'request');
-      else logger.info(line, 'request');
+      else if (status >= 400) logger.info(line, 'request');
+      else logger.debug(line, 'request');
     });
     if (isRefused) {
       sendProblem(res, new HttpProblem(503, `the service is handling ${limits.maxConcurrentRequests} requests at once, its limit; retry shortly`, { 'Retry-After': '1' }));

@@ -82,12 +82,20 @@ describe('catalogue and operations routes', () => {
     }
   });
 
-  it('logs one JSON line per request with its id, route, status and duration', async () => {
-    const { app, log } = testApp();
+  it('logs a successful request at debug with its id, route, status and duration', async () => {
+    const { app, log } = testApp({ logLevel: 'debug' });
     const res = await request(app).get('/v1/capabilities/expose').set('X-Request-Id', 'trace-7');
     expect(res.status).toBe(200);
     const line = log.lines.find((l) => l['msg'] === 'request');
-    expect(line).toMatchObject({ level: 30, service: 'kurel', requestId: 'trace-7', method: 'GET', path: '/v1/capabilities/expose', route: '/v1/capabilities/:type', status: 200 });
+    expect(line).toMatchObject({ level: 20, service: 'kurel', requestId: 'trace-7', method: 'GET', path: '/v1/capabilities/expose', route: '/v1/capabilities/:type', status: 200 });
     expect(typeof line?.['durationMs']).toBe('number');
+  });
+
+  it('logs no line for a successful request at the default info level, but one for a 404', async () => {
+    const { app, log } = testApp();
+    expect((await request(app).get('/v1/capabilities/expose')).status).toBe(200);
+    expect(log.lines.filter((l) => l['msg'] === 'request')).toEqual([]);
+    expect((await request(app).get('/v1/nowhere').set('X-Request-Id', 'trace-8')).status).toBe(404);
+    expect(log.lines.find((l) => l['msg'] === 'request')).toMatchObject({ level: 30, requestId: 'trace-8', route: 'unmatched', status: 404 });
   });
 });

@@ -62,7 +62,7 @@ export interface CapturedLog {
 }
 
 /** An app over the built-in handlers (or the options given), logging into memory. */
-export function testApp(options: Partial<AppOptions> = {}): KurelApp & { log: CapturedLog } {
+export function testApp(options: Partial<AppOptions> & { logLevel?: string } = {}): KurelApp & { log: CapturedLog } {
   const log: CapturedLog = { lines: [] };
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -71,7 +71,7 @@ export function testApp(options: Partial<AppOptions> = {}): KurelApp & { log: Ca
     },
   });
   const base = options.state ? { state: options.state } : { registry: options.registry ?? createRegistry() };
-  const kurel = createApp({ ...options, ...base, logger: createLogger('info', sink) } as AppOptions);
+  const kurel = createApp({ ...options, ...base, logger: createLogger(options.logLevel ?? 'info', sink) } as AppOptions);
   return { ...kurel, log };
 }
 
