@@ -58,6 +58,10 @@ try {
     platform: 'node',
     target: 'node20',
     legalComments: 'none',
+    // Less text for V8 to parse at every start (about 5% of a lint's wall time); names are
+    // kept, so stack traces still read.
+    minifyWhitespace: true,
+    minifySyntax: true,
     chunkNames: 'chunks/[name]-[hash]',
     logLevel: 'warning',
   };
