@@ -10,6 +10,11 @@ import { VERSION } from '../version.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
+// The flags that add capabilities besides the built-ins, the same on every command that takes them.
+const definitionsOption = () => new Option('--definitions <dir>', 'load CapabilityDefinitions from this folder (repeatable)').argParser(collect).default([]);
+const capabilityDefOption = () => new Option('--capability-def <file>', 'load a CapabilityDefinition file (repeatable)').argParser(collect).default([]);
+const pluginOption = () => new Option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)').argParser(collect).default([]);
+
 /** Builds the `kurel` command tree; each action loads its command module on demand. */
 export function buildProgram(io: CommandIo, setExit: (code: number) => void): Command {
   const program = new Command('kurel')
@@ -23,9 +28,9 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .command('lint')
     .description('lint ClusterProfile and CapabilityDefinition files, folders of them, or - for standard input')
     .argument('<paths...>', 'files, directories (searched recursively for *.yaml and *.yml) or - for standard input')
-    .option('--definitions <dir>', 'load CapabilityDefinitions from this folder (repeatable)', collect, [])
-    .option('--capability-def <file>', 'load a CapabilityDefinition file (repeatable)', collect, [])
-    .option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)', collect, [])
+    .addOption(definitionsOption())
+    .addOption(capabilityDefOption())
+    .addOption(pluginOption())
     .option('--strict', 'exit 1 on warnings too', false)
     .option('--strict-capabilities', 'report unknown capabilities as errors', false)
     .addOption(new Option('--format <format>', 'output format').choices([...LINT_FORMATS]).default('text'))
@@ -41,9 +46,9 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .description('resolve every trait of an application against a cluster profile and print the resolved application')
     .argument('<app>', 'an application file, or a package directory holding app.yaml (its definitions/ folder is always loaded)')
     .requiredOption('--profile <file>', 'the ClusterProfile to build against')
-    .option('--definitions <dir>', 'load CapabilityDefinitions from this folder (repeatable)', collect, [])
-    .option('--capability-def <file>', 'load a CapabilityDefinition file (repeatable)', collect, [])
-    .option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)', collect, [])
+    .addOption(definitionsOption())
+    .addOption(capabilityDefOption())
+    .addOption(pluginOption())
     .option('--strict-capabilities', 'report used capabilities that nothing validates as errors', false)
     .addOption(new Option('--output <format>', 'how the resolved application is printed with --format text').choices(['yaml', 'json']).default('yaml'))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
@@ -57,9 +62,9 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .command('schema')
     .description('print the JSON Schema (draft 2020-12) of one capability rendering, or of a whole cluster.yaml without TYPE')
     .argument('[type]', 'a capability type (expose, certificate, a definition name, ...)')
-    .option('--definitions <dir>', 'load CapabilityDefinitions from this folder (repeatable)', collect, [])
-    .option('--capability-def <file>', 'load a CapabilityDefinition file (repeatable)', collect, [])
-    .option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)', collect, [])
+    .addOption(definitionsOption())
+    .addOption(capabilityDefOption())
+    .addOption(pluginOption())
     .exitOverride()
     .action(async (type: string | undefined, options) => {
       const { runSchema } = await import('./commands/schema.js');
@@ -70,9 +75,9 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .command('types')
     .description('print TypeScript declarations of a ClusterProfile and of every capability rendering')
     .option('--out <file>', 'write the declarations to this file instead of standard output')
-    .option('--definitions <dir>', 'load CapabilityDefinitions from this folder (repeatable)', collect, [])
-    .option('--capability-def <file>', 'load a CapabilityDefinition file (repeatable)', collect, [])
-    .option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)', collect, [])
+    .addOption(definitionsOption())
+    .addOption(capabilityDefOption())
+    .addOption(pluginOption())
     .exitOverride()
     .action(async (options) => {
       const { runTypes } = await import('./commands/types.js');
@@ -82,9 +87,9 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
   program
     .command('capabilities')
     .description('list every capability type kurel knows: built-ins, plugins and CapabilityDefinitions')
-    .option('--definitions <dir>', 'load CapabilityDefinitions from this folder (repeatable)', collect, [])
-    .option('--capability-def <file>', 'load a CapabilityDefinition file (repeatable)', collect, [])
-    .option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)', collect, [])
+    .addOption(definitionsOption())
+    .addOption(capabilityDefOption())
+    .addOption(pluginOption())
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .exitOverride()
     .action(async (options) => {
@@ -98,7 +103,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .option('--host <host>', 'the address to listen on', '127.0.0.1')
     .option('--port <port>', 'the port to listen on (0 picks a free one)', '8080')
     .option('--definitions <dir>', 'load CapabilityDefinitions from this folder too (repeatable; reloaded on SIGHUP)', collect, [])
-    .option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)', collect, [])
+    .addOption(pluginOption())
     .exitOverride()
     .action(async (options) => {
       const { runServe } = await import('./commands/serve.js');
