@@ -168,9 +168,17 @@ function resolveApplication(data: unknown, context: TraitContext): ResolvedAppli
   const spec = isMap(document['spec']) ? document['spec'] : {};
   const components = Array.isArray(spec['components']) ? spec['components'] : [];
   const resolved: ResolvedComponent[] = [];
+  const seen = new Map<string, number>();
   components.forEach((component: unknown, i) => {
     if (!isMap(component)) return;
     const name = typeof component['name'] === 'string' ? component['name'] : '';
+    // Names identify components in every later message and manifest; two alike would be ambiguous.
+    const earlier = seen.get(name);
+    if (name !== '' && earlier !== undefined) {
+      context.appIssues.push(error('invalid-value', ['spec', 'components', i, 'name'], `component name "${name}" is already used by component ${earlier + 1} of spec.components; names must be unique`));
+    } else if (name !== '') {
+      seen.set(name, i);
+    }
     const traits = Array.isArray(component['traits']) ? component['traits'] : [];
     const resolvedTraits: ResolvedTrait[] = [];
     traits.forEach((trait: unknown, j) => {

@@ -408,4 +408,22 @@ spec:
     ]);
     expect(Object.keys(report.files[1]?.resolved?.capabilities ?? {})).toEqual(['expose', 'expose.internal', 'certificate']);
   });
+
+  it('reports a component name used twice at the second name, and builds nothing', () => {
+    const app = `apiVersion: launcher.gokure.dev/v1alpha1
+kind: Application
+metadata:
+  name: shop
+spec:
+  components:
+  - name: web
+    type: webservice
+  - name: web
+    type: worker
+`;
+    const report = buildTexts(app, PROFILE);
+    expect(report.diagnostics.map(pinBuild)).toEqual([at('invalid-value', 'app.yaml', 9, 11, '/spec/components/1/name')]);
+    expect(report.diagnostics[0]?.message).toBe('component name "web" is already used by component 1 of spec.components; names must be unique');
+    expect(report.application).toBeNull();
+  });
 });
