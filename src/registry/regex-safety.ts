@@ -26,6 +26,8 @@ export const PATTERN_LIMITS = {
 declare const __SHIPPED_SAFE_PATTERNS__: readonly string[] | undefined;
 
 const verdicts = new Map<string, PatternVerdict>();
+// Analyses left to the work running under withPatternBudget; unlimited outside it.
+let analysesLeft = Infinity;
 // Never evicted: they are few, and `kurel serve` meets them at every start and reload.
 const shippedSafe: ReadonlySet<string> = new Set(typeof __SHIPPED_SAFE_PATTERNS__ === 'undefined' ? [] : __SHIPPED_SAFE_PATTERNS__);
 let detector: typeof RedosDetector | undefined;
@@ -40,11 +42,31 @@ export function checkPattern(pattern: string): PatternVerdict {
   if (shippedSafe.has(pattern)) return { ok: true };
   let verdict = verdicts.get(pattern);
   if (!verdict) {
+    if (analysesLeft <= 0) {
+      // Not cached: the next request may well have budget for it.
+      return { ok: false, reason: 'was not analysed: this request holds more new patterns than one request may have checked; send fewer definitions at once' };
+    }
+    analysesLeft -= 1;
     verdict = decide(pattern);
     if (verdicts.size >= PATTERN_LIMITS.cacheSize) verdicts.delete(verdicts.keys().next().value!);
     verdicts.set(pattern, verdict);
   }
   return verdict;
+}
+
+/**
+ * Runs `work` (synchronous) with at most `analyses` patterns newly analysed; patterns past that
+ * are refused unanalysed. The analysis is synchronous, so a service bounds it per request to
+ * keep the request time limit meaningful. Cached and shipped patterns cost nothing.
+ */
+export function withPatternBudget<T>(analyses: number, work: () => T): T {
+  const outer = analysesLeft;
+  analysesLeft = Math.min(outer, analyses);
+  try {
+    return work();
+  } finally {
+    analysesLeft = outer;
+  }
 }
 
 function decide(pattern: string): PatternVerdict {

@@ -121,6 +121,33 @@ describe('POST /v1/validate', () => {
     ]);
   });
 
+  it('analyses at most the limit of new patterns per request and refuses the rest unanalysed, until a later request', async () => {
+    const { app } = testApp({ limits: { maxPatternAnalyses: 2 } });
+    // Patterns no other test has checked, so the verdict cache holds none of them yet.
+    const token = `p${process.pid}x${Date.now()}`;
+    const definition = [
+      'apiVersion: launcher.gokure.dev/v1alpha1',
+      'kind: CapabilityDefinition',
+      'metadata:',
+      '  name: tagged',
+      'spec:',
+      '  rendering:',
+      '    properties:',
+      `      a: {type: string, pattern: "^${token}a$"}`,
+      `      b: {type: string, pattern: "^${token}b$"}`,
+      `      c: {type: string, pattern: "^${token}c$"}`,
+      '',
+    ].join('\n');
+    const profile = 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata: {name: prod}\n';
+    const first = await request(app).post('/v1/validate').send({ profile, definitions: [definition] });
+    expect(first.body.diagnostics.map(pin)).toEqual([
+      { code: 'definition-invalid', file: 'definitions[0]', line: 10, column: 34, path: '/spec/rendering/properties/c/pattern' },
+    ]);
+    expect(first.body.diagnostics[0].message).toContain('was not analysed');
+    const second = await request(app).post('/v1/validate').send({ profile, definitions: [definition] });
+    expect(second.body).toMatchObject({ valid: true, diagnostics: [] });
+  });
+
   it('lets a definition sent with the request take the place of the service definition of the same name', async () => {
     const registry = createRegistry();
     lintInputs([{ file: 'definitions/redis-sidecar.yaml', content: REDIS_DEFINITION, origin: 'definition' }], registry);
