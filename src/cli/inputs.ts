@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import { findYamlFiles } from '../documents/find-yaml-files.js';
 import { fileDiagnostic, readSourceFile } from '../documents/read-file.js';
 import type { Diagnostic } from '../validate/diagnostic.js';
@@ -52,9 +53,12 @@ export async function gatherInputs(
   return result;
 }
 
-async function isDirectory(path: string): Promise<boolean> {
-  const { stat } = await import('node:fs/promises');
-  return stat(path).then((s) => s.isDirectory(), () => false);
+/** True when `path` is a directory (false when it is anything else or cannot be read). */
+export async function isDirectory(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
 }
 
 /** Reads all of standard input, stopping early past the size limit. */

@@ -1,4 +1,4 @@
-import { realpath, stat } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { readSourceFile, type ReadResult } from '../../documents/read-file.js';
@@ -9,7 +9,7 @@ import { createCommandRegistry } from '../command-registry.js';
 import { exitCodeOf } from '../exit-code.js';
 import { stringifyJson } from '../format/json.js';
 import { formatText, paletteFor, summarize } from '../format/text.js';
-import { gatherInputs } from '../inputs.js';
+import { gatherInputs, isDirectory } from '../inputs.js';
 import type { CommandIo } from '../io.js';
 
 /** How `kurel build` prints its result. */
@@ -107,11 +107,4 @@ async function withoutRepeatedFiles(inputs: readonly LintInput[]): Promise<LintI
 
 function countRead(...reads: ReadResult[]): number {
   return reads.filter((read) => read.ok).length;
-}
-
-async function isDirectory(path: string): Promise<boolean> {
-  return stat(path).then(
-    (info) => info.isDirectory(),
-    () => false,
-  );
 }
