@@ -5,8 +5,12 @@ import { isMap } from './check-schema.js';
 import { compareDiagnostics, error, hasErrors, type Diagnostic } from './diagnostic.js';
 import { evaluateProfile, type ResolvedProfile } from './evaluate-profile.js';
 
-/** Where a lint input came from; it decides what happens to documents of other kinds. */
-export type InputOrigin = 'argument' | 'directory' | 'definition';
+/**
+ * Where a lint input came from; it decides what happens to documents of other kinds. A
+ * `profile` must be a ClusterProfile (the body of an HTTP validation); an `argument` may also
+ * be a CapabilityDefinition.
+ */
+export type InputOrigin = 'argument' | 'profile' | 'directory' | 'definition';
 
 /** One file to lint. */
 export interface LintInput {
@@ -64,9 +68,11 @@ export function lintInputs(inputs: readonly LintInput[], registry: Registry, opt
       files.push({ path: input.file, kind: 'unknown', status: 'checked' });
       continue;
     }
+    const named = input.origin === 'argument' || input.origin === 'profile';
+    const expected = input.origin === 'profile' ? PROFILE : `${PROFILE} or ${DEFINITION}`;
     if (documents.length === 0 || documents.every((d) => d.isEmpty && d.diagnostics.length === 0)) {
-      if (input.origin === 'argument') {
-        diagnostics.push(stream.source.diagnosticAt('empty-document', 'the file is empty or holds only comments; expected a ClusterProfile or CapabilityDefinition', [0, 0]));
+      if (named) {
+        diagnostics.push(stream.source.diagnosticAt('empty-document', `the file is empty or holds only comments; expected a ${expected}`, [0, 0]));
         files.push({ path: input.file, kind: 'unknown', status: 'checked' });
       } else {
         files.push({ path: input.file, kind: 'unknown', status: 'skipped', reason: 'the file holds no documents' });
@@ -96,14 +102,14 @@ export function lintInputs(inputs: readonly LintInput[], registry: Registry, opt
       continue;
     }
     const definitionIndexes = kinds.flatMap((k, i) => (k === DEFINITION ? [i] : []));
-    if (definitionIndexes.length > 0) {
+    if (definitionIndexes.length > 0 && input.origin !== 'profile') {
       files.push({ path: input.file, kind: DEFINITION, status: 'checked' });
       for (const i of definitionIndexes) if (documents[i]!.data !== undefined) definitionDocs.push(documents[i]!);
       continue;
     }
-    if (input.origin === 'argument') {
+    if (named) {
       files.push({ path: input.file, kind: kinds[0] ?? 'unknown', status: 'checked' });
-      if (first.data !== undefined) diagnostics.push(first.toDiagnostic(kindIssue(first.data)));
+      if (first.data !== undefined) diagnostics.push(first.toDiagnostic(kindIssue(first.data, expected)));
     } else {
       const kind = kinds[0] ?? 'unknown';
       const reason = kinds[0] === undefined ? 'no kind: not a kurel document' : `kind ${kind} is not linted`;
@@ -128,11 +134,11 @@ function kindOf(data: unknown): string | undefined {
   return isMap(data) && typeof data['kind'] === 'string' ? data['kind'] : undefined;
 }
 
-function kindIssue(data: unknown) {
-  if (!isMap(data)) return error('wrong-type', [], 'expected a ClusterProfile or CapabilityDefinition document (a map)');
+function kindIssue(data: unknown, expected: string) {
+  if (!isMap(data)) return error('wrong-type', [], `expected a ${expected} document (a map)`);
   if (data['kind'] === undefined || data['kind'] === null) {
-    return error('missing-required', ['kind'], 'kind is required: expected ClusterProfile or CapabilityDefinition');
+    return error('missing-required', ['kind'], `kind is required: expected ${expected}`);
   }
   const found = typeof data['kind'] === 'string' ? `"${data['kind']}"` : String(data['kind']);
-  return error('invalid-value', ['kind'], `kind must be ClusterProfile or CapabilityDefinition, found ${found}`);
+  return error('invalid-value', ['kind'], `kind must be ${expected}, found ${found}`);
 }

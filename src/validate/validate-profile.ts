@@ -1,7 +1,6 @@
 import type { Registry } from '../registry/registry.js';
 import { isYamlFaithfulJson } from '../yaml/json-fidelity.js';
-import { parseYamlStream } from '../yaml/source.js';
-import { compareDiagnostics, error, type Diagnostic } from './diagnostic.js';
+import type { Diagnostic } from './diagnostic.js';
 import { evaluateProfile, type ResolvedProfile } from './evaluate-profile.js';
 import { lintInputs, type LintInput, type LintOptions } from './lint.js';
 
@@ -21,8 +20,6 @@ export interface ProfileSources {
   definitions?: readonly LintInput[];
 }
 
-const PROFILE = 'ClusterProfile';
-
 /**
  * Validates one ClusterProfile text (YAML, or JSON read as YAML 1.2) with the definitions sent
  * along. Never mutates `registry`: the definitions load into a fork of it. A document of
@@ -30,22 +27,12 @@ const PROFILE = 'ClusterProfile';
  */
 export function validateProfile(sources: ProfileSources, registry: Registry, options: LintOptions = {}): ProfileVerdict {
   const inputs: LintInput[] = [
-    { file: sources.profile.file, content: sources.profile.content, origin: 'argument' },
+    { file: sources.profile.file, content: sources.profile.content, origin: 'profile' },
     ...(sources.definitions ?? []).map((d): LintInput => ({ file: d.file, content: d.content, origin: 'definition' })),
   ];
-  const report = lintInputs(inputs, registry.fork(), options);
-  const diagnostics = report.diagnostics;
-  const profile = report.files[0];
-  // lintInputs checks a definition given as an argument as a definition; here it is misplaced.
-  if (profile?.kind === 'CapabilityDefinition') {
-    const document = parseYamlStream(sources.profile.content, sources.profile.file).documents[0];
-    if (document) {
-      diagnostics.push(document.toDiagnostic(error('invalid-value', ['kind'], `kind must be ${PROFILE}, found "${profile.kind}"`)));
-      diagnostics.sort(compareDiagnostics);
-    }
-  }
+  const { diagnostics, files } = lintInputs(inputs, registry.fork(), options);
   const valid = !diagnostics.some((d) => d.severity === 'error');
-  return { valid, diagnostics, resolved: (valid && profile?.resolved) || null };
+  return { valid, diagnostics, resolved: (valid && files[0]?.resolved) || null };
 }
 
 /**
