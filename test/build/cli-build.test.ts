@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runKurel, runKurelJson } from '../helpers/cli.js';
+import { pinDiagnostic } from '../helpers/pin.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/', import.meta.url));
 const PLUGIN = '../../examples/plugins/redis-sidecar.mjs';
@@ -9,16 +10,7 @@ const PACKAGE = 'packages/custom-capability';
 const PROFILE = 'profiles/custom-capability.yaml';
 const NO_DEFINITIONS_CASE = '../conformance/cases/125-build-custom-trait-without-definition';
 
-interface Pinned {
-  code: string;
-  severity: string;
-  file: string;
-  line: number;
-  column: number;
-  path: string;
-}
-
-const pin = (d: Pinned): Pinned => ({ code: d.code, severity: d.severity, file: d.file, line: d.line, column: d.column, path: d.path });
+const pin = pinDiagnostic;
 
 /** The custom-capability package built with the example plugin: expose merged with its binding, redis-sidecar with the definition's defaults. */
 const RESOLVED = {

@@ -2,6 +2,7 @@ import { createRegistry } from '../../src/registry/create-registry.js';
 import type { Registry } from '../../src/registry/registry.js';
 import { lintInputs, type LintInput, type LintReport } from '../../src/validate/lint.js';
 import { dedent } from '../helpers/profile.js';
+import { pinDiagnostic, type PinnedDiagnostic } from '../helpers/pin.js';
 
 /** The lines every test definition starts with; its properties follow from line 8. */
 const HEADER = (name: string) => [
@@ -47,18 +48,11 @@ export function load(files: Record<string, string> | [string, string][], profile
 }
 
 /** A diagnostic pinned to what tests assert: code, severity, file, position and path. */
-export interface PinnedAt {
-  code: string;
-  severity: string;
-  file: string;
-  line: number;
-  column: number;
-  path: string;
-}
+export type PinnedAt = PinnedDiagnostic;
 
 /** Every diagnostic of a load, pinned. */
 export function pinned(loaded: Pick<Loaded, 'report'>): PinnedAt[] {
-  return loaded.report.diagnostics.map((d) => ({ code: d.code, severity: d.severity, file: d.file, line: d.line, column: d.column, path: d.path }));
+  return loaded.report.diagnostics.map(pinDiagnostic);
 }
 
 /** An expected error in `file`. */

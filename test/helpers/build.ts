@@ -2,6 +2,7 @@ import { createRegistry } from '../../src/registry/create-registry.js';
 import type { Registry } from '../../src/registry/registry.js';
 import { buildApplication, type BuildOptions, type BuildReport } from '../../src/validate/build.js';
 import type { Diagnostic } from '../../src/validate/diagnostic.js';
+import { pinDiagnostic, type PinnedDiagnostic } from './pin.js';
 
 const APP_HEADER = [
   'apiVersion: launcher.gokure.dev/v1alpha1',
@@ -61,19 +62,10 @@ export function buildTexts(
 }
 
 /** The parts of a diagnostic tests pin: code, severity, file, position and path. */
-export interface PinnedBuild {
-  code: string;
-  severity: string;
-  file: string;
-  line: number;
-  column: number;
-  path: string;
-}
+export type PinnedBuild = PinnedDiagnostic;
 
 /** Pins a diagnostic to code, severity, file, line, column and path. */
-export function pinBuild(d: Diagnostic): PinnedBuild {
-  return { code: d.code, severity: d.severity, file: d.file, line: d.line, column: d.column, path: d.path };
-}
+export const pinBuild: (d: Diagnostic) => PinnedBuild = pinDiagnostic;
 
 /** An expected diagnostic, for `toEqual` against {@link pinBuild}. */
 export function at(code: string, file: string, line: number, column: number, path: string, severity = 'error'): PinnedBuild {
