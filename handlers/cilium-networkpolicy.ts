@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineHandler } from '../src/registry/handler.js';
+import { defineHandler } from '../src/schema/handler.js';
 
 /** Adds Cilium network policies for a component; it takes no rendering keys, so any key is an error. */
 export const ciliumNetworkpolicy = defineHandler({

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineHandler } from '../src/registry/handler.js';
+import { defineHandler } from '../src/schema/handler.js';
 
 /** Mounts or projects ConfigMaps into a component; it takes no rendering keys, so any key is an error. */
 export const configmap = defineHandler({

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { checkRendering } from '../src/registry/check-rendering.js';
-import { defineHandler } from '../src/registry/handler.js';
+import { checkRendering } from '../src/schema/check-rendering.js';
+import { defineHandler } from '../src/schema/handler.js';
 import { Name, NetworkPolicy } from './shared-schemas.js';
 
 const GATEWAY_NAMESPACE_DEFAULT = 'gateway-system';

@@ -1,4 +1,4 @@
-import { defineHandler } from '../src/registry/handler.js';
+import { defineHandler } from '../src/schema/handler.js';
 
 /** Adds Flux post-build variable substitution; its rendering passes through unvalidated and is merged at build. */
 export const fluxcdPostbuild = defineHandler({

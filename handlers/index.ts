@@ -1,4 +1,4 @@
-import type { Handler } from '../src/registry/handler.js';
+import type { Handler } from '../src/schema/handler.js';
 import { certificate } from './certificate.js';
 import { ciliumNetworkpolicy } from './cilium-networkpolicy.js';
 import { configmap } from './configmap.js';

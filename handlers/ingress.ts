@@ -1,4 +1,4 @@
-import { defineHandler } from '../src/registry/handler.js';
+import { defineHandler } from '../src/schema/handler.js';
 
 /** Creates a Kubernetes Ingress for a component; its rendering passes through unvalidated and is merged at build. */
 export const ingress = defineHandler({

@@ -1,4 +1,4 @@
-import { defineHandler } from '../src/registry/handler.js';
+import { defineHandler } from '../src/schema/handler.js';
 
 /** Protects resources from Flux pruning; its rendering passes through unvalidated and is merged at build. */
 export const pruneProtection = defineHandler({

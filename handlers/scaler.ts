@@ -1,4 +1,4 @@
-import { defineHandler } from '../src/registry/handler.js';
+import { defineHandler } from '../src/schema/handler.js';
 
 /** Scales a component horizontally; its rendering passes through unvalidated and is merged at build. */
 export const scaler = defineHandler({

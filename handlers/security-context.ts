@@ -1,4 +1,4 @@
-import { defineHandler } from '../src/registry/handler.js';
+import { defineHandler } from '../src/schema/handler.js';
 
 /** Sets pod and container security contexts; its rendering passes through unvalidated and is merged at build. */
 export const securityContext = defineHandler({

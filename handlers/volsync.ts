@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { defineHandler } from '../src/registry/handler.js';
+import { defineHandler } from '../src/schema/handler.js';
 
 /** The rendering of `volsync`: storage and snapshot classes for replicated volumes. */
 export const VolsyncRendering = Type.Object(

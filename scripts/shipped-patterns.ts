@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { checkPattern } from '../src/registry/regex-safety.js';
+import { checkPattern } from '../src/schema/pattern-safety.js';
 
 const dir = process.argv[2] ?? 'definitions';
 const patterns = new Set<string>();

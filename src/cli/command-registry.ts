@@ -1,9 +1,9 @@
-import { fileDiagnostic } from '../documents/read-file.js';
-import { createRegistry } from '../registry/create-registry.js';
-import { RegistryError } from '../registry/errors.js';
-import { loadPlugins } from '../registry/load-plugins.js';
-import type { Registry } from '../registry/registry.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import { fileDiagnostic } from '../files/read-file.js';
+import { createRegistry } from '../catalogue/create-registry.js';
+import { RegistryError } from '../catalogue/errors.js';
+import { loadPlugins } from '../catalogue/load-plugins.js';
+import type { Registry } from '../catalogue/registry.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 
 /** The built-ins plus the plugins a command line names, or the refused start (exit 2). */
 export interface CommandRegistry {

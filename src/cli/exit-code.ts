@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 
 /** Exit codes of every command (DESIGN §5.1). */
 export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;

@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import { Command, CommanderError, Option } from 'commander';
-import { fileDiagnostic } from '../documents/read-file.js';
+import { fileDiagnostic } from '../files/read-file.js';
 import { EXIT } from './exit-code.js';
-import { stringifyJson } from './format/json.js';
+import { stringifyJson } from '../core/json-text.js';
 import { LINT_FORMATS } from './format/index.js';
-import { readStdin } from './inputs.js';
+import { readStdin } from '../files/gather-inputs.js';
 import type { CommandIo } from './io.js';
-import { VERSION } from '../version.js';
+import { VERSION } from '../core/version.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 

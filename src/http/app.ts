@@ -1,12 +1,12 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import { withPatternBudget } from '../registry/regex-safety.js';
-import type { Registry } from '../registry/registry.js';
+import { withPatternBudget } from '../schema/pattern-safety.js';
+import type { Registry } from '../catalogue/registry.js';
 import { readBody, type BodyKind } from './body.js';
 import { edge } from './edge.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 import { silentLogger, type Logger } from './logger.js';
 import { createMetrics, type ServiceMetrics } from './metrics.js';
-import { readOpenApiText } from './package-files.js';
+import { readOpenApiText } from '../files/package-files.js';
 import { HttpProblem, sendProblem } from './problem.js';
 import { buildRoute } from './routes/build.js';
 import { capabilitiesRoute, capabilityRoute, clusterProfileSchemaRoute } from './routes/catalog.js';

@@ -1,7 +1,7 @@
-import { isMap } from '../validate/check-schema.js';
-import type { LintInput } from '../validate/lint.js';
+import { isMap } from '../schema/check.js';
+import type { LintInput } from '../operations/lint.js';
 import { jsonDecodingProblem } from '../yaml/json-fidelity.js';
-import { LIMITS } from '../yaml/limits.js';
+import { LIMITS } from '../core/limits.js';
 import { HttpProblem } from './problem.js';
 
 /** A document in a JSON envelope: YAML (or JSON) text, or the document itself as a JSON object. */

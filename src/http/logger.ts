@@ -1,5 +1,5 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 
 export type { Logger } from 'pino';
 

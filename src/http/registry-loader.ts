@@ -1,7 +1,7 @@
-import { gatherInputs } from '../cli/inputs.js';
-import { createRegistry } from '../registry/create-registry.js';
-import { loadPlugins } from '../registry/load-plugins.js';
-import { lintInputs } from '../validate/lint.js';
+import { gatherInputs } from '../files/gather-inputs.js';
+import { createRegistry } from '../catalogue/create-registry.js';
+import { loadPlugins } from '../catalogue/load-plugins.js';
+import { lintInputs } from '../operations/lint.js';
 import type { RegistryLoader } from './service-state.js';
 
 /** Where a service's capabilities come from. */

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { stringifyJson } from '../cli/format/json.js';
+import { stringifyJson } from '../core/json-text.js';
 
 /** Answers with a compact JSON body; integers beyond 2^53 (kept exact as bigint) keep every digit. */
 export function sendJson(res: Response, status: number, value: unknown, mediaType = 'application/json'): void {

@@ -1,5 +1,5 @@
-import type { Registry } from '../registry/registry.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Registry } from '../catalogue/registry.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 
 /** The outcome of building a registry from the service's definitions: complete, or refused with the reasons. */
 export type RegistryLoad = { ok: true; registry: Registry; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };

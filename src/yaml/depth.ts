@@ -1,5 +1,5 @@
 import { Parser } from 'yaml';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../core/limits.js';
 
 interface TokenLike {
   type?: string;

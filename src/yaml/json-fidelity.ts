@@ -1,4 +1,4 @@
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../core/limits.js';
 
 /**
  * True when `data`, the result of `JSON.parse(text)`, is exactly the data the YAML reader

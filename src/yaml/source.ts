@@ -20,10 +20,10 @@ import {
   type Issue,
   type Part,
   type Path,
-} from '../validate/diagnostic.js';
+} from '../core/diagnostics.js';
 import { decodeText, stripBom } from './decode.js';
 import { findTooDeep } from './depth.js';
-import { LIMITS } from './limits.js';
+import { LIMITS } from '../core/limits.js';
 import { rangeOf, toData, type RangedIssue } from './to-data.js';
 
 /** Anything diagnostics can be positioned in: it maps a data path to a source range. */

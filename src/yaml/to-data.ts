@@ -1,6 +1,6 @@
 import { isAlias, isMap, isScalar, isSeq, type Alias, type Document, type Node, type Pair } from 'yaml';
-import type { DiagnosticCode, Path } from '../validate/diagnostic.js';
-import { LIMITS } from './limits.js';
+import type { DiagnosticCode, Path } from '../core/diagnostics.js';
+import { LIMITS } from '../core/limits.js';
 
 /** A problem found while reading the YAML tree, with its source offsets. */
 export interface RangedIssue {

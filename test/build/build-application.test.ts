@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/registry/create-registry.js';
-import type { Handler } from '../../src/registry/handler.js';
-import { mergeProperties } from '../../src/validate/build.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
+import type { Handler } from '../../src/schema/handler.js';
+import { mergeProperties } from '../../src/operations/build-application.js';
 import { appWithTraits, at, buildTexts, pinBuild, profileWithBindings } from '../helpers/build.js';
 
 // Binding keys land on lines 7 (expose), 11 (expose.internal) and 15 (certificate), column 5.

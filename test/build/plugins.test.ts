@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/registry/create-registry.js';
-import { loadPlugins, PluginLoadError } from '../../src/registry/load-plugins.js';
-import { RegistryError } from '../../src/registry/registry.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { loadPlugins, PluginLoadError } from '../../src/catalogue/load-plugins.js';
+import { RegistryError } from '../../src/catalogue/registry.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PLUGINS = 'test/fixtures/plugins';

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeData, escapeProperty } from '../../src/cli/format/github.js';
 import { escapeXml, escapeXmlAttribute } from '../../src/cli/format/junit.js';
 import { CODE_SUMMARIES } from '../../src/cli/format/sarif.js';
-import { DIAGNOSTIC_CODES } from '../../src/validate/diagnostic.js';
-import { VERSION } from '../../src/version.js';
+import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
+import { VERSION } from '../../src/core/version.js';
 import { runKurel, type CliRun } from '../helpers/cli.js';
 
 // One run over three inputs: a profile with two errors (one with a hint) and a warning, a

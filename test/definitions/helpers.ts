@@ -1,6 +1,6 @@
-import { createRegistry } from '../../src/registry/create-registry.js';
-import type { Registry } from '../../src/registry/registry.js';
-import { lintInputs, type LintInput, type LintReport } from '../../src/validate/lint.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
+import type { Registry } from '../../src/catalogue/registry.js';
+import { lintInputs, type LintInput, type LintReport } from '../../src/operations/lint.js';
 import { dedent } from '../helpers/profile.js';
 import { pinDiagnostic, type PinnedDiagnostic } from '../helpers/pin.js';
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkPattern, PATTERN_LIMITS } from '../../src/registry/regex-safety.js';
+import { checkPattern, PATTERN_LIMITS } from '../../src/schema/pattern-safety.js';
 import { CLI } from '../helpers/cli.js';
 import { withBindings } from '../helpers/profile.js';
 import { definition, errorAt, load, pinned, prop, type PinnedAt } from './helpers.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
 import { lintText, resolve, withBindings } from '../helpers/profile.js';
 
 const PASS_THROUGH = ['ingress', 'httproute', 'scaler', 'rbac', 'fluxcd-patches', 'fluxcd-postbuild', 'prune-protection', 'security-context'];

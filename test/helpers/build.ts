@@ -1,7 +1,7 @@
-import { createRegistry } from '../../src/registry/create-registry.js';
-import type { Registry } from '../../src/registry/registry.js';
-import { buildApplication, type BuildOptions, type BuildReport } from '../../src/validate/build.js';
-import type { Diagnostic } from '../../src/validate/diagnostic.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
+import type { Registry } from '../../src/catalogue/registry.js';
+import { buildApplication, type BuildOptions, type BuildReport } from '../../src/operations/build-application.js';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { pinDiagnostic, type PinnedDiagnostic } from './pin.js';
 
 const APP_HEADER = [

@@ -1,6 +1,6 @@
-import { createRegistry } from '../../src/registry/create-registry.js';
-import type { Diagnostic } from '../../src/validate/diagnostic.js';
-import { lintInputs, type LintInput, type LintReport } from '../../src/validate/lint.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
+import { lintInputs, type LintInput, type LintReport } from '../../src/operations/lint.js';
 
 /** The lines every test profile starts with; bindings follow from line {@link FIRST_BINDING_LINE}. */
 const HEADER = ['apiVersion: launcher.gokure.dev/v1alpha1', 'kind: ClusterProfile', 'metadata:', '  name: test', 'spec:', '  capabilities:'];

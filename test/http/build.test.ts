@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/registry/create-registry.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
 import { GATEWAY_PROFILE, REDIS_DEFINITION, testApp } from './support.js';
 
 /** An application whose component `web` has one expose trait; line 10 is `- type: expose`. */

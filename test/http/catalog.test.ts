@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { listCapabilities } from '../../src/cli/commands/capabilities.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
-import { capabilitySchema, renderingSchemaDocument } from '../../src/schema/capability-schema.js';
-import { clusterProfileJsonSchema } from '../../src/schema/cluster-profile-schema.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { capabilitySchema, renderingSchemaDocument } from '../../src/operations/capability-schema.js';
+import { clusterProfileJsonSchema } from '../../src/operations/cluster-profile-schema.js';
 import { testApp } from './support.js';
 
 describe('catalogue and operations routes', () => {

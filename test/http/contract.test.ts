@@ -10,8 +10,8 @@ import type { KurelApp } from '../../src/http/app.js';
 import { prepareRegistryLoader } from '../../src/http/registry-loader.js';
 import { startServer } from '../../src/http/server.js';
 import { ServiceState } from '../../src/http/service-state.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
-import { DIAGNOSTIC_CODES } from '../../src/validate/diagnostic.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, startSlowRequest, testApp } from './support.js';
 
 interface Operation {

@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/http/server.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, sleep, startSlowRequest, testApp } from './support.js';
 
 const MIB = 1024 * 1024;

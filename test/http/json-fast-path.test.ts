@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/registry/create-registry.js';
-import { validateJsonProfile, validateProfile } from '../../src/validate/validate-profile.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { validateJsonProfile, validateProfile } from '../../src/operations/validate-profile.js';
 import { isYamlFaithfulJson } from '../../src/yaml/json-fidelity.js';
 import { GATEWAY_DOCUMENT } from './support.js';
 

@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Writable } from 'node:stream';
 import { createApp, type AppOptions, type KurelApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logger.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
 
 /** A valid profile: one gateway binding, whose namespace the built-in defaults. Line 10 is `gatewayName`. */
 export const GATEWAY_PROFILE = `apiVersion: launcher.gokure.dev/v1alpha1

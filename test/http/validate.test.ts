@@ -1,7 +1,7 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/registry/create-registry.js';
-import { lintInputs } from '../../src/validate/lint.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { lintInputs } from '../../src/operations/lint.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, GATEWAY_RESOLVED, REDIS_DEFINITION, REDIS_PROFILE, testApp } from './support.js';
 
 const GATEWAY_TYPO = GATEWAY_PROFILE.replace('gatewayName: public-gw', 'gatewayNme: public-gw');

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { isAlias, isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/registry/create-registry.js';
-import type { Diagnostic } from '../../src/validate/diagnostic.js';
-import { lintInputs } from '../../src/validate/lint.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
+import type { Diagnostic } from '../../src/core/diagnostics.js';
+import { lintInputs } from '../../src/operations/lint.js';
 import { parseYamlStream } from '../../src/yaml/source.js';
 import { editedProfileText, yamlishText } from './arbitraries.js';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
-import type { Rendering } from '../../src/registry/handler.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
+import type { Rendering } from '../../src/schema/handler.js';
 import { forSchema, data } from './arbitraries.js';
 
 // Issue #7: validateAndApplyDefaults of every built-in never mutates its input (§3) and is

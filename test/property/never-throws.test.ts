@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
-import { evaluateProfile } from '../../src/validate/evaluate-profile.js';
-import { lintInputs, type LintInput } from '../../src/validate/lint.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { evaluateProfile } from '../../src/operations/evaluate-profile.js';
+import { lintInputs, type LintInput } from '../../src/operations/lint.js';
 import { data, editedProfileText, mapOf, validProfile, yamlishText } from './arbitraries.js';
 
 // Issue #7: kurel never throws, whatever text, bytes or data it is given (§7).

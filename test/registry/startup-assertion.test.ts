@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/registry/create-registry.js';
-import { RegistryError } from '../../src/registry/errors.js';
-import type { Handler } from '../../src/registry/handler.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { RegistryError } from '../../src/catalogue/errors.js';
+import type { Handler } from '../../src/schema/handler.js';
 
 const SOURCE = 'plugin:./broken.mjs';
 const valid: Handler = { type: 'redis', description: 'adds redis', capabilityAware: false };

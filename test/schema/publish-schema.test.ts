@@ -2,11 +2,11 @@ import { Type } from '@sinclair/typebox';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
-import { createRegistry } from '../../src/registry/create-registry.js';
-import { capabilitySchema } from '../../src/schema/capability-schema.js';
-import { clusterProfileJsonSchema } from '../../src/schema/cluster-profile-schema.js';
-import { publishSchema } from '../../src/schema/publish-schema.js';
-import { checkSchema, type JsonSchema } from '../../src/validate/check-schema.js';
+import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { capabilitySchema } from '../../src/operations/capability-schema.js';
+import { clusterProfileJsonSchema } from '../../src/operations/cluster-profile-schema.js';
+import { publishSchema } from '../../src/schema/publish.js';
+import { checkSchema, type JsonSchema } from '../../src/schema/check.js';
 
 const ajv = () => new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { error, type Issue } from '../../src/validate/diagnostic.js';
+import { error, type Issue } from '../../src/core/diagnostics.js';
 import { parseYamlStream } from '../../src/yaml/source.js';
 
 const TEXT = [

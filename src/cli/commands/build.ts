@@ -1,15 +1,15 @@
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { readSourceFile, type ReadResult } from '../../documents/read-file.js';
-import { buildApplication, type BuildReport } from '../../validate/build.js';
-import { compareDiagnostics, type Diagnostic } from '../../validate/diagnostic.js';
-import type { LintInput } from '../../validate/lint.js';
+import { readSourceFile, type ReadResult } from '../../files/read-file.js';
+import { buildApplication, type BuildReport } from '../../operations/build-application.js';
+import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
+import type { LintInput } from '../../operations/lint.js';
 import { createCommandRegistry } from '../command-registry.js';
 import { exitCodeOf } from '../exit-code.js';
-import { stringifyJson } from '../format/json.js';
+import { stringifyJson } from '../../core/json-text.js';
 import { formatText, paletteFor, summarize } from '../format/text.js';
-import { gatherInputs, isDirectory } from '../inputs.js';
+import { gatherInputs, isDirectory } from '../../files/gather-inputs.js';
 import type { CommandIo } from '../io.js';
 
 /** How `kurel build` prints its result. */

@@ -1,6 +1,6 @@
-import type { Registry } from '../../registry/registry.js';
+import type { Registry } from '../../catalogue/registry.js';
 import { EXIT } from '../exit-code.js';
-import { stringifyJson } from '../format/json.js';
+import { stringifyJson } from '../../core/json-text.js';
 import type { CommandIo } from '../io.js';
 import { loadCapabilityRegistry, type CapabilitySourceOptions } from './schema.js';
 

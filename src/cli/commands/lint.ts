@@ -1,11 +1,11 @@
-import { compareDiagnostics, type Diagnostic } from '../../validate/diagnostic.js';
-import { lintInputs, type LintReport } from '../../validate/lint.js';
-import { fileDiagnostic } from '../../documents/read-file.js';
+import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
+import { lintInputs, type LintReport } from '../../operations/lint.js';
+import { fileDiagnostic } from '../../files/read-file.js';
 import { createCommandRegistry } from '../command-registry.js';
 import { exitCodeOf } from '../exit-code.js';
 import { renderReport, type LintFormat } from '../format/index.js';
 import { paletteFor } from '../format/text.js';
-import { gatherInputs } from '../inputs.js';
+import { gatherInputs } from '../../files/gather-inputs.js';
 import type { CommandIo } from '../io.js';
 
 /** Options of `kurel lint`. */

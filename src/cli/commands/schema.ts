@@ -1,14 +1,14 @@
-import type { Registry } from '../../registry/registry.js';
-import { capabilitySchema, renderingSchemaDocument } from '../../schema/capability-schema.js';
-import { clusterProfileJsonSchema } from '../../schema/cluster-profile-schema.js';
-import { compareDiagnostics, type Diagnostic } from '../../validate/diagnostic.js';
-import { lintInputs } from '../../validate/lint.js';
-import { didYouMean } from '../../validate/suggest.js';
+import type { Registry } from '../../catalogue/registry.js';
+import { capabilitySchema, renderingSchemaDocument } from '../../operations/capability-schema.js';
+import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
+import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
+import { lintInputs } from '../../operations/lint.js';
+import { didYouMean } from '../../core/suggest.js';
 import { createCommandRegistry } from '../command-registry.js';
 import { EXIT } from '../exit-code.js';
-import { stringifyJson } from '../format/json.js';
+import { stringifyJson } from '../../core/json-text.js';
 import { formatText, paletteFor } from '../format/text.js';
-import { gatherInputs } from '../inputs.js';
+import { gatherInputs } from '../../files/gather-inputs.js';
 import type { CommandIo } from '../io.js';
 
 /** The flags that choose which capabilities a command knows besides the built-ins. */

@@ -1,6 +1,6 @@
 import { writeFile } from 'node:fs/promises';
-import { clusterProfileJsonSchema } from '../../schema/cluster-profile-schema.js';
-import type { JsonSchema } from '../../validate/check-schema.js';
+import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
+import type { JsonSchema } from '../../schema/check.js';
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
 import { loadCapabilityRegistry, type CapabilitySourceOptions } from './schema.js';

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../../validate/diagnostic.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 
 /**
  * Formats diagnostics as GitHub Actions workflow commands, one annotation per line:

@@ -1,8 +1,8 @@
-import type { Diagnostic } from '../../validate/diagnostic.js';
-import type { FileReport } from '../../validate/lint.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
+import type { FileReport } from '../../operations/lint.js';
 import type { SourceText } from '../../yaml/source.js';
 import { formatGithub } from './github.js';
-import { stringifyJson } from './json.js';
+import { stringifyJson } from '../../core/json-text.js';
 import { formatJunit } from './junit.js';
 import { formatSarif } from './sarif.js';
 import { formatText, summarize, type Palette } from './text.js';

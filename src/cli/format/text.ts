@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../../validate/diagnostic.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { SourceText } from '../../yaml/source.js';
 
 /** Terminal styling; all identity functions when colour is off. */

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { buildApplication } from '../../validate/build.js';
+import { buildApplication } from '../../operations/build-application.js';
 import { bodyBytes, decodeJsonBody } from '../body.js';
 import { readEnvelope } from '../envelope.js';
 import type { ServiceMetrics } from '../metrics.js';

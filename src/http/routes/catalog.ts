@@ -1,9 +1,9 @@
 import type { RequestHandler } from 'express';
 import { listCapabilities, type CapabilityListing } from '../../cli/commands/capabilities.js';
-import type { Registry } from '../../registry/registry.js';
-import { capabilitySchema, renderingSchemaDocument } from '../../schema/capability-schema.js';
-import { clusterProfileJsonSchema } from '../../schema/cluster-profile-schema.js';
-import type { JsonSchema } from '../../validate/check-schema.js';
+import type { Registry } from '../../catalogue/registry.js';
+import { capabilitySchema, renderingSchemaDocument } from '../../operations/capability-schema.js';
+import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
+import type { JsonSchema } from '../../schema/check.js';
 import { HttpProblem } from '../problem.js';
 import { sendJson } from '../respond.js';
 import type { ServiceState } from '../service-state.js';

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { Diagnostic } from '../../validate/diagnostic.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import { diagnosticLines, type Logger } from '../logger.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { sendJson, sendText } from '../respond.js';

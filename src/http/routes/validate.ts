@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { validateJsonProfile, validateProfile, type ProfileVerdict } from '../../validate/validate-profile.js';
+import { validateJsonProfile, validateProfile, type ProfileVerdict } from '../../operations/validate-profile.js';
 import { bodyBytes, decodeJsonBody, type BodyKind } from '../body.js';
 import { isEnvelope, readEnvelope } from '../envelope.js';
 import type { ServiceMetrics } from '../metrics.js';

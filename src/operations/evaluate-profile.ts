@@ -1,10 +1,10 @@
 import { capabilityType } from '../documents/common.js';
 import { ClusterProfileSchema, DEFAULT_GITOPS_ENGINE } from '../documents/cluster-profile.js';
-import type { Rendering } from '../registry/handler.js';
-import type { Registry } from '../registry/registry.js';
-import { checkSchema, isMap } from './check-schema.js';
-import { rebase, warning, error, type Issue, type Severity } from './diagnostic.js';
-import { didYouMean } from './suggest.js';
+import type { Rendering } from '../schema/handler.js';
+import type { Registry } from '../catalogue/registry.js';
+import { checkSchema, isMap } from '../schema/check.js';
+import { rebase, warning, error, type Issue, type Severity } from '../core/diagnostics.js';
+import { didYouMean } from '../core/suggest.js';
 
 /** A profile after evaluation: every binding's rendering with defaults applied. */
 export interface ResolvedProfile {

@@ -1,6 +1,6 @@
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { SourceDocument } from '../yaml/source.js';
-import { compileDefinition } from './compile-definition.js';
+import { compileDefinition } from '../documents/compile-definition.js';
 import { resolveDefinitionConflicts, type DefinitionCandidate } from './definition-conflicts.js';
 import type { Registry } from './registry.js';
 

@@ -1,8 +1,8 @@
-import { loadDefinitionDocuments } from '../registry/load-definitions.js';
-import type { Registry } from '../registry/registry.js';
+import { loadDefinitionDocuments } from '../catalogue/load-definitions.js';
+import type { Registry } from '../catalogue/registry.js';
 import { parseYamlStream, type SourceDocument, type SourceText } from '../yaml/source.js';
-import { isMap } from './check-schema.js';
-import { compareDiagnostics, error, hasErrors, type Diagnostic } from './diagnostic.js';
+import { isMap } from '../schema/check.js';
+import { compareDiagnostics, error, hasErrors, type Diagnostic } from '../core/diagnostics.js';
 import { evaluateProfile, type ResolvedProfile } from './evaluate-profile.js';
 
 /**

@@ -1,9 +1,9 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { CapabilityDefinitionSchema, PropertyDeclarationSchema, type PropertyType } from '../documents/capability-definition.js';
-import { checkSchema, describeValue, isMap, matchesType, type JsonSchema } from '../validate/check-schema.js';
-import { defaultPart, error, warning, type Issue, type Path } from '../validate/diagnostic.js';
+import { CapabilityDefinitionSchema, PropertyDeclarationSchema, type PropertyType } from './capability-definition.js';
+import { checkSchema, describeValue, isMap, matchesType, type JsonSchema } from '../schema/check.js';
+import { defaultPart, error, warning, type Issue, type Path } from '../core/diagnostics.js';
 import { setOwn } from '../yaml/to-data.js';
-import { checkPattern } from './regex-safety.js';
+import { checkPattern } from '../schema/pattern-safety.js';
 
 /** A CapabilityDefinition compiled to the schema its renderings are checked with. */
 export interface CompiledDefinition {

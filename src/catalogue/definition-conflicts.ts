@@ -1,8 +1,8 @@
 import { PROPERTY_KEYWORDS } from '../documents/capability-definition.js';
-import { isMap, type JsonSchema } from '../validate/check-schema.js';
-import { describePath, error, warning, type Diagnostic, type Path } from '../validate/diagnostic.js';
+import { isMap, type JsonSchema } from '../schema/check.js';
+import { describePath, error, warning, type Diagnostic, type Path } from '../core/diagnostics.js';
 import type { Locatable } from '../yaml/source.js';
-import type { CompiledDefinition } from './compile-definition.js';
+import type { CompiledDefinition } from '../documents/compile-definition.js';
 
 /** A definition that loaded cleanly, and where it came from. */
 export interface DefinitionCandidate {

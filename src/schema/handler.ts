@@ -1,5 +1,5 @@
-import type { Issue } from '../validate/diagnostic.js';
-import type { JsonSchema } from '../validate/check-schema.js';
+import type { Issue } from '../core/diagnostics.js';
+import type { JsonSchema } from './check.js';
 
 /** A rendering map: the values a cluster profile binds to a capability. */
 export type Rendering = Record<string, unknown>;

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RegistryError } from './errors.js';
-import type { Handler } from './handler.js';
+import type { Handler } from '../schema/handler.js';
 import type { Registry } from './registry.js';
 
 /** A plugin module that cannot be used at all: not found, throws while loading, or exports no handler. */

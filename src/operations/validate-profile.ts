@@ -1,6 +1,6 @@
-import type { Registry } from '../registry/registry.js';
+import type { Registry } from '../catalogue/registry.js';
 import { isYamlFaithfulJson } from '../yaml/json-fidelity.js';
-import type { Diagnostic } from './diagnostic.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { evaluateProfile, type ResolvedProfile } from './evaluate-profile.js';
 import { lintInputs, type LintInput, type LintOptions } from './lint.js';
 

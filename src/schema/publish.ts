@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../validate/check-schema.js';
+import type { JsonSchema } from './check.js';
 import { setOwn } from '../yaml/to-data.js';
 
 /** The meta-schema URI of JSON Schema draft 2020-12, the dialect kurel publishes. */

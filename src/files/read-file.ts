@@ -1,6 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
-import type { Diagnostic } from '../validate/diagnostic.js';
-import { LIMITS } from '../yaml/limits.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import { LIMITS } from '../core/limits.js';
 
 /** A file's bytes, or why they could not be read. */
 export type ReadResult =

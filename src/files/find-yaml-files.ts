@@ -1,6 +1,6 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { Diagnostic } from '../validate/diagnostic.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { fileDiagnostic } from './read-file.js';
 
 /** The YAML files found under a folder, and the problems met on the way. */

@@ -1,6 +1,6 @@
-import { checkSchema, type JsonSchema } from '../validate/check-schema.js';
-import { isMap } from '../validate/check-schema.js';
-import { error } from '../validate/diagnostic.js';
+import { checkSchema, type JsonSchema } from './check.js';
+import { isMap } from './check.js';
+import { error } from '../core/diagnostics.js';
 import type { Rendering, RenderingResult } from './handler.js';
 
 /**

@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
-import { findYamlFiles } from '../documents/find-yaml-files.js';
-import { fileDiagnostic, readSourceFile } from '../documents/read-file.js';
-import type { Diagnostic } from '../validate/diagnostic.js';
-import type { InputOrigin, LintInput } from '../validate/lint.js';
-import { LIMITS } from '../yaml/limits.js';
+import { findYamlFiles } from './find-yaml-files.js';
+import { fileDiagnostic, readSourceFile } from './read-file.js';
+import type { Diagnostic } from '../core/diagnostics.js';
+import type { InputOrigin, LintInput } from '../operations/lint.js';
+import { LIMITS } from '../core/limits.js';
 
 /** Inputs gathered from the command line, and what went wrong on the way. */
 export interface GatheredInputs {

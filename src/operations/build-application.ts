@@ -1,13 +1,13 @@
 import { ApplicationSchema } from '../documents/application.js';
-import type { Rendering } from '../registry/handler.js';
-import type { RegisteredHandler, Registry } from '../registry/registry.js';
+import type { Rendering } from '../schema/handler.js';
+import type { RegisteredHandler, Registry } from '../catalogue/registry.js';
 import { parseYamlStream, type SourceDocument, type SourceText } from '../yaml/source.js';
 import { setOwn } from '../yaml/to-data.js';
-import { checkSchema, describeValue, isMap } from './check-schema.js';
-import { compareDiagnostics, error, hasErrors, warning, type Diagnostic, type Issue, type Path } from './diagnostic.js';
+import { checkSchema, describeValue, isMap } from '../schema/check.js';
+import { compareDiagnostics, error, hasErrors, warning, type Diagnostic, type Issue, type Path } from '../core/diagnostics.js';
 import { evaluateProfile } from './evaluate-profile.js';
 import { lintInputs, type FileReport, type LintInput } from './lint.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../core/suggest.js';
 
 /** The texts a build reads. */
 export interface BuildSources {

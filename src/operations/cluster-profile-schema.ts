@@ -1,9 +1,9 @@
 import { ClusterProfileSchema } from '../documents/cluster-profile.js';
 import { DNS1123_SUBDOMAIN } from '../documents/common.js';
-import type { Registry } from '../registry/registry.js';
-import type { JsonSchema } from '../validate/check-schema.js';
+import type { Registry } from '../catalogue/registry.js';
+import type { JsonSchema } from '../schema/check.js';
 import { listCapabilitySchemas, renderingSchemaDefinition, type CapabilitySchema } from './capability-schema.js';
-import { DRAFT_2020_12, publishSchema } from './publish-schema.js';
+import { DRAFT_2020_12, publishSchema } from '../schema/publish.js';
 
 const SCOPE = DNS1123_SUBDOMAIN.slice(1, -1);
 

@@ -1,6 +1,6 @@
-import type { Registry } from '../registry/registry.js';
-import type { JsonSchema } from '../validate/check-schema.js';
-import { DRAFT_2020_12, publishSchema } from './publish-schema.js';
+import type { Registry } from '../catalogue/registry.js';
+import type { JsonSchema } from '../schema/check.js';
+import { DRAFT_2020_12, publishSchema } from '../schema/publish.js';
 
 /** One capability's rendering as kurel judges it, published as JSON Schema 2020-12. */
 export interface CapabilitySchema {

@@ -1,7 +1,7 @@
-import { checkSchema, type JsonSchema } from '../validate/check-schema.js';
-import type { Issue } from '../validate/diagnostic.js';
-import type { Handler, Rendering, RenderingResult } from './handler.js';
-import { assertHandlerIsSound } from './assert.js';
+import { checkSchema, type JsonSchema } from '../schema/check.js';
+import type { Issue } from '../core/diagnostics.js';
+import type { Handler, Rendering, RenderingResult } from '../schema/handler.js';
+import { assertHandlerIsSound } from './assert-handler.js';
 import { RegistryError } from './errors.js';
 
 export { RegistryError } from './errors.js';

@@ -1,6 +1,6 @@
 import { setOwn } from '../yaml/to-data.js';
-import { describePath, error, type Issue, type Path } from './diagnostic.js';
-import { didYouMean } from './suggest.js';
+import { describePath, error, type Issue, type Path } from '../core/diagnostics.js';
+import { didYouMean } from '../core/suggest.js';
 
 /**
  * The JSON Schema subset kurel's engine evaluates (what TypeBox's `Type.*` builders emit

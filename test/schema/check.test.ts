@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { checkSchema, type JsonSchema } from '../../src/validate/check-schema.js';
-import type { Issue } from '../../src/validate/diagnostic.js';
+import { checkSchema, type JsonSchema } from '../../src/schema/check.js';
+import type { Issue } from '../../src/core/diagnostics.js';
 
 /** An issue reduced to what these tests pin: code, path, and the part it points at. */
 const brief = (issues: Issue[]) => issues.map((i) => ({ code: i.code, path: i.path.join('/'), ...(i.part ? { part: i.part } : {}), ...(i.at ? { at: i.at } : {}) }));

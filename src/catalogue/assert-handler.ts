@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
-import { SUPPORTED_KEYWORDS, type JsonSchema } from '../validate/check-schema.js';
-import type { Handler } from './handler.js';
+import { SUPPORTED_KEYWORDS, type JsonSchema } from '../schema/check.js';
+import type { Handler } from '../schema/handler.js';
 import { RegistryError } from './errors.js';
 
 const TYPE_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
