@@ -1,6 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { checkRendering } from '../src/schema/check-rendering.js';
-import { defineHandler } from '../src/schema/handler.js';
+import { checkRendering, defineHandler } from '../src/schema/handler.js';
 import { Name, applyDefaultWhenEmpty } from './shared-schemas.js';
 
 const ISSUER_KIND_DEFAULT = 'ClusterIssuer';

@@ -1,12 +1,8 @@
-import { createRequire } from 'node:module';
-import { SUPPORTED_KEYWORDS, type JsonSchema } from '../schema/check.js';
 import type { Handler } from '../schema/handler.js';
 import { RegistryError } from './errors.js';
+import { findSchemaProblem } from '../schema/meta-check.js';
 
 const TYPE_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
-
-type MetaValidator = (schema: unknown) => string | undefined;
-let metaValidator: MetaValidator | undefined;
 
 /**
  * The startup assertion for one handler (DESIGN §3): throws {@link RegistryError} naming the
@@ -43,74 +39,8 @@ export function assertHandlerIsSound(candidate: unknown, source: string, options
   if (schema !== undefined) {
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) fail('renderingSchema must be a JSON Schema object');
     if (options.checkSchema) {
-      const problem = metaCheck(schema) ?? unsupportedKeyword(schema as JsonSchema, '');
+      const problem = findSchemaProblem(schema);
       if (problem) fail(`renderingSchema is not a valid JSON Schema: ${problem}`);
     }
   }
-}
-
-function metaCheck(schema: unknown): string | undefined {
-  if (!metaValidator) {
-    // Loaded on first use: only plugin registration needs ajv, so lint starts without it.
-    const require = createRequire(import.meta.url);
-    const Ajv2020 = (require('ajv/dist/2020.js') as { default: new (opts: object) => AjvLike }).default;
-    const ajv = new Ajv2020({ strict: false, validateSchema: true });
-    metaValidator = (candidate) => {
-      if (ajv.validateSchema(candidate)) {
-        try {
-          ajv.compile(candidate);
-          return undefined;
-        } catch (err) {
-          return (err as Error).message;
-        }
-      }
-      return ajv.errorsText(ajv.errors);
-    };
-  }
-  return metaValidator(schema);
-}
-
-interface AjvLike {
-  validateSchema(schema: unknown): boolean;
-  compile(schema: unknown): unknown;
-  errorsText(errors: unknown): string;
-  errors: unknown;
-}
-
-const SUBSCHEMA_MAPS = ['properties', 'dependentSchemas', 'patternProperties', '$defs'];
-const SUBSCHEMA_LISTS = ['anyOf', 'oneOf', 'allOf'];
-const SUBSCHEMAS = ['items', 'additionalProperties', 'propertyNames', 'not', 'if', 'then', 'else', 'contains'];
-
-/** The first keyword kurel's engine would not evaluate, with its location. */
-function unsupportedKeyword(schema: JsonSchema, at: string): string | undefined {
-  if (typeof schema !== 'object' || schema === null) return undefined;
-  for (const key of Object.keys(schema)) {
-    if (!SUPPORTED_KEYWORDS.has(key)) return `keyword "${key}" at ${at || '/'} is not supported by kurel's validator`;
-  }
-  for (const key of SUBSCHEMA_MAPS) {
-    const map = schema[key] as Record<string, JsonSchema> | undefined;
-    if (map && typeof map === 'object') {
-      for (const [name, sub] of Object.entries(map)) {
-        const found = unsupportedKeyword(sub, `${at}/${key}/${name}`);
-        if (found) return found;
-      }
-    }
-  }
-  for (const key of SUBSCHEMA_LISTS) {
-    const list = schema[key] as JsonSchema[] | undefined;
-    if (Array.isArray(list)) {
-      for (let i = 0; i < list.length; i++) {
-        const found = unsupportedKeyword(list[i]!, `${at}/${key}/${i}`);
-        if (found) return found;
-      }
-    }
-  }
-  for (const key of SUBSCHEMAS) {
-    const sub = schema[key];
-    if (sub && typeof sub === 'object') {
-      const found = unsupportedKeyword(sub as JsonSchema, `${at}/${key}`);
-      if (found) return found;
-    }
-  }
-  return undefined;
 }

@@ -1,8 +1,10 @@
 import { PROPERTY_KEYWORDS } from '../documents/capability-definition.js';
-import { isMap, type JsonSchema } from '../schema/check.js';
 import { describePath, error, warning, type Diagnostic, type Path } from '../core/diagnostics.js';
 import type { Locatable } from '../yaml/source.js';
 import type { CompiledDefinition } from '../documents/compile-definition.js';
+import { canonicalJson } from '../core/canonical-json.js';
+import { compareBytes, isMap } from '../core/data.js';
+import { type JsonSchema } from '../core/json-schema.js';
 
 /** A definition that loaded cleanly, and where it came from. */
 export interface DefinitionCandidate {
@@ -115,7 +117,7 @@ function validationView(schema: JsonSchema, required = false): Record<string, un
 
 // Descriptions included: two definitions with equal views are identical.
 function fullView(definition: CompiledDefinition): string {
-  return stableJson({ description: definition.description, schema: definition.schema });
+  return canonicalJson({ description: definition.description, schema: definition.schema });
 }
 
 /**
@@ -123,7 +125,7 @@ function fullView(definition: CompiledDefinition): string {
  * hold a declaration's keywords; `names` nodes map property names to declarations.
  */
 function firstDifference(earlier: unknown, later: unknown, path: Path, node: 'keywords' | 'names' = 'keywords'): Difference | undefined {
-  if (!isMap(earlier) || !isMap(later)) return stableJson(earlier) === stableJson(later) ? undefined : { path, earlier, later };
+  if (!isMap(earlier) || !isMap(later)) return canonicalJson(earlier) === canonicalJson(later) ? undefined : { path, earlier, later };
   const keys = [...Object.keys(earlier), ...Object.keys(later).filter((k) => !Object.hasOwn(earlier, k))];
   for (const key of keys) {
     const a = Object.hasOwn(earlier, key) ? earlier[key] : undefined;
@@ -133,7 +135,7 @@ function firstDifference(earlier: unknown, later: unknown, path: Path, node: 'ke
     if (node === 'names') found = firstDifference(a, b, at, 'keywords');
     else if (key === 'properties') found = firstDifference(a, b, at, 'names');
     else if (key === 'items' || key === 'additionalProperties') found = firstDifference(a, b, at, 'keywords');
-    else found = stableJson(a) === stableJson(b) ? undefined : { path: at, earlier: a, later: b };
+    else found = canonicalJson(a) === canonicalJson(b) ? undefined : { path: at, earlier: a, later: b };
     if (found) return found;
   }
   return undefined;
@@ -141,29 +143,11 @@ function firstDifference(earlier: unknown, later: unknown, path: Path, node: 'ke
 
 function describe(value: unknown): string {
   if (value === undefined) return 'absent';
-  const text = stableJson(value);
+  const text = canonicalJson(value);
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
-}
-
-function stableJson(value: unknown): string {
-  return (
-    JSON.stringify(value, (_key, v: unknown) => {
-      if (typeof v === 'bigint') return `${v}n`;
-      if (isMap(v)) {
-        const sorted: Record<string, unknown> = {};
-        for (const key of Object.keys(v).sort()) Object.defineProperty(sorted, key, { value: v[key], enumerable: true });
-        return sorted;
-      }
-      return v;
-    }) ?? 'undefined'
-  );
 }
 
 function compareCandidates(a: DefinitionCandidate, b: DefinitionCandidate): number {
   return compareBytes(a.file, b.file) || a.start - b.start;
 }
 
-/** Orders paths byte-wise (UTF-8), as DESIGN §4.5 asks, not by UTF-16 code units. */
-export function compareBytes(a: string, b: string): number {
-  return a === b ? 0 : Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}

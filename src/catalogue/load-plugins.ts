@@ -3,8 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { RegistryError } from './errors.js';
-import type { Handler } from '../schema/handler.js';
-import type { Registry } from './registry.js';
+import type { Catalogue, HandlerCandidate } from './catalogue.js';
 
 /** A plugin module that cannot be used at all: not found, throws while loading, or exports no handler. */
 export class PluginLoadError extends RegistryError {
@@ -19,35 +18,44 @@ export class PluginLoadError extends RegistryError {
 }
 
 /**
- * Loads handler plugins (DESIGN §5.3) and registers them through the startup assertion. A
- * plugin is an ES module whose default export is a handler or an array of handlers. `spec` is
- * a path (relative to `cwd`) or a package name (resolved from `cwd`). Throws
- * {@link RegistryError} naming the plugin when it cannot be loaded, claims a type already
- * registered (a built-in's or another plugin's), or exports something that is not a handler.
+ * Loads handler plugins (DESIGN §5.3): each is an ES module whose default export is a handler
+ * or an array of handlers. `spec` is a path (relative to `cwd`) or a package name (resolved
+ * from `cwd`). Returns the handlers to put into a catalogue (which asserts the handler
+ * contract); throws {@link PluginLoadError} naming the plugin when it cannot be loaded or
+ * exports no handler.
  */
-export async function loadPlugins(specs: readonly string[], registry: Registry, cwd: string = process.cwd()): Promise<void> {
+export async function loadPlugins(specs: readonly string[], cwd: string = process.cwd()): Promise<HandlerCandidate[]> {
+  const handlers: HandlerCandidate[] = [];
   for (const spec of specs) {
     const exported = await importPlugin(spec, cwd);
     const candidates: unknown[] = Array.isArray(exported) ? exported : [exported];
     if (candidates.length === 0) throw new PluginLoadError(spec, 'the default export is an empty array; expected a handler or an array of handlers');
-    for (const candidate of candidates) registerCandidate(candidate, registry, spec);
+    for (const handler of candidates) handlers.push({ handler, source: `plugin:${spec}` });
   }
+  return handlers;
 }
 
-function registerCandidate(candidate: unknown, registry: Registry, spec: string): void {
-  const source = `plugin:${spec}` as const;
-  try {
-    const type = typeof candidate === 'object' && candidate !== null ? (candidate as { type?: unknown }).type : undefined;
-    const taken = typeof type === 'string' ? registry.handler(type) : undefined;
-    if (typeof type === 'string' && taken?.source === 'builtin') {
-      throw new RegistryError(type, `the plugin claims the type of the built-in handler "${type}"; a plugin may not replace a built-in`, source);
+/**
+ * A catalogue with the plugins' handlers added, each through the startup assertion; throws
+ * {@link RegistryError} naming the plugin when one breaks the contract or claims a type already
+ * held, and {@link PluginLoadError} when a handler cannot even be read (a getter that throws).
+ */
+export function withPlugins(catalogue: Catalogue, handlers: readonly HandlerCandidate[]): Catalogue {
+  let current = catalogue;
+  for (const candidate of handlers) {
+    try {
+      const type = typeof candidate.handler === 'object' && candidate.handler !== null ? (candidate.handler as { type?: unknown }).type : undefined;
+      if (typeof type === 'string' && current.handler(type)?.source === 'builtin') {
+        throw new RegistryError(type, `the plugin claims the type of the built-in handler "${type}"; a plugin may not replace a built-in`, candidate.source);
+      }
+      current = current.withHandlers([candidate]);
+    } catch (err) {
+      if (err instanceof RegistryError) throw err;
+      // A getter that throws, a proxy that refuses to be read: still the plugin's fault, still named.
+      throw new PluginLoadError(candidate.source.slice('plugin:'.length), `a handler could not be read: ${messageOf(err)}`);
     }
-    registry.register(candidate as Handler, source);
-  } catch (err) {
-    if (err instanceof RegistryError) throw err;
-    // A getter that throws, a proxy that refuses to be read: still the plugin's fault, still named.
-    throw new PluginLoadError(spec, `a handler could not be read: ${messageOf(err)}`);
   }
+  return current;
 }
 
 async function importPlugin(spec: string, cwd: string): Promise<unknown> {
@@ -163,4 +171,9 @@ function messageOf(err: unknown): string {
   } catch {
     return 'it threw a value that cannot be printed';
   }
+}
+
+/** A catalogue with the plugins named by `specs` imported and added (see {@link loadPlugins} and {@link withPlugins}). */
+export async function addPlugins(catalogue: Catalogue, specs: readonly string[], cwd: string = process.cwd()): Promise<Catalogue> {
+  return withPlugins(catalogue, await loadPlugins(specs, cwd));
 }

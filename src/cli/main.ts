@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 import { Command, CommanderError, Option } from 'commander';
-import { fileDiagnostic } from '../files/read-file.js';
+import { fileDiagnostic } from '../core/diagnostics.js';
+import { envelopeOf } from '../operations/envelopes.js';
 import { EXIT } from './exit-code.js';
 import { stringifyJson } from '../core/json-text.js';
 import { LINT_FORMATS } from './format/index.js';
-import { readStdin } from '../files/gather-inputs.js';
+import { readStdin } from './stdin.js';
 import type { CommandIo } from './io.js';
 import { VERSION } from '../core/version.js';
 
@@ -127,9 +128,8 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
       if (wantsJson(argv)) {
         const diagnostic = fileDiagnostic('<command line>', 'usage', err.message.replace(/^error: /, '').replace(/\.$/, ''));
-        // `kurel build` adds `application` to the envelope, also when the command line is wrong.
-        const envelope = argv[0] === 'build' ? { valid: false, diagnostics: [diagnostic], files: [], application: null } : { valid: false, diagnostics: [diagnostic], files: [] };
-        io.stdout(stringifyJson(envelope) + '\n');
+        // Each command's envelope has its own members, also when the command line is wrong.
+        io.stdout(stringifyJson(envelopeOf(argv[0] === 'build' ? 'build' : 'run', false, [diagnostic])) + '\n');
       }
       return EXIT.usage;
     }

@@ -136,3 +136,8 @@ export function describePath(path: Path): string {
   }
   return out;
 }
+
+/** A diagnostic about a whole file (no position inside it). */
+export function fileDiagnostic(file: string, code: DiagnosticCode, message: string): Diagnostic {
+  return { code, severity: 'error', message, file, line: 1, column: 1, endLine: 1, endColumn: 1, path: '' };
+}

@@ -1,9 +1,10 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { CapabilityDefinitionSchema, PropertyDeclarationSchema, type PropertyType } from './capability-definition.js';
-import { checkSchema, describeValue, isMap, matchesType, type JsonSchema } from '../schema/check.js';
+import { checkSchema, matchesType } from '../schema/check.js';
 import { defaultPart, error, warning, type Issue, type Path } from '../core/diagnostics.js';
-import { setOwn } from '../yaml/to-data.js';
 import { checkPattern } from '../schema/pattern-safety.js';
+import { describeValue, isMap, joinOr, setOwn } from '../core/data.js';
+import { type JsonSchema } from '../core/json-schema.js';
 
 /** A CapabilityDefinition compiled to the schema its renderings are checked with. */
 export interface CompiledDefinition {
@@ -250,8 +251,4 @@ function isError(issue: Issue): boolean {
 
 function typeWord(type: PropertyType): string {
   return type === 'integer' || type === 'array' ? `an ${type}` : `a ${type}`;
-}
-
-function joinOr(words: readonly string[]): string {
-  return words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 }

@@ -1,7 +1,6 @@
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { Diagnostic } from '../core/diagnostics.js';
-import { fileDiagnostic } from './read-file.js';
+import { fileDiagnostic, type Diagnostic } from '../core/diagnostics.js';
 
 /** The YAML files found under a folder, and the problems met on the way. */
 export interface FoundFiles {

@@ -1,13 +1,13 @@
 import { stat } from 'node:fs/promises';
 import { findYamlFiles } from './find-yaml-files.js';
-import { fileDiagnostic, readSourceFile } from './read-file.js';
-import type { Diagnostic } from '../core/diagnostics.js';
-import type { InputOrigin, LintInput } from '../operations/lint.js';
+import { fileDiagnostic, type Diagnostic } from '../core/diagnostics.js';
+import { readSourceFile } from './read-file.js';
+import type { InputFile, InputOrigin } from '../core/input.js';
 import { LIMITS } from '../core/limits.js';
 
 /** Inputs gathered from the command line, and what went wrong on the way. */
 export interface GatheredInputs {
-  inputs: LintInput[];
+  inputs: InputFile[];
   diagnostics: Diagnostic[];
   /** True when a named path cannot be read (exit 2). */
   fatal: boolean;
@@ -16,7 +16,7 @@ export interface GatheredInputs {
 /** Collects files (and standard input) into lint inputs; never throws. */
 export async function gatherInputs(
   request: { paths?: readonly string[]; definitionDirs?: readonly string[]; definitionFiles?: readonly string[]; stdinName?: string },
-  stdin: () => Promise<Uint8Array> = readStdin,
+  stdin: () => Promise<Uint8Array> = noStdin,
 ): Promise<GatheredInputs> {
   const result: GatheredInputs = { inputs: [], diagnostics: [], fatal: false };
   const addFile = async (path: string, origin: InputOrigin) => {
@@ -61,15 +61,6 @@ export async function isDirectory(path: string): Promise<boolean> {
   );
 }
 
-/** Reads all of standard input, stopping early past the size limit. */
-export async function readStdin(): Promise<Uint8Array> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of process.stdin) {
-    const buffer = chunk as Buffer;
-    chunks.push(buffer);
-    size += buffer.length;
-    if (size > LIMITS.maxFileBytes) break;
-  }
-  return Buffer.concat(chunks);
+async function noStdin(): Promise<Uint8Array> {
+  return new Uint8Array();
 }

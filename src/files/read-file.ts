@@ -1,16 +1,11 @@
 import { readFileSync, statSync } from 'node:fs';
-import type { Diagnostic } from '../core/diagnostics.js';
+import { fileDiagnostic, type Diagnostic } from '../core/diagnostics.js';
 import { LIMITS } from '../core/limits.js';
 
 /** A file's bytes, or why they could not be read. */
 export type ReadResult =
   | { ok: true; bytes: Uint8Array }
   | { ok: false; diagnostic: Diagnostic; /** true when the path itself cannot be read (exit 2) */ unreadable: boolean };
-
-/** A diagnostic about a whole file (no position inside it). */
-export function fileDiagnostic(file: string, code: Diagnostic['code'], message: string): Diagnostic {
-  return { code, severity: 'error', message, file, line: 1, column: 1, endLine: 1, endColumn: 1, path: '' };
-}
 
 /**
  * Reads a file within the size limit; never throws. Reads synchronously: a run reads many

@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import { withPatternBudget } from '../schema/pattern-safety.js';
-import type { Registry } from '../catalogue/registry.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
 import { readBody, type BodyKind } from './body.js';
 import { edge } from './edge.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
@@ -14,8 +14,8 @@ import { healthRoute, logReloads, metricsRoute, openApiRoute, readinessRoute, re
 import { validateRoute } from './routes/validate.js';
 import { ServiceState } from './service-state.js';
 
-/** What an app serves from: a fixed registry, or a service state that can reload. */
-export type AppOptions = ({ registry: Registry; state?: undefined } | { state: ServiceState; registry?: undefined }) & {
+/** What an app serves from: a fixed catalogue, or a service state that can reload. */
+export type AppOptions = ({ catalogue: Catalogue; state?: undefined } | { state: ServiceState; catalogue?: undefined }) & {
   logger?: Logger;
   limits?: Partial<ServiceLimits>;
   /** Add Node's process series (memory, CPU, event loop) to `/metrics`. */
@@ -48,7 +48,7 @@ const OPERATIONS_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
  * path is 404 and any other method 405, both as `application/problem+json`.
  */
 export function createApp(options: AppOptions): KurelApp {
-  const state = options.state ?? new ServiceState(options.registry);
+  const state = options.state ?? new ServiceState(options.catalogue);
   const logger = options.logger ?? silentLogger();
   const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const metrics = createMetrics(state, { processMetrics: options.processMetrics ?? false });

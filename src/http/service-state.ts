@@ -1,13 +1,13 @@
-import type { Registry } from '../catalogue/registry.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 
-/** The outcome of building a registry from the service's definitions: complete, or refused with the reasons. */
-export type RegistryLoad = { ok: true; registry: Registry; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
+/** The outcome of building a catalogue from the service's definitions: complete, or refused with the reasons. */
+export type CatalogueLoadResult = { ok: true; catalogue: Catalogue; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
 
-/** Builds a new registry from the service's sources (plugins and definition folders). */
-export type RegistryLoader = () => Promise<RegistryLoad>;
+/** Builds a new catalogue from the service's sources (plugins and definition folders). */
+export type CatalogueLoader = () => Promise<CatalogueLoadResult>;
 
-/** What the last (re)load did; a failed one left the previous registry in service. */
+/** What the last (re)load did; a failed one left the previous catalogue in service. */
 export interface ReloadRecord {
   at: Date;
   ok: boolean;
@@ -18,12 +18,12 @@ export interface ReloadRecord {
 }
 
 /**
- * The registry a service answers with, swapped atomically on reload: a request reads
- * {@link ServiceState.registry} once and keeps that registry to its end. A reload builds and
- * checks a complete new registry first; a failed one changes nothing but the record.
+ * The catalogue a service answers with, swapped atomically on reload: a request reads
+ * {@link ServiceState.catalogue} once and keeps that catalogue to its end. A reload builds and
+ * checks a complete new catalogue first; a failed one changes nothing but the record.
  */
 export class ServiceState {
-  private active: Registry;
+  private active: Catalogue;
   private activeSince: Date;
   private record: ReloadRecord;
   private queue: Promise<unknown> = Promise.resolve();
@@ -31,28 +31,28 @@ export class ServiceState {
   private readonly listeners: ((record: ReloadRecord) => void)[] = [];
 
   constructor(
-    registry: Registry,
-    private readonly loader?: RegistryLoader,
+    catalogue: Catalogue,
+    private readonly loader?: CatalogueLoader,
     loadDiagnostics: Diagnostic[] = [],
   ) {
-    this.active = registry;
+    this.active = catalogue;
     this.activeSince = new Date();
-    this.record = { at: this.activeSince, ok: true, definitions: registry.listDefinitions().length, diagnostics: loadDiagnostics };
+    this.record = { at: this.activeSince, ok: true, definitions: catalogue.listDefinitions().length, diagnostics: loadDiagnostics };
   }
 
-  /** Loads the first registry with `loader`; resolves to the refusal when it fails. */
-  static async start(loader: RegistryLoader): Promise<ServiceState | { ok: false; diagnostics: Diagnostic[] }> {
+  /** Loads the first catalogue with `loader`; resolves to the refusal when it fails. */
+  static async start(loader: CatalogueLoader): Promise<ServiceState | { ok: false; diagnostics: Diagnostic[] }> {
     const load = await loader();
     if (!load.ok) return load;
-    return new ServiceState(load.registry, loader, load.diagnostics);
+    return new ServiceState(load.catalogue, loader, load.diagnostics);
   }
 
-  /** The registry in service now. */
-  get registry(): Registry {
+  /** The catalogue in service now. */
+  get catalogue(): Catalogue {
     return this.active;
   }
 
-  /** When the registry in service was loaded. */
+  /** When the catalogue in service was loaded. */
   get loadedAt(): Date {
     return this.activeSince;
   }
@@ -78,7 +78,7 @@ export class ServiceState {
   }
 
   /**
-   * Rebuilds the registry and swaps it in when it loads completely; reloads run one at a time,
+   * Rebuilds the catalogue and swaps it in when it loads completely; reloads run one at a time,
    * so one asked for during another reads the files again after it.
    */
   reload(): Promise<ReloadRecord> {
@@ -92,7 +92,7 @@ export class ServiceState {
     if (!this.loader) {
       record = { at: new Date(), ok: true, definitions: this.active.listDefinitions().length, diagnostics: [] };
     } else {
-      let load: RegistryLoad;
+      let load: CatalogueLoadResult;
       try {
         load = await this.loader();
       } catch (err) {
@@ -101,7 +101,7 @@ export class ServiceState {
       }
       const at = new Date();
       if (load.ok) {
-        this.active = load.registry;
+        this.active = load.catalogue;
         this.activeSince = at;
       }
       record = { at, ok: load.ok, definitions: this.active.listDefinitions().length, diagnostics: load.diagnostics };

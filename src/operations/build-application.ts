@@ -1,20 +1,22 @@
 import { ApplicationSchema } from '../documents/application.js';
 import type { Rendering } from '../schema/handler.js';
-import type { RegisteredHandler, Registry } from '../catalogue/registry.js';
-import { parseYamlStream, type SourceDocument, type SourceText } from '../yaml/source.js';
-import { setOwn } from '../yaml/to-data.js';
-import { checkSchema, describeValue, isMap } from '../schema/check.js';
+import type { Catalogue, RegisteredHandler } from '../catalogue/catalogue.js';
+import type { FileReport, InputFile } from '../core/input.js';
+import { readInput } from '../documents/read-input.js';
+import type { SourceText } from '../yaml/source.js';
+import { checkSchema } from '../schema/check.js';
 import { compareDiagnostics, error, hasErrors, warning, type Diagnostic, type Issue, type Path } from '../core/diagnostics.js';
 import { evaluateProfile } from './evaluate-profile.js';
-import { lintInputs, type FileReport, type LintInput } from './lint.js';
+import { lintInputs } from './lint.js';
 import { didYouMean } from '../core/suggest.js';
+import { cloneData, describeValue, isMap, setOwn } from '../core/data.js';
 
 /** The texts a build reads. */
 export interface BuildSources {
   application: { file: string; content: string | Uint8Array };
   profile: { file: string; content: string | Uint8Array };
   /** Definition files (from --definitions, --capability-def, the package's definitions/). */
-  definitions: readonly LintInput[];
+  definitions: readonly InputFile[];
 }
 
 /** Options of a build. */
@@ -64,7 +66,7 @@ interface ProfileView {
 
 /** What the trait steps need and where they put their problems. */
 interface TraitContext {
-  registry: Registry;
+  catalogue: Catalogue;
   /** Undefined when the profile could not be read: its own diagnostics explain it. */
   profile: ProfileView | undefined;
   strictCapabilities: boolean;
@@ -78,38 +80,39 @@ interface TraitContext {
  * Builds an application against a cluster profile (DESIGN §4.3): loads the definitions,
  * validates every binding of the profile, then resolves each trait of each component (key
  * resolution, handler, required capability, platform-reserved keys, nested merge, unvalidated
- * capabilities). Every problem is reported, positioned in the file it comes from. Plugins must
- * be registered on `registry` before the call.
+ * capabilities). Every problem is reported, positioned in the file it comes from. Plugins are
+ * handlers of the catalogue given; it is never changed.
  */
-export function buildApplication(sources: BuildSources, registry: Registry, options: BuildOptions = {}): BuildReport {
+export function buildApplication(sources: BuildSources, catalogue: Catalogue, options: BuildOptions = {}): BuildReport {
   const seen = new Set<string>();
-  const definitionInputs: LintInput[] = [];
+  const definitionInputs: InputFile[] = [];
   for (const input of sources.definitions) {
     if (seen.has(input.file)) continue;
     seen.add(input.file);
     definitionInputs.push({ ...input, origin: 'definition' });
   }
-  const definitions = lintInputs(definitionInputs, registry);
+  const definitions = lintInputs(definitionInputs, catalogue);
+  const withDefinitions = definitions.catalogue;
   const diagnostics: Diagnostic[] = [...definitions.diagnostics];
   const sourceTexts = new Map(definitions.sources);
   const applicationReport: FileReport = { path: sources.application.file, kind: 'Application', status: 'checked' };
   const profileReport: FileReport = { path: sources.profile.file, kind: 'ClusterProfile', status: 'checked' };
 
-  const { document: profileDocument, clean: profileIsClean } = readSingleDocument(sources.profile, 'a ClusterProfile', diagnostics, sourceTexts);
+  const { document: profileDocument, clean: profileIsClean } = readSingleDocument(sources.profile, 'ClusterProfile', diagnostics, sourceTexts);
   let profile: ProfileView | undefined;
   if (profileDocument) {
-    const evaluation = evaluateProfile(profileDocument.data, registry, 'quiet');
+    const evaluation = evaluateProfile(profileDocument.data, withDefinitions, 'quiet');
     for (const issue of evaluation.issues) diagnostics.push(profileDocument.toDiagnostic(issue));
     if (evaluation.resolved && profileIsClean) profileReport.resolved = evaluation.resolved;
     profile = { file: sources.profile.file, name: evaluation.name, capabilities: evaluation.capabilities };
   }
 
-  const { document: applicationDocument } = readSingleDocument(sources.application, 'an Application', diagnostics, sourceTexts);
+  const { document: applicationDocument } = readSingleDocument(sources.application, 'Application', diagnostics, sourceTexts);
   let application: ResolvedApplication | null = null;
   if (applicationDocument) {
     const structure = checkSchema(ApplicationSchema, applicationDocument.data);
     const context: TraitContext = {
-      registry,
+      catalogue: withDefinitions,
       profile,
       strictCapabilities: options.strictCapabilities === true,
       appIssues: [...structure.issues],
@@ -131,35 +134,12 @@ export function buildApplication(sources: BuildSources, registry: Registry, opti
   };
 }
 
-/** A file read as one document: undefined when its data cannot be read; `clean` when reading found no error. */
-interface SingleDocument {
-  document: SourceDocument | undefined;
-  clean: boolean;
-}
-
-/** Reads a file that must hold exactly one document. */
-function readSingleDocument(
-  input: { file: string; content: string | Uint8Array },
-  expected: string,
-  diagnostics: Diagnostic[],
-  sources: Map<string, SourceText>,
-): SingleDocument {
-  const stream = parseYamlStream(input.content, input.file);
-  sources.set(input.file, stream.source);
-  diagnostics.push(...stream.diagnostics);
-  if (stream.diagnostics.length > 0) return { document: undefined, clean: false };
-  const documents = stream.documents;
-  if (documents.length === 0 || documents.every((d) => d.isEmpty && d.diagnostics.length === 0)) {
-    diagnostics.push(stream.source.diagnosticAt('empty-document', `the file is empty or holds only comments; expected ${expected}`, [0, 0]));
-    return { document: undefined, clean: false };
-  }
-  for (const document of documents) diagnostics.push(...document.diagnostics);
-  if (documents.length > 1) {
-    const second = documents[1]!;
-    diagnostics.push(stream.source.diagnosticAt('multiple-documents', `the file holds exactly one document (${expected}); found a second one`, [second.start, second.start + 3]));
-  }
-  const first = documents[0]!;
-  return { document: first.data === undefined ? undefined : first, clean: documents.length === 1 && !hasErrors(first.diagnostics) };
+/** Reads a file that must hold exactly one document of `kind` (its schema then checks the kind). */
+function readSingleDocument(input: { file: string; content: string | Uint8Array }, kind: string, diagnostics: Diagnostic[], sources: Map<string, SourceText>) {
+  const read = readInput({ ...input, origin: 'document', kind });
+  sources.set(input.file, read.source);
+  for (const d of read.diagnostics) diagnostics.push(d);
+  return read;
 }
 
 function resolveApplication(data: unknown, context: TraitContext): ResolvedApplication {
@@ -199,7 +179,7 @@ function resolveTrait(type: string, rawProperties: unknown, path: Path, componen
   const capabilityKey = [lookedUp, type].find((key) => Object.hasOwn(capabilities, key)) ?? null;
   const typePath = [...path, 'type'];
 
-  const registered = context.registry.handler(type);
+  const registered = context.catalogue.handler(type);
   if (!registered) {
     reportUnknownTrait(type, typePath, component, context);
     return { type, capabilityKey, properties: cloneData(properties) as Record<string, unknown> };
@@ -245,9 +225,9 @@ function missingMessage(lookedUp: string, type: string, profile: ProfileView): s
 }
 
 function reportUnknownTrait(type: string, typePath: Path, component: string, context: TraitContext): void {
-  const handlerTypes = context.registry.listHandlers().map((registered) => registered.handler.type);
+  const handlerTypes = context.catalogue.listHandlers().map((registered) => registered.handler.type);
   const hint = didYouMean(type, handlerTypes) ?? 'register a handler for this trait type (a plugin)';
-  const reason = context.registry.definition(type)
+  const reason = context.catalogue.definition(type)
     ? ': a CapabilityDefinition validates its rendering but does not implement the trait'
     : '';
   context.appIssues.push(error('unknown-trait', typePath, `no handler for trait type "${type}" in component "${component}"${reason}`, { hint }));
@@ -256,7 +236,7 @@ function reportUnknownTrait(type: string, typePath: Path, component: string, con
 /** DESIGN §5.3: a used capability whose plugin handler has no schema and no definition is never checked. */
 function reportIfUnvalidated(key: string, registered: RegisteredHandler, context: TraitContext): void {
   const type = registered.handler.type;
-  if (registered.source === 'builtin' || registered.handler.renderingSchema !== undefined || context.registry.definition(type)) return;
+  if (registered.source === 'builtin' || registered.handler.renderingSchema !== undefined || context.catalogue.definition(type)) return;
   if (context.unvalidatedKeys.has(key)) return;
   context.unvalidatedKeys.add(key);
   const make = context.strictCapabilities ? error : warning;
@@ -282,13 +262,5 @@ export function mergeProperties(rendering: Readonly<Record<string, unknown>>, pr
     const value = properties[key];
     setOwn(out, key, isMap(current) && isMap(value) ? mergeProperties(current, value) : cloneData(value));
   }
-  return out;
-}
-
-function cloneData(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(cloneData);
-  if (!isMap(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) setOwn(out, key, cloneData(value[key]));
   return out;
 }

@@ -1,6 +1,6 @@
-import type { Registry } from '../catalogue/registry.js';
-import type { JsonSchema } from '../schema/check.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
 import { DRAFT_2020_12, publishSchema } from '../schema/publish.js';
+import { type JsonSchema } from '../core/json-schema.js';
 
 /** One capability's rendering as kurel judges it, published as JSON Schema 2020-12. */
 export interface CapabilitySchema {
@@ -17,22 +17,22 @@ export interface CapabilitySchema {
 const PASS_THROUGH: JsonSchema = { type: 'object', additionalProperties: true };
 
 /**
- * The published rendering schema of a capability type known to the registry (definition and
+ * The published rendering schema of a capability type known to the catalogue (definition and
  * handler schema both apply, definition first, as in lint); undefined for an unknown type.
  */
-export function capabilitySchema(registry: Registry, type: string): CapabilitySchema | undefined {
-  if (!registry.knows(type)) return undefined;
-  const definition = registry.definition(type);
-  const handler = registry.handler(type)?.handler;
+export function capabilitySchema(catalogue: Catalogue, type: string): CapabilitySchema | undefined {
+  if (!catalogue.knows(type)) return undefined;
+  const definition = catalogue.definition(type);
+  const handler = catalogue.handler(type)?.handler;
   const parts = [definition?.schema, handler?.renderingSchema].filter((s): s is JsonSchema => s !== undefined);
   const schema = parts.length === 0 ? PASS_THROUGH : publishSchema(parts.length === 1 ? parts[0]! : { allOf: parts });
   const description = handler?.description || definition?.description || `the ${type} capability`;
-  return { type, description, schema, isValidated: parts.length > 0, acceptsEmpty: acceptsEmptyRendering(registry, type) };
+  return { type, description, schema, isValidated: parts.length > 0, acceptsEmpty: acceptsEmptyRendering(catalogue, type) };
 }
 
-/** Every capability type the registry knows (handlers and definitions), sorted by type. */
-export function listCapabilitySchemas(registry: Registry): CapabilitySchema[] {
-  return registry.knownTypes().map((type) => capabilitySchema(registry, type)!);
+/** Every capability type the catalogue knows (handlers and definitions), sorted by type. */
+export function listCapabilitySchemas(catalogue: Catalogue): CapabilitySchema[] {
+  return catalogue.knownTypes().map((type) => capabilitySchema(catalogue, type)!);
 }
 
 /** A standalone JSON Schema document for one capability's rendering (`kurel schema TYPE`). */
@@ -49,9 +49,9 @@ export function renderingSchemaDefinition(capability: CapabilitySchema): JsonSch
 }
 
 // Decided by the same check lint runs, so an empty binding is accepted exactly when lint accepts it.
-function acceptsEmptyRendering(registry: Registry, type: string): boolean {
+function acceptsEmptyRendering(catalogue: Catalogue, type: string): boolean {
   try {
-    return registry.checkRendering(type, {}).result.issues.length === 0;
+    return catalogue.validateRendering(type, {}).result.issues.length === 0;
   } catch {
     return false;
   }

@@ -1,26 +1,26 @@
 import { ClusterProfileSchema } from '../documents/cluster-profile.js';
 import { DNS1123_SUBDOMAIN } from '../documents/common.js';
-import type { Registry } from '../catalogue/registry.js';
-import type { JsonSchema } from '../schema/check.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
 import { listCapabilitySchemas, renderingSchemaDefinition, type CapabilitySchema } from './capability-schema.js';
 import { DRAFT_2020_12, publishSchema } from '../schema/publish.js';
+import { type JsonSchema } from '../core/json-schema.js';
 
 const SCOPE = DNS1123_SUBDOMAIN.slice(1, -1);
 
 /**
  * The JSON Schema 2020-12 of a whole `cluster.yaml` (DESIGN §5.1): the document structure and,
- * for every key `<type>` and `<type>.<scope>` of every capability the registry knows, that
+ * for every key `<type>` and `<type>.<scope>` of every capability the catalogue knows, that
  * capability's exact rendering schema; bindings of unknown types stay open. It accepts exactly
  * the documents `kurel lint` accepts, except for what only the YAML text can show (duplicate
  * keys, a second document, limits).
  */
-export function clusterProfileJsonSchema(registry: Registry): JsonSchema {
+export function clusterProfileJsonSchema(catalogue: Catalogue): JsonSchema {
   const published = publishSchema(ClusterProfileSchema);
   const capabilities = capabilitiesNode(published);
   const $defs: Record<string, JsonSchema> = {};
   const bare: Record<string, JsonSchema> = {};
   const scoped: Record<string, JsonSchema> = {};
-  for (const capability of listCapabilitySchemas(registry)) {
+  for (const capability of listCapabilitySchemas(catalogue)) {
     $defs[`${capability.type}-rendering`] = renderingSchemaDefinition(capability);
     $defs[`${capability.type}-binding`] = bindingSchema(capability);
     const ref = { $ref: `#/$defs/${capability.type}-binding` };

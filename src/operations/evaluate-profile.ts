@@ -1,16 +1,14 @@
 import { capabilityType } from '../documents/common.js';
 import { ClusterProfileSchema, DEFAULT_GITOPS_ENGINE } from '../documents/cluster-profile.js';
 import type { Rendering } from '../schema/handler.js';
-import type { Registry } from '../catalogue/registry.js';
-import { checkSchema, isMap } from '../schema/check.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import type { ResolvedProfile } from '../core/input.js';
+
+export type { ResolvedProfile } from '../core/input.js';
+import { checkSchema } from '../schema/check.js';
 import { rebase, warning, error, type Issue, type Severity } from '../core/diagnostics.js';
 import { didYouMean } from '../core/suggest.js';
-
-/** A profile after evaluation: every binding's rendering with defaults applied. */
-export interface ResolvedProfile {
-  gitopsEngine: string;
-  capabilities: Record<string, Rendering>;
-}
+import { isMap } from '../core/data.js';
 
 /** What to do about a binding no handler or definition knows. */
 export type UnknownCapabilityPolicy = Severity | 'quiet';
@@ -30,7 +28,7 @@ export interface ProfileEvaluation {
  * Evaluates a ClusterProfile (DESIGN §4.2): strict structure, capability-key syntax, then every
  * binding's rendering through its definition and handler, collecting every issue.
  */
-export function evaluateProfile(data: unknown, registry: Registry, unknownCapability: UnknownCapabilityPolicy): ProfileEvaluation {
+export function evaluateProfile(data: unknown, catalogue: Catalogue, unknownCapability: UnknownCapabilityPolicy): ProfileEvaluation {
   // Bindings are read from `data`, not from the checked copy: keeping that copy alive while
   // every binding is evaluated made the collector move it, the largest cost on large profiles.
   const structureIssues = checkSchema(ClusterProfileSchema, data).issues;
@@ -52,15 +50,15 @@ export function evaluateProfile(data: unknown, registry: Registry, unknownCapabi
     if (raw !== undefined && raw !== null && !isMap(raw)) continue;
     const rendering: Rendering = isMap(raw) ? raw : {};
     const type = capabilityType(key);
-    if (registry.isDefinitionFailed(type)) {
+    if (catalogue.isBroken(type)) {
       // The definition's own error explains this binding.
       capabilities[key] = rendering;
       continue;
     }
-    if (!registry.knows(type)) {
+    if (!catalogue.knows(type)) {
       capabilities[key] = rendering;
       if (unknownCapability !== 'quiet') {
-        const hint = didYouMean(type, registry.knownTypes());
+        const hint = didYouMean(type, catalogue.knownTypes());
         const make = unknownCapability === 'error' ? error : warning;
         issues.push(
           make('unknown-capability', ['spec', 'capabilities', key], `capability "${type}" is known to no handler or definition; its rendering is not validated`, hint ? { hint } : {}),
@@ -68,7 +66,7 @@ export function evaluateProfile(data: unknown, registry: Registry, unknownCapabi
       }
       continue;
     }
-    const { result } = registry.checkRendering(type, rendering);
+    const { result } = catalogue.validateRendering(type, rendering);
     capabilities[key] = result.rendering;
     if (result.issues.length === 0) continue;
     for (const issue of rebase(result.issues, ['spec', 'capabilities', key, 'rendering'])) issues.push({ ...issue, message: `capability "${key}": ${issue.message}` });

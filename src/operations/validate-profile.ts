@@ -1,8 +1,9 @@
-import type { Registry } from '../catalogue/registry.js';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import type { InputFile } from '../core/input.js';
 import { isYamlFaithfulJson } from '../yaml/json-fidelity.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import { evaluateProfile, type ResolvedProfile } from './evaluate-profile.js';
-import { lintInputs, type LintInput, type LintOptions } from './lint.js';
+import { lintInputs, type LintOptions } from './lint.js';
 
 /** The verdict on one ClusterProfile, as the HTTP service answers it. */
 export interface ProfileVerdict {
@@ -17,20 +18,20 @@ export interface ProfileVerdict {
 export interface ProfileSources {
   profile: { file: string; content: string | Uint8Array };
   /** Definition texts sent along with the profile (their `origin` is taken as `definition`). */
-  definitions?: readonly LintInput[];
+  definitions?: readonly InputFile[];
 }
 
 /**
  * Validates one ClusterProfile text (YAML, or JSON read as YAML 1.2) with the definitions sent
- * along. Never mutates `registry`: the definitions load into a fork of it. A document of
- * another kind (a CapabilityDefinition too) is an `invalid-value` on `kind`.
+ * along, which replace the catalogue's versions of their names for this validation only. A
+ * document of another kind (a CapabilityDefinition too) is an `invalid-value` on `kind`.
  */
-export function validateProfile(sources: ProfileSources, registry: Registry, options: LintOptions = {}): ProfileVerdict {
-  const inputs: LintInput[] = [
+export function validateProfile(sources: ProfileSources, catalogue: Catalogue, options: LintOptions = {}): ProfileVerdict {
+  const inputs: InputFile[] = [
     { file: sources.profile.file, content: sources.profile.content, origin: 'profile' },
-    ...(sources.definitions ?? []).map((d): LintInput => ({ file: d.file, content: d.content, origin: 'definition' })),
+    ...(sources.definitions ?? []).map((d): InputFile => ({ file: d.file, content: d.content, origin: 'definition' })),
   ];
-  const { diagnostics, files } = lintInputs(inputs, registry.fork(), options);
+  const { diagnostics, files } = lintInputs(inputs, catalogue, options);
   const valid = !diagnostics.some((d) => d.severity === 'error');
   return { valid, diagnostics, resolved: (valid && files[0]?.resolved) || null };
 }
@@ -41,10 +42,10 @@ export function validateProfile(sources: ProfileSources, registry: Registry, opt
  * data the YAML reader would read differently, goes through {@link validateProfile} on the
  * text, so verdicts and positions are always those of the YAML path.
  */
-export function validateJsonProfile(file: string, text: string, data: unknown, registry: Registry, options: LintOptions = {}): ProfileVerdict {
+export function validateJsonProfile(file: string, text: string, data: unknown, catalogue: Catalogue, options: LintOptions = {}): ProfileVerdict {
   if (isYamlFaithfulJson(text, data)) {
-    const evaluation = evaluateProfile(data, registry, options.strictCapabilities ? 'error' : 'warning');
+    const evaluation = evaluateProfile(data, catalogue, options.strictCapabilities ? 'error' : 'warning');
     if (evaluation.issues.length === 0 && evaluation.resolved) return { valid: true, diagnostics: [], resolved: evaluation.resolved };
   }
-  return validateProfile({ profile: { file, content: text } }, registry, options);
+  return validateProfile({ profile: { file, content: text } }, catalogue, options);
 }

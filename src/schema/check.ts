@@ -1,57 +1,10 @@
-import { setOwn } from '../yaml/to-data.js';
+import { sameData } from '../core/canonical-json.js';
+import { describeLiteral, describeValue, isMap, joinOr, setOwn } from '../core/data.js';
 import { describePath, error, type Issue, type Path } from '../core/diagnostics.js';
+import { hasType, type JsonSchema, type JsonType } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
-
-/**
- * The JSON Schema subset kurel's engine evaluates (what TypeBox's `Type.*` builders emit
- * for the shapes handlers and definitions use). Plugin schemas are checked against
- * {@link SUPPORTED_KEYWORDS} at registration.
- */
-export interface JsonSchema {
-  type?: JsonType | JsonType[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  additionalProperties?: boolean | JsonSchema;
-  propertyNames?: JsonSchema;
-  dependentRequired?: Record<string, string[]>;
-  minProperties?: number;
-  maxProperties?: number;
-  items?: JsonSchema;
-  minItems?: number;
-  maxItems?: number;
-  uniqueItems?: boolean;
-  enum?: readonly unknown[];
-  const?: unknown;
-  pattern?: string;
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  exclusiveMinimum?: number;
-  exclusiveMaximum?: number;
-  multipleOf?: number;
-  anyOf?: JsonSchema[];
-  oneOf?: JsonSchema[];
-  allOf?: JsonSchema[];
-  default?: unknown;
-  description?: string;
-  title?: string;
-  /** What a `pattern` means, for messages ("a duration such as 1h or 30m"). */
-  'x-expected'?: string;
-  [keyword: string]: unknown;
-}
-
-/** JSON Schema type names. */
-export type JsonType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'null';
-
-/** Keywords the engine evaluates or treats as annotations; anything else is refused for plugins. */
-export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set([
-  'type', 'properties', 'required', 'additionalProperties', 'propertyNames', 'dependentRequired',
-  'minProperties', 'maxProperties', 'items', 'minItems', 'maxItems', 'uniqueItems', 'enum', 'const',
-  'pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
-  'multipleOf', 'anyOf', 'oneOf', 'allOf', 'default', 'description', 'title', 'examples', '$schema',
-  '$id', '$comment', 'deprecated', 'readOnly', 'writeOnly', 'x-expected',
-]);
+import { KEYWORDS, type AssertedKind, type AssertionReport } from './keywords.js';
+import { matchPattern } from './pattern-safety.js';
 
 /** The outcome of a check: a new value with defaults applied, and every issue found. */
 export interface CheckResult {
@@ -76,7 +29,6 @@ interface Branch {
 }
 
 const discriminatedCache = new WeakMap<JsonSchema, Discriminated | null>();
-const regexCache = new Map<string, RegExp>();
 
 /**
  * Checks `value` against `schema` and applies defaults. Returns a new value (maps and lists
@@ -91,41 +43,49 @@ export function checkSchema(schema: JsonSchema, value: unknown): CheckResult {
   return { value: out, issues };
 }
 
-const compiledCache = new WeakMap<JsonSchema, JsonSchema>();
+const compiledCache = new WeakMap<JsonSchema, CompiledNode>();
 const compiledNodes = new WeakSet<JsonSchema>();
+
+/** One assertion of a node: the keyword's check and the schema's bound for it. */
+interface BoundAssertion {
+  check(value: unknown, bound: unknown, report: AssertionReport): boolean;
+  bound: unknown;
+}
+
+/** A schema node as the engine reads it: one fixed shape, assertions grouped by the kind of value they judge. */
+interface CompiledNode extends JsonSchema {
+  readonly assertions: Readonly<Record<AssertedKind, readonly BoundAssertion[]>>;
+}
+
+const ASSERTIONS = KEYWORDS.filter((k) => k.assertion !== undefined);
+const NO_ASSERTIONS: readonly BoundAssertion[] = [];
 
 /**
  * Normalises a schema once into objects of one fixed shape, sub-schemas included. TypeBox
  * schemas come in many shapes; the engine reads a dozen keywords per node, and reads that all
  * hit one hidden class are several times cheaper (DESIGN §6: checks within 0.05x the parse).
  */
-function compile(schema: JsonSchema): JsonSchema {
-  if (typeof schema !== 'object' || schema === null || compiledNodes.has(schema)) return schema;
+function compile(schema: JsonSchema): CompiledNode {
+  if (typeof schema !== 'object' || schema === null || compiledNodes.has(schema)) return schema as CompiledNode;
   const cached = compiledCache.get(schema);
   if (cached) return cached;
-  const node: JsonSchema = {
+  const assertions: Record<AssertedKind, BoundAssertion[]> = { string: [], number: [], array: [], object: [] };
+  for (const keyword of ASSERTIONS) {
+    const bound = schema[keyword.name];
+    if (bound === undefined) continue;
+    const { on, check } = keyword.assertion!;
+    assertions[on].push({ check: check as BoundAssertion['check'], bound });
+  }
+  const node: CompiledNode = {
     type: schema.type,
     properties: undefined,
     required: schema.required,
     additionalProperties: undefined,
     propertyNames: undefined,
     dependentRequired: schema.dependentRequired,
-    minProperties: schema.minProperties,
-    maxProperties: schema.maxProperties,
     items: undefined,
-    minItems: schema.minItems,
-    maxItems: schema.maxItems,
-    uniqueItems: schema.uniqueItems,
     enum: schema.enum,
     const: schema.const,
-    pattern: schema.pattern,
-    minLength: schema.minLength,
-    maxLength: schema.maxLength,
-    minimum: schema.minimum,
-    maximum: schema.maximum,
-    exclusiveMinimum: schema.exclusiveMinimum,
-    exclusiveMaximum: schema.exclusiveMaximum,
-    multipleOf: schema.multipleOf,
     anyOf: undefined,
     oneOf: undefined,
     allOf: undefined,
@@ -133,6 +93,12 @@ function compile(schema: JsonSchema): JsonSchema {
     description: schema.description,
     title: schema.title,
     'x-expected': schema['x-expected'],
+    assertions: {
+      string: assertions.string.length ? assertions.string : NO_ASSERTIONS,
+      number: assertions.number.length ? assertions.number : NO_ASSERTIONS,
+      array: assertions.array.length ? assertions.array : NO_ASSERTIONS,
+      object: assertions.object.length ? assertions.object : NO_ASSERTIONS,
+    },
   };
   // Cached before the children, so a schema reached again through itself stays finite.
   compiledCache.set(schema, node);
@@ -152,6 +118,33 @@ function compile(schema: JsonSchema): JsonSchema {
   return node;
 }
 
+/**
+ * Runs a node's assertions of one kind on a value. A scalar gets one complaint (the first
+ * failing assertion); a list or a map gets every one.
+ */
+function runAssertions(list: readonly BoundAssertion[], value: unknown, schema: JsonSchema, path: (string | number)[], issues: Issue[], stopAtFirst: boolean): boolean {
+  if (list.length === 0) return true;
+  const report = reportAt(schema, path, issues);
+  let ok = true;
+  for (const { check, bound } of list) {
+    if (check(value, bound, report)) continue;
+    ok = false;
+    if (stopAtFirst) break;
+  }
+  return ok;
+}
+
+function reportAt(schema: JsonSchema, path: (string | number)[], issues: Issue[]): AssertionReport {
+  return {
+    name: nameOf(path),
+    expected: schema['x-expected'],
+    fail: (message) => issues.push(error('invalid-value', path.slice(), message)),
+    nameAt: (index) => nameOf([...path, index]),
+    failAt: (index, message) => issues.push(error('invalid-value', [...path, index], message)),
+    matches: matchPattern,
+  };
+}
+
 function visit(schema: JsonSchema, value: unknown, path: (string | number)[], issues: Issue[], branch: Branch | undefined): unknown {
   if (schema.allOf) {
     let current = value;
@@ -163,18 +156,19 @@ function visit(schema: JsonSchema, value: unknown, path: (string | number)[], is
     reportType(schema, value, path, issues);
     return value;
   }
-  if (schema.const !== undefined && !sameValue(schema.const, value)) {
+  if (schema.const !== undefined && !sameData(schema.const, value)) {
     issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must be ${describeLiteral(schema.const)}, found ${describeValue(value)}`));
     return value;
   }
-  if (schema.enum !== undefined && !schema.enum.some((option) => sameValue(option, value))) {
+  if (schema.enum !== undefined && !schema.enum.some((option) => sameData(option, value))) {
     const hint = typeof value === 'string' ? didYouMean(value, schema.enum.filter((o): o is string => typeof o === 'string')) : undefined;
     issues.push(
       error('invalid-value', path.slice(), `${nameOf(path)} must be one of ${schema.enum.map(describeLiteral).join(', ')}, found ${describeValue(value)}`, hint ? { hint } : {}),
     );
     return value;
   }
-  if (typeof value === 'string') checkString(schema, value, path, issues);
+  const { assertions } = schema as CompiledNode;
+  if (typeof value === 'string') runAssertions(assertions.string, value, schema, path, issues, true);
   else if (typeof value === 'number' || typeof value === 'bigint') checkNumber(schema, value, path, issues);
   else if (Array.isArray(value)) return visitArray(schema, value, path, issues);
   else if (isMap(value) && (schema.properties || schema.additionalProperties !== undefined || hasType(schema, 'object'))) {
@@ -208,8 +202,7 @@ function objectPlan(schema: JsonSchema): ObjectPlan {
         (additional === undefined || additional === true) &&
         (schema.required ?? NO_KEYS).length === 0 &&
         schema.propertyNames === undefined &&
-        schema.minProperties === undefined &&
-        schema.maxProperties === undefined &&
+        (schema as CompiledNode).assertions.object.length === 0 &&
         schema.dependentRequired === undefined,
     };
     planCache.set(schema, plan);
@@ -227,12 +220,7 @@ function visitObject(schema: JsonSchema, value: Record<string, unknown>, path: (
   const additional = schema.additionalProperties;
   const out: Record<string, unknown> = {};
   const keys = Object.keys(value);
-  if (schema.minProperties !== undefined && keys.length < schema.minProperties) {
-    issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must have at least ${schema.minProperties} entries, found ${keys.length}`));
-  }
-  if (schema.maxProperties !== undefined && keys.length > schema.maxProperties) {
-    issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must have at most ${schema.maxProperties} entries, found ${keys.length}`));
-  }
+  runAssertions((schema as CompiledNode).assertions.object, value, schema, path, issues, false);
   for (const key of keys) {
     const item = value[key];
     path.push(key);
@@ -309,20 +297,7 @@ function checkPropertyName(schema: JsonSchema, key: string, path: (string | numb
 }
 
 function visitArray(schema: JsonSchema, value: unknown[], path: (string | number)[], issues: Issue[]): unknown[] {
-  if (schema.minItems !== undefined && value.length < schema.minItems) {
-    issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must have at least ${schema.minItems} items, found ${value.length}`));
-  }
-  if (schema.maxItems !== undefined && value.length > schema.maxItems) {
-    issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must have at most ${schema.maxItems} items, found ${value.length}`));
-  }
-  if (schema.uniqueItems) {
-    const seen = new Set<string>();
-    value.forEach((item, index) => {
-      const key = stableKey(item);
-      if (seen.has(key)) issues.push(error('invalid-value', [...path, index], `${nameOf([...path, index])} repeats an earlier item; items must be unique`));
-      seen.add(key);
-    });
-  }
+  runAssertions((schema as CompiledNode).assertions.array, value, schema, path, issues, false);
   if (!schema.items) return value.slice();
   const out: unknown[] = new Array<unknown>(value.length);
   for (let i = 0; i < value.length; i++) {
@@ -450,39 +425,6 @@ function literalOf(schema: JsonSchema | undefined): unknown {
   return undefined;
 }
 
-function checkString(schema: JsonSchema, value: string, path: (string | number)[], issues: Issue[]): void {
-  const length = schema.minLength !== undefined || schema.maxLength !== undefined ? codePointLength(value) : 0;
-  if (schema.minLength !== undefined && length < schema.minLength) {
-    const message = schema.minLength === 1 ? `${nameOf(path)} must not be empty` : `${nameOf(path)} must be at least ${schema.minLength} characters long, found ${length}`;
-    issues.push(error('invalid-value', path.slice(), message));
-    return;
-  }
-  if (schema.maxLength !== undefined && length > schema.maxLength) {
-    issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must be at most ${schema.maxLength} characters long, found ${length}`));
-    return;
-  }
-  if (schema.pattern !== undefined && !regexOf(schema.pattern).test(value)) {
-    const expected = schema['x-expected'] ?? `a string matching ${schema.pattern}`;
-    issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must be ${expected}, found ${describeValue(value)}`));
-  }
-}
-
-// Lengths count code points, as JSON Schema does; counted without building an array.
-function codePointLength(value: string): number {
-  let length = value.length;
-  for (let i = 0; i < value.length - 1; i++) {
-    const unit = value.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = value.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        length -= 1;
-        i += 1;
-      }
-    }
-  }
-  return length;
-}
-
 function checkNumber(schema: JsonSchema, value: number | bigint, path: (string | number)[], issues: Issue[]): void {
   if (typeof value === 'bigint' || (hasType(schema, 'integer') && !Number.isSafeInteger(value) && Number.isFinite(value))) {
     if (schema.type !== undefined) {
@@ -494,15 +436,7 @@ function checkNumber(schema: JsonSchema, value: number | bigint, path: (string |
     if (schema.type !== undefined) issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must be a finite number, found ${String(value)}`));
     return;
   }
-  const bound = (ok: boolean, text: string): boolean => {
-    if (!ok) issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must be ${text}, found ${value}`));
-    return ok;
-  };
-  if (schema.minimum !== undefined && !bound(value >= schema.minimum, `at least ${schema.minimum}`)) return;
-  if (schema.maximum !== undefined && !bound(value <= schema.maximum, `at most ${schema.maximum}`)) return;
-  if (schema.exclusiveMinimum !== undefined && !bound(value > schema.exclusiveMinimum, `greater than ${schema.exclusiveMinimum}`)) return;
-  if (schema.exclusiveMaximum !== undefined && !bound(value < schema.exclusiveMaximum, `less than ${schema.exclusiveMaximum}`)) return;
-  if (schema.multipleOf !== undefined) bound(Number.isInteger(value / schema.multipleOf), `a multiple of ${schema.multipleOf}`);
+  runAssertions((schema as CompiledNode).assertions.number, value, schema, path, issues, true);
 }
 
 function reportType(schema: JsonSchema, value: unknown, path: (string | number)[], issues: Issue[]): void {
@@ -551,38 +485,6 @@ export function matchesType(type: JsonType | JsonType[], value: unknown): boolea
   }
 }
 
-function hasType(schema: JsonSchema, type: JsonType): boolean {
-  return Array.isArray(schema.type) ? schema.type.includes(type) : schema.type === type;
-}
-
-/** True for a plain mapping (not null, not a list). */
-export function isMap(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function regexOf(pattern: string): RegExp {
-  let re = regexCache.get(pattern);
-  if (!re) {
-    re = new RegExp(pattern, 'u');
-    regexCache.set(pattern, re);
-  }
-  return re;
-}
-
-function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  return stableKey(a) === stableKey(b);
-}
-
-function stableKey(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) => {
-    if (typeof v === 'bigint') return `${v}n`;
-    if (isMap(v)) return Object.fromEntries(Object.keys(v).sort().map((k) => [k, v[k]]));
-    return v;
-  });
-}
-
 const TYPE_WORDS: Record<JsonType, string> = {
   string: 'a string',
   integer: 'an integer',
@@ -598,30 +500,6 @@ function describeExpected(schema: JsonSchema): string {
   if (schema.type === undefined) return schema.anyOf ? joinOr(schema.anyOf.map(describeExpected)) : 'a value';
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   return joinOr(types.map((t) => TYPE_WORDS[t]));
-}
-
-function joinOr(words: string[]): string {
-  if (words.length <= 1) return words[0] ?? 'a value';
-  return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
-}
-
-/** Describes a found value for messages: `integer 42`, `string "nginx"`, `a list`. */
-export function describeValue(value: unknown): string {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') return `string ${truncate(JSON.stringify(value))}`;
-  if (typeof value === 'bigint') return `integer ${value}`;
-  if (typeof value === 'number') return Number.isInteger(value) ? `integer ${value}` : `number ${value}`;
-  if (typeof value === 'boolean') return `boolean ${value}`;
-  if (Array.isArray(value)) return 'a list';
-  return 'a map';
-}
-
-function describeLiteral(value: unknown): string {
-  return typeof value === 'string' ? value : truncate(JSON.stringify(value) ?? String(value));
-}
-
-function truncate(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 /** The name of the node at `path` in messages; the root is "the rendering". */

@@ -1,5 +1,7 @@
-import type { Issue } from '../core/diagnostics.js';
-import type { JsonSchema } from './check.js';
+import { isMap } from '../core/data.js';
+import { error, type Issue } from '../core/diagnostics.js';
+import type { JsonSchema } from '../core/json-schema.js';
+import { checkSchema } from './check.js';
 
 /** A rendering map: the values a cluster profile binds to a capability. */
 export type Rendering = Record<string, unknown>;
@@ -55,4 +57,16 @@ export type Handler = CapabilityAwareHandler | PassThroughHandler;
 /** Declares a handler; a typed identity so a built-in's shape is checked where it is written. */
 export function defineHandler<H extends Handler>(handler: H): H {
   return handler;
+}
+
+/**
+ * The shared check-and-default step of every `validateAndApplyDefaults`: checks a rendering
+ * against its schema and applies the schema's defaults. Returns a new map; never mutates its input.
+ */
+export function checkRendering(schema: JsonSchema, rendering: Readonly<Rendering>): RenderingResult {
+  const { value, issues } = checkSchema(schema, rendering);
+  if (!isMap(value)) {
+    return { rendering: {}, issues: issues.length ? issues : [error('wrong-type', [], 'rendering must be a map')] };
+  }
+  return { rendering: value, issues };
 }

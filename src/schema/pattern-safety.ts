@@ -110,3 +110,17 @@ function loadDetector(): typeof RedosDetector {
   detector ??= createRequire(import.meta.url)('redos-detector') as typeof RedosDetector;
   return detector;
 }
+
+const matchers = new Map<string, RegExp>();
+const MATCHER_CACHE_SIZE = 1000;
+
+/** Matches a pattern (an unanchored search) with a cached compiled form; the cache is bounded. */
+export function matchPattern(pattern: string, value: string): boolean {
+  let re = matchers.get(pattern);
+  if (!re) {
+    re = new RegExp(pattern, 'u');
+    if (matchers.size >= MATCHER_CACHE_SIZE) matchers.delete(matchers.keys().next().value!);
+    matchers.set(pattern, re);
+  }
+  return re.test(value);
+}

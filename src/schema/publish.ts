@@ -1,16 +1,11 @@
-import type { JsonSchema } from './check.js';
-import { setOwn } from '../yaml/to-data.js';
+import { setOwn } from '../core/data.js';
+import { hasType, isSchemaObject, type JsonSchema } from '../core/json-schema.js';
+import { KEYWORD_TABLE } from './keywords.js';
 
 /** The meta-schema URI of JSON Schema draft 2020-12, the dialect kurel publishes. */
 export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
-const SUBSCHEMA_MAPS = new Set(['$defs', 'patternProperties', 'dependentSchemas']);
-const SUBSCHEMA_ONE = new Set(['additionalProperties', 'items', 'propertyNames', 'not', 'if', 'then', 'else', 'contains']);
-const SUBSCHEMA_LISTS = new Set(['allOf', 'anyOf', 'prefixItems']);
-// Keywords that only describe. The engine evaluates nothing but allOf and the union of a
-// schema holding anyOf/oneOf, so the published form keeps nothing else beside a union.
-const ANNOTATIONS = new Set(['title', 'description', 'default', 'examples', '$comment', 'deprecated', 'readOnly', 'writeOnly', '$id', '$schema']);
 const NOT_NULL: JsonSchema = { not: { type: 'null' } };
 
 /**
@@ -25,15 +20,18 @@ export function publishSchema(schema: JsonSchema): JsonSchema {
   const isUnion = schema.anyOf !== undefined || schema.oneOf !== undefined;
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key.startsWith('x-') || key === 'required' || key === 'dependentRequired') continue;
-    if (isUnion && !ANNOTATIONS.has(key) && key !== 'allOf' && key !== 'anyOf' && key !== 'oneOf') continue;
+    const keyword = KEYWORD_TABLE.get(key);
+    if (keyword?.publish === 'omit' || key === 'required' || key === 'dependentRequired') continue;
+    // The engine evaluates nothing but allOf and the union of a schema holding anyOf/oneOf, so
+    // the published form keeps nothing else beside a union but what only describes.
+    if (isUnion && keyword?.role !== 'annotation' && key !== 'allOf' && key !== 'anyOf' && key !== 'oneOf') continue;
     if (key === 'properties') out.properties = publishProperties(schema, value as Record<string, JsonSchema>);
     else if (key === 'oneOf') {
       // The engine takes the first branch that matches; with anyOf present it ignores oneOf.
       if (schema.anyOf === undefined) out.anyOf = (value as JsonSchema[]).map(publishSchema);
-    } else if (SUBSCHEMA_LISTS.has(key)) out[key] = (value as JsonSchema[]).map(publishSchema);
-    else if (SUBSCHEMA_ONE.has(key)) out[key] = isSchemaObject(value) ? publishSchema(value) : value;
-    else if (SUBSCHEMA_MAPS.has(key)) out[key] = mapValues(value as Record<string, JsonSchema>, publishSchema);
+    } else if (keyword?.subschemas === 'list') out[key] = (value as JsonSchema[]).map(publishSchema);
+    else if (keyword?.subschemas === 'one' || keyword?.subschemas === 'one-or-boolean') out[key] = isSchemaObject(value) ? publishSchema(value) : value;
+    else if (keyword?.subschemas === 'map') out[key] = mapValues(value as Record<string, JsonSchema>, publishSchema);
     else setOwn(out, key, structuredClone(value));
   }
   const expected = schema['x-expected'];
@@ -50,7 +48,7 @@ export function publishSchema(schema: JsonSchema): JsonSchema {
   }
   for (const [key, needs] of Object.entries(schema.dependentRequired ?? {})) extra.push(dependency(schema, key, needs));
   if (extra.length > 0) out.allOf = [...(out.allOf ?? []), ...extra];
-  if (includesType(out, 'integer')) boundIntegers(out);
+  if (hasType(out, 'integer')) boundIntegers(out);
   return ordered(out);
 }
 
@@ -59,7 +57,7 @@ function admitsNull(schema: JsonSchema): boolean {
   if (schema.allOf?.some((part) => !admitsNull(part))) return false;
   if (schema.anyOf) return schema.anyOf.some(admitsNull);
   if (schema.not && isSchemaObject(schema.not) && schema.not.type === 'null') return false;
-  if (schema.type !== undefined) return includesType(schema, 'null');
+  if (schema.type !== undefined) return hasType(schema, 'null');
   if (schema.const !== undefined) return schema.const === null;
   if (schema.enum !== undefined) return schema.enum.includes(null);
   return true;
@@ -124,14 +122,6 @@ function ordered(schema: JsonSchema): JsonSchema {
 function boundIntegers(schema: JsonSchema): void {
   schema.minimum = Math.max(schema.minimum ?? -MAX_SAFE, -MAX_SAFE);
   schema.maximum = Math.min(schema.maximum ?? MAX_SAFE, MAX_SAFE);
-}
-
-function includesType(schema: JsonSchema, type: string): boolean {
-  return Array.isArray(schema.type) ? schema.type.includes(type as never) : schema.type === type;
-}
-
-function isSchemaObject(value: unknown): value is JsonSchema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function mapValues(map: Record<string, JsonSchema>, f: (schema: JsonSchema, key: string) => JsonSchema): Record<string, JsonSchema> {

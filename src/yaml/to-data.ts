@@ -1,5 +1,6 @@
 import { isAlias, isMap, isScalar, isSeq, type Alias, type Document, type Node, type Pair } from 'yaml';
 import type { DiagnosticCode, Path } from '../core/diagnostics.js';
+import { setOwn } from '../core/data.js';
 import { LIMITS } from '../core/limits.js';
 
 /** A problem found while reading the YAML tree, with its source offsets. */
@@ -191,15 +192,6 @@ export function toData(
       return undefined;
     }
     throw err;
-  }
-}
-
-/** Sets an own property, also for `__proto__`, without touching any prototype. */
-export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-  } else {
-    target[key] = value;
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { Handler } from '../../src/schema/handler.js';
 import { mergeProperties } from '../../src/operations/build-application.js';
 import { appWithTraits, at, buildTexts, pinBuild, profileWithBindings } from '../helpers/build.js';
@@ -41,8 +41,7 @@ const REDIS_PROFILE = profileWithBindings(`
 const schemalessPlugin: Handler = { type: 'redis-sidecar', description: 'injects a Redis sidecar', capabilityAware: false };
 
 function registryWith(handler: Handler) {
-  const registry = createRegistry();
-  registry.register(handler, 'plugin:./redis.mjs');
+  const registry = createCatalogue({ handlers: [{ handler: handler, source: 'plugin:./redis.mjs' }] });
   return registry;
 }
 

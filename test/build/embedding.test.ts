@@ -6,10 +6,10 @@ import { describe, expect, it } from 'vitest';
 import {
   buildApplication,
   checkRendering,
-  createRegistry,
+  addPlugins,
+  createCatalogue,
   defineHandler,
   lintInputs,
-  loadPlugins,
   RegistryError,
   type BuildSources,
   type JsonSchema,
@@ -68,8 +68,7 @@ function sources(profileText: string): BuildSources {
 
 describe('embedding kurel through its package entry', () => {
   it('registers a handler of its own and builds with it', () => {
-    const registry = createRegistry();
-    registry.register(jobQueue, 'plugin:billing-platform');
+    const registry = createCatalogue({ handlers: [{ handler: jobQueue, source: 'plugin:billing-platform' }] });
     const report = buildApplication(sources(profile('')), registry);
     expect(report.diagnostics).toEqual([]);
     const trait: ResolvedTrait | undefined = report.application?.components[0]?.traits[0];
@@ -77,8 +76,7 @@ describe('embedding kurel through its package entry', () => {
   });
 
   it("reports the handler's own checks positioned in the profile", () => {
-    const registry = createRegistry();
-    registry.register(jobQueue, 'plugin:billing-platform');
+    const registry = createCatalogue({ handlers: [{ handler: jobQueue, source: 'plugin:billing-platform' }] });
     const report = buildApplication(sources(profile('        retries: -1\n')), registry);
     expect(report.diagnostics.map((d) => [d.code, d.file, d.line, d.column, d.path])).toEqual([
       ['invalid-value', 'cluster.yaml', 10, 18, '/spec/capabilities/job-queue/rendering/retries'],
@@ -87,20 +85,18 @@ describe('embedding kurel through its package entry', () => {
   });
 
   it('lints a profile knowing the registered handler', () => {
-    const registry = createRegistry();
-    registry.register(jobQueue, 'plugin:billing-platform');
+    const registry = createCatalogue({ handlers: [{ handler: jobQueue, source: 'plugin:billing-platform' }] });
     const report = lintInputs([{ file: 'cluster.yaml', content: profile('        retrie: 2\n'), origin: 'argument' }], registry);
     expect(report.diagnostics.map((d) => [d.code, d.line, d.column, d.hint])).toEqual([['unknown-field', 10, 9, 'did you mean retries?']]);
   });
 
   it('refuses a second handler for a built-in type with a RegistryError', () => {
-    const registry = createRegistry();
-    expect(() => registry.register({ ...jobQueue, type: 'expose' }, 'plugin:billing-platform')).toThrow(RegistryError);
+    const registry = createCatalogue();
+    expect(() => registry.withHandlers([{ handler: { ...jobQueue, type: 'expose' }, source: 'plugin:billing-platform' }])).toThrow(RegistryError);
   });
 
   it('loads the example plugin and builds the custom-capability package with it', async () => {
-    const registry = createRegistry();
-    await loadPlugins(['examples/plugins/redis-sidecar.mjs'], registry, ROOT);
+    const registry = await addPlugins(createCatalogue(), ['examples/plugins/redis-sidecar.mjs'], ROOT);
     const read = (path: string) => readFileSync(`${ROOT}test/fixtures/${path}`, 'utf8');
     const report = buildApplication(
       {
@@ -119,9 +115,8 @@ describe('embedding kurel through its package entry', () => {
   });
 
   it("applies the example plugin's own semantic check", async () => {
-    const registry = createRegistry();
-    await loadPlugins(['examples/plugins/redis-sidecar.mjs'], registry, ROOT);
-    const check = registry.checkRendering('redis-sidecar', { image: 'redis:7', maxMemory: 'lots' });
+    const registry = await addPlugins(createCatalogue(), ['examples/plugins/redis-sidecar.mjs'], ROOT);
+    const check = registry.validateRendering('redis-sidecar', { image: 'redis:7', maxMemory: 'lots' });
     expect(check.result.issues.map((i) => [i.code, i.path])).toEqual([['invalid-value', ['maxMemory']]]);
   });
 });

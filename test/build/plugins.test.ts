@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
-import { loadPlugins, PluginLoadError } from '../../src/catalogue/load-plugins.js';
-import { RegistryError } from '../../src/catalogue/registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
+import { RegistryError } from '../../src/catalogue/errors.js';
+import { addPlugins, PluginLoadError } from '../../src/catalogue/load-plugins.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PLUGINS = 'test/fixtures/plugins';
 
 async function loadError(spec: string, cwd = ROOT): Promise<RegistryError> {
   try {
-    await loadPlugins([spec], createRegistry(), cwd);
+    await addPlugins(createCatalogue(), [spec], cwd);
   } catch (err) {
     if (err instanceof RegistryError) return err;
     throw err;
@@ -61,9 +61,8 @@ describe('loadPlugins refuses a broken plugin, naming it', () => {
   });
 
   it('when a second plugin claims a type the first registered', async () => {
-    const registry = createRegistry();
-    await loadPlugins([`${PLUGINS}/schemaless-redis-sidecar.mjs`], registry, ROOT);
-    await expect(loadPlugins(['examples/plugins/redis-sidecar.mjs'], registry, ROOT)).rejects.toThrow(
+    const registry = await addPlugins(createCatalogue(), [`${PLUGINS}/schemaless-redis-sidecar.mjs`], ROOT);
+    await expect(addPlugins(registry, ['examples/plugins/redis-sidecar.mjs'], ROOT)).rejects.toThrow(
       'handler "redis-sidecar" (plugin:examples/plugins/redis-sidecar.mjs): type "redis-sidecar" is already registered by plugin:test/fixtures/plugins/schemaless-redis-sidecar.mjs',
     );
   });
@@ -77,8 +76,7 @@ describe('loadPlugins loads', () => {
   });
 
   it('the example plugin from its path', async () => {
-    const registry = createRegistry();
-    await loadPlugins(['examples/plugins/redis-sidecar.mjs'], registry, ROOT);
+    const registry = await addPlugins(createCatalogue(), ['examples/plugins/redis-sidecar.mjs'], ROOT);
     const registered = registry.handler('redis-sidecar');
     expect(registered?.source).toBe('plugin:examples/plugins/redis-sidecar.mjs');
     expect(registered?.handler.capabilityRequired).toBe(true);
@@ -103,8 +101,7 @@ describe('loadPlugins loads', () => {
       ['@acme/kurel-plugin', 'scoped'],
       ['kurel-plugin-main', 'by-main'],
     ])('%s registers %s', async (spec, type) => {
-      const registry = createRegistry();
-      await loadPlugins([spec], registry, join(dir, 'nested'));
+      const registry = await addPlugins(createCatalogue(), [spec], join(dir, 'nested'));
       expect(registry.handler(type)?.source).toBe(`plugin:${spec}`);
     });
 

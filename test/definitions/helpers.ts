@@ -1,6 +1,7 @@
-import { createRegistry } from '../../src/catalogue/create-registry.js';
-import type { Registry } from '../../src/catalogue/registry.js';
-import { lintInputs, type LintInput, type LintReport } from '../../src/operations/lint.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
+import type { Catalogue } from '../../src/catalogue/catalogue.js';
+import type { InputFile } from '../../src/core/input.js';
+import { lintInputs, type LintReport } from '../../src/operations/lint.js';
 import { dedent } from '../helpers/profile.js';
 import { pinDiagnostic, type PinnedDiagnostic } from '../helpers/pin.js';
 
@@ -31,7 +32,7 @@ export function definition(properties: string, name = 'my-trait'): string {
 /** What loading definitions (and optionally a profile) in-process gave. */
 export interface Loaded {
   report: LintReport;
-  registry: Registry;
+  registry: Catalogue;
 }
 
 /**
@@ -39,12 +40,12 @@ export interface Loaded {
  * an optional profile in-process, with the built-in handlers.
  */
 export function load(files: Record<string, string> | [string, string][], profile?: string): Loaded {
-  const registry = createRegistry();
-  const inputs: LintInput[] = [];
+  const inputs: InputFile[] = [];
   if (profile !== undefined) inputs.push({ file: 'cluster.yaml', content: profile, origin: 'argument' });
   const entries = Array.isArray(files) ? files : Object.entries(files);
   for (const [file, content] of entries) inputs.push({ file, content, origin: 'definition' });
-  return { report: lintInputs(inputs, registry), registry };
+  const report = lintInputs(inputs, createCatalogue());
+  return { report, registry: report.catalogue };
 }
 
 /** A diagnostic pinned to what tests assert: code, severity, file, position and path. */

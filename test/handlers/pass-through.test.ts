@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { lintText, resolve, withBindings } from '../helpers/profile.js';
 
 const PASS_THROUGH = ['ingress', 'httproute', 'scaler', 'rbac', 'fluxcd-patches', 'fluxcd-postbuild', 'prune-protection', 'security-context'];
 
 describe('pass-through built-ins', () => {
   it.each(PASS_THROUGH)('registers %s as a known type without a rendering schema', (type) => {
-    const registered = createRegistry().handler(type);
+    const registered = createCatalogue().handler(type);
     expect(registered?.source).toBe('builtin');
     expect({
       aware: registered?.handler.capabilityAware,
@@ -28,7 +28,7 @@ describe('pass-through built-ins', () => {
   });
 
   it('declares the platform-reserved keys of ingress and httproute', () => {
-    const reserved = (type: string) => [...(createRegistry().handler(type)?.handler.platformReserved ?? [])].sort();
+    const reserved = (type: string) => [...(createCatalogue().handler(type)?.handler.platformReserved ?? [])].sort();
     expect({ ingress: reserved('ingress'), httproute: reserved('httproute') }).toEqual({
       ingress: ['allowedHostnameWildcard', 'networkPolicy'],
       httproute: ['networkPolicy'],

@@ -1,5 +1,5 @@
-import { createRegistry } from '../../src/catalogue/create-registry.js';
-import type { Registry } from '../../src/catalogue/registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
+import type { Catalogue } from '../../src/catalogue/catalogue.js';
 import { buildApplication, type BuildOptions, type BuildReport } from '../../src/operations/build-application.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { pinDiagnostic, type PinnedDiagnostic } from './pin.js';
@@ -51,12 +51,12 @@ function trimBlock(text: string): string[] {
 export function buildTexts(
   app: string,
   profile: string,
-  options: BuildOptions & { registry?: Registry; definitions?: Record<string, string> } = {},
+  options: BuildOptions & { registry?: Catalogue; definitions?: Record<string, string> } = {},
 ): BuildReport {
   const definitions = Object.entries(options.definitions ?? {}).map(([file, content]) => ({ file, content, origin: 'definition' as const }));
   return buildApplication(
     { application: { file: 'app.yaml', content: app }, profile: { file: 'cluster.yaml', content: profile }, definitions },
-    options.registry ?? createRegistry(),
+    options.registry ?? createCatalogue(),
     options.strictCapabilities === undefined ? {} : { strictCapabilities: options.strictCapabilities },
   );
 }

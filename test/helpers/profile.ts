@@ -1,6 +1,7 @@
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
-import { lintInputs, type LintInput, type LintReport } from '../../src/operations/lint.js';
+import type { InputFile } from '../../src/core/input.js';
+import { lintInputs, type LintReport } from '../../src/operations/lint.js';
 
 /** The lines every test profile starts with; bindings follow from line {@link FIRST_BINDING_LINE}. */
 const HEADER = ['apiVersion: launcher.gokure.dev/v1alpha1', 'kind: ClusterProfile', 'metadata:', '  name: test', 'spec:', '  capabilities:'];
@@ -27,9 +28,9 @@ export function dedent(text: string): string[] {
 
 /** Lints one profile text in-process with the built-in handlers (and optional definition files). */
 export function lintText(text: string | Uint8Array, options: { file?: string; strictCapabilities?: boolean; definitions?: Record<string, string> } = {}): LintReport {
-  const inputs: LintInput[] = [{ file: options.file ?? 'cluster.yaml', content: text, origin: 'argument' }];
+  const inputs: InputFile[] = [{ file: options.file ?? 'cluster.yaml', content: text, origin: 'argument' }];
   for (const [file, content] of Object.entries(options.definitions ?? {})) inputs.push({ file, content, origin: 'definition' });
-  return lintInputs(inputs, createRegistry(), { strictCapabilities: options.strictCapabilities ?? false });
+  return lintInputs(inputs, createCatalogue(), { strictCapabilities: options.strictCapabilities ?? false });
 }
 
 /** The parts of a diagnostic tests pin: code, severity, position and JSON Pointer path. */

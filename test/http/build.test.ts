@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { GATEWAY_PROFILE, REDIS_DEFINITION, testApp } from './support.js';
 
 /** An application whose component `web` has one expose trait; line 10 is `- type: expose`. */
@@ -78,7 +78,7 @@ describe('POST /v1/build', () => {
   });
 
   it('counts builds by verdict in /metrics', async () => {
-    const { app } = testApp({ registry: createRegistry() });
+    const { app } = testApp({ catalogue: createCatalogue() });
     await build(app, { application: APPLICATION, profile: GATEWAY_PROFILE });
     await build(app, { application: APPLICATION, profile: '' });
     const metrics = (await request(app).get('/metrics')).text;

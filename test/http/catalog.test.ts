@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { listCapabilities } from '../../src/cli/commands/capabilities.js';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { listCapabilities } from '../../src/operations/list-capabilities.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { capabilitySchema, renderingSchemaDocument } from '../../src/operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../src/operations/cluster-profile-schema.js';
 import { testApp } from './support.js';
@@ -12,7 +12,7 @@ describe('catalogue and operations routes', () => {
     const { app } = testApp();
     const res = await request(app).get('/v1/capabilities');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(listCapabilities(createRegistry()));
+    expect(res.body).toEqual(listCapabilities(createCatalogue()));
     expect(res.body.map((c: { type: string }) => c.type)).toEqual([...res.body.map((c: { type: string }) => c.type)].sort());
   });
 
@@ -20,7 +20,7 @@ describe('catalogue and operations routes', () => {
     const { app } = testApp();
     const res = await request(app).get('/v1/capabilities/expose');
     expect(res.status).toBe(200);
-    const registry = createRegistry();
+    const registry = createCatalogue();
     expect(res.body).toEqual({ ...listCapabilities(registry).find((c) => c.type === 'expose'), schema: renderingSchemaDocument(capabilitySchema(registry, 'expose')!) });
   });
 
@@ -29,7 +29,7 @@ describe('catalogue and operations routes', () => {
     const res = await request(app).get('/v1/schema/cluster-profile');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('application/schema+json; charset=utf-8');
-    expect(JSON.parse(res.text)).toEqual(clusterProfileJsonSchema(createRegistry()));
+    expect(JSON.parse(res.text)).toEqual(clusterProfileJsonSchema(createCatalogue()));
   });
 
   it('answers /healthz with ok and /readyz with the registry in service', async () => {
@@ -37,7 +37,7 @@ describe('catalogue and operations routes', () => {
     expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok' });
     const ready = await request(app).get('/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ status: 'ready', registry: { handlers: createRegistry().listHandlers().length, definitions: 0 }, lastReload: { ok: true, diagnostics: [] } });
+    expect(ready.body).toMatchObject({ status: 'ready', registry: { handlers: createCatalogue().listHandlers().length, definitions: 0 }, lastReload: { ok: true, diagnostics: [] } });
   });
 
   it('answers /readyz with 503 once shutdown has begun', async () => {

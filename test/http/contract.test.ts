@@ -7,10 +7,10 @@ import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { KurelApp } from '../../src/http/app.js';
-import { prepareRegistryLoader } from '../../src/http/registry-loader.js';
+import { prepareCatalogueLoader } from '../../src/http/catalogue-loader.js';
 import { startServer } from '../../src/http/server.js';
 import { ServiceState } from '../../src/http/service-state.js';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, startSlowRequest, testApp } from './support.js';
 
@@ -61,7 +61,7 @@ let reloadable: KurelApp;
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), 'kurel-contract-'));
   writeFileSync(join(scratch, 'redis-sidecar.yaml'), REDIS_DEFINITION);
-  const state = await ServiceState.start(await prepareRegistryLoader({ definitionDirs: [scratch], plugins: [], cwd: scratch }));
+  const state = await ServiceState.start(await prepareCatalogueLoader({ definitionDirs: [scratch], plugins: [], cwd: scratch }));
   if (!(state instanceof ServiceState)) throw new Error('the test definitions did not load');
   reloadable = testApp({ state });
 });
@@ -182,9 +182,10 @@ describe('the running app against openapi.yaml', () => {
   });
 
   it('answers unexpected failures, time-outs and overload as documented', async () => {
-    const registry = createRegistry();
-    registry.register({ type: 'flaky', description: 'throws', capabilityAware: false, validateAndApplyDefaults: () => { throw new Error('flaky'); } }, 'plugin:flaky');
-    const failing = testApp({ registry });
+    const catalogue = createCatalogue({
+      handlers: [{ handler: { type: 'flaky', description: 'throws', capabilityAware: false, validateAndApplyDefaults: () => { throw new Error('flaky'); } }, source: 'plugin:flaky' }],
+    });
+    const failing = testApp({ catalogue });
     const profile = GATEWAY_PROFILE.replace(/expose:[\s\S]*$/, 'flaky: {rendering: {}}\n');
     expectDocumented('post', '/v1/validate', await request(failing.app).post('/v1/validate').set('Content-Type', 'application/yaml').send(profile));
     expectDocumented('post', '/v1/build', await request(failing.app).post('/v1/build').set('Content-Type', 'application/json').send(JSON.stringify({ application: '', profile })));

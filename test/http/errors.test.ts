@@ -2,7 +2,7 @@ import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/http/server.js';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, sleep, startSlowRequest, testApp } from './support.js';
 
 const MIB = 1024 * 1024;
@@ -140,9 +140,10 @@ describe('request errors are RFC 9457 problems', () => {
     ['YAML', 'application/yaml', 'flaky:\n      rendering: {}\n'],
     ['JSON', 'application/json', ''],
   ])('answers 500 without a stack trace when a plugin throws while checking a %s profile, and logs the stack', async (_name, type) => {
-    const registry = createRegistry();
-    registry.register(
+    const catalogue = createCatalogue().withHandlers([
       {
+        source: 'plugin:./flaky.mjs',
+        handler: {
         type: 'flaky',
         description: 'a plugin whose check throws',
         capabilityAware: true,
@@ -152,9 +153,9 @@ describe('request errors are RFC 9457 problems', () => {
           throw new Error('flaky exploded');
         },
       },
-      'plugin:./flaky.mjs',
-    );
-    const { app, log } = testApp({ registry });
+      },
+    ]);
+    const { app, log } = testApp({ catalogue });
     const document = { ...GATEWAY_DOCUMENT, spec: { capabilities: { flaky: { rendering: {} } } } };
     const body = type === 'application/json' ? JSON.stringify(document) : GATEWAY_PROFILE.replace(/expose:[\s\S]*$/, 'flaky:\n      rendering: {}\n');
     const res = await request(app).post('/v1/validate').set('Content-Type', type).send(body);

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { validateJsonProfile, validateProfile } from '../../src/operations/validate-profile.js';
 import { isYamlFaithfulJson } from '../../src/yaml/json-fidelity.js';
 import { GATEWAY_DOCUMENT } from './support.js';
 
-const registry = createRegistry();
+const registry = createCatalogue();
 
 /** Both paths over the same JSON text: the fast one (JSON.parse first) and the YAML one. */
 function bothPaths(text: string) {

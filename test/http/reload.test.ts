@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { prepareRegistryLoader } from '../../src/http/registry-loader.js';
+import { prepareCatalogueLoader } from '../../src/http/catalogue-loader.js';
 import { ServiceState } from '../../src/http/service-state.js';
 import { GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, testApp } from './support.js';
 
@@ -16,7 +16,7 @@ afterEach(() => {
 });
 
 async function startState(): Promise<ServiceState> {
-  const state = await ServiceState.start(await prepareRegistryLoader({ definitionDirs: [dir], plugins: [], cwd: dir }));
+  const state = await ServiceState.start(await prepareCatalogueLoader({ definitionDirs: [dir], plugins: [], cwd: dir }));
   if (!(state instanceof ServiceState)) throw new Error(`the definitions did not load: ${JSON.stringify(state.diagnostics)}`);
   return state;
 }
@@ -109,7 +109,7 @@ describe('reloading definitions', () => {
 
   it('refuses to start when the definitions have errors', async () => {
     writeFileSync(join(dir, 'broken.yaml'), 'kind: [');
-    const started = await ServiceState.start(await prepareRegistryLoader({ definitionDirs: [dir], plugins: [], cwd: dir }));
+    const started = await ServiceState.start(await prepareCatalogueLoader({ definitionDirs: [dir], plugins: [], cwd: dir }));
     expect(started).toMatchObject({ ok: false });
     expect(started instanceof ServiceState).toBe(false);
   });
@@ -122,6 +122,6 @@ describe('reloading definitions', () => {
     const during = await validate(app, GATEWAY_PROFILE);
     expect(during.body.valid).toBe(true);
     await reloading;
-    expect(state.registry.definition('redis-sidecar')).toBeDefined();
+    expect(state.catalogue.definition('redis-sidecar')).toBeDefined();
   });
 });

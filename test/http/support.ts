@@ -2,7 +2,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Writable } from 'node:stream';
 import { createApp, type AppOptions, type KurelApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logger.js';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 
 /** A valid profile: one gateway binding, whose namespace the built-in defaults. Line 10 is `gatewayName`. */
 export const GATEWAY_PROFILE = `apiVersion: launcher.gokure.dev/v1alpha1
@@ -70,7 +70,7 @@ export function testApp(options: Partial<AppOptions> & { logLevel?: string } = {
       done();
     },
   });
-  const base = options.state ? { state: options.state } : { registry: options.registry ?? createRegistry() };
+  const base = options.state ? { state: options.state } : { catalogue: options.catalogue ?? createCatalogue() };
   const kurel = createApp({ ...options, ...base, logger: createLogger(options.logLevel ?? 'info', sink) } as AppOptions);
   return { ...kurel, log };
 }

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { lintInputs } from '../../src/operations/lint.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, GATEWAY_RESOLVED, REDIS_DEFINITION, REDIS_PROFILE, testApp } from './support.js';
 
@@ -149,9 +149,8 @@ describe('POST /v1/validate', () => {
   });
 
   it('lets a definition sent with the request take the place of the service definition of the same name', async () => {
-    const registry = createRegistry();
-    lintInputs([{ file: 'definitions/redis-sidecar.yaml', content: REDIS_DEFINITION, origin: 'definition' }], registry);
-    const { app } = testApp({ registry });
+    const { catalogue } = lintInputs([{ file: 'definitions/redis-sidecar.yaml', content: REDIS_DEFINITION, origin: 'definition' }], createCatalogue());
+    const { app } = testApp({ catalogue });
     const own = await request(app).post('/v1/validate').set('Content-Type', 'application/yaml').send(REDIS_PROFILE);
     expect(own.body.resolved.capabilities['redis-sidecar']).toEqual({ image: 'redis:7', port: 6379 });
     const sent = await request(app).post('/v1/validate').send({ profile: REDIS_PROFILE, definitions: [REDIS_DEFINITION.replace('default: 6379', 'default: 6380')] });

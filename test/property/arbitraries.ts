@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { stringify, type ToStringOptions } from 'yaml';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
-import type { JsonSchema } from '../../src/schema/check.js';
+import { type JsonSchema } from '../../src/core/json-schema.js';
 
 /** Keys that must stay plain data wherever they appear. */
 export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'] as const;

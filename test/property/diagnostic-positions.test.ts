@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { isAlias, isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { lintInputs } from '../../src/operations/lint.js';
 import { parseYamlStream } from '../../src/yaml/source.js';
@@ -9,7 +9,7 @@ import { editedProfileText, yamlishText } from './arbitraries.js';
 
 // Issue #7: every diagnostic has a file, a line and column inside the file, and a path that
 // exists in the input or is the missing child of a node that does (§4.1).
-const registry = createRegistry();
+const registry = createCatalogue();
 
 /** JSON Pointer segments, unescaped. */
 function segmentsOf(pointer: string): string[] {

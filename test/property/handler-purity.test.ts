@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { Rendering } from '../../src/schema/handler.js';
 import { forSchema, data } from './arbitraries.js';
 
 // Issue #7: validateAndApplyDefaults of every built-in never mutates its input (§3) and is
 // idempotent: applying it to its own output changes nothing.
-const registry = createRegistry();
+const registry = createCatalogue();
 
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
@@ -76,9 +76,9 @@ describe.each(WITH_SCHEMA)('the registry check of %s (schema or function)', (typ
     fc.assert(
       fc.property(renderings(type, false), (rendering) => {
         const before = structuredClone(rendering);
-        const once = registry.checkRendering(type, deepFreeze(rendering)).result;
+        const once = registry.validateRendering(type, deepFreeze(rendering)).result;
         expect(rendering).toEqual(before);
-        if (once.issues.length === 0) expect(registry.checkRendering(type, deepFreeze(once.rendering)).result).toEqual(once);
+        if (once.issues.length === 0) expect(registry.validateRendering(type, deepFreeze(once.rendering)).result).toEqual(once);
       }),
       { numRuns: 150 },
     );

@@ -1,20 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { evaluateProfile } from '../../src/operations/evaluate-profile.js';
-import { lintInputs, type LintInput } from '../../src/operations/lint.js';
+import type { InputFile } from '../../src/core/input.js';
+import { lintInputs } from '../../src/operations/lint.js';
 import { data, editedProfileText, mapOf, validProfile, yamlishText } from './arbitraries.js';
 
 // Issue #7: kurel never throws, whatever text, bytes or data it is given (§7).
-const registry = createRegistry();
-const lint = (content: string | Uint8Array, origin: LintInput['origin'] = 'argument') => lintInputs([{ file: 'cluster.yaml', content, origin }], registry);
+const registry = createCatalogue();
+const lint = (content: string | Uint8Array, origin: InputFile['origin'] = 'argument') => lintInputs([{ file: 'cluster.yaml', content, origin }], registry);
 const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();
 
 describe('kurel never throws', () => {
   it('linting texts made of YAML syntax pieces', () => {
     fc.assert(
-      fc.property(yamlishText, fc.constantFrom<LintInput['origin']>('argument', 'directory', 'definition'), (text, origin) => {
+      fc.property(yamlishText, fc.constantFrom<InputFile['origin']>('argument', 'directory', 'definition'), (text, origin) => {
         lint(text, origin);
       }),
       { numRuns: 400 },
@@ -64,7 +65,7 @@ describe('kurel never throws', () => {
   it.each(BUILTIN_HANDLERS.map((h) => [h.type]))('checking arbitrary data as a %s rendering', (type) => {
     fc.assert(
       fc.property(data, (value) => {
-        registry.checkRendering(type, value as Record<string, unknown>);
+        registry.validateRendering(type, value as Record<string, unknown>);
       }),
       { numRuns: 60 },
     );

@@ -1,14 +1,14 @@
 import fc from 'fast-check';
 import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { lintInputs } from '../../src/operations/lint.js';
 import { parseYamlStream } from '../../src/yaml/source.js';
 import { stringifyOptions, validProfile } from './arbitraries.js';
 
 // Issue #7: a valid profile serialised back to YAML and linted again stays valid with the same
 // resolved result; so does one whose renderings already hold their defaults.
-const registry = createRegistry();
+const registry = createCatalogue();
 
 function lint(text: string) {
   const report = lintInputs([{ file: 'cluster.yaml', content: text, origin: 'argument' }], registry);

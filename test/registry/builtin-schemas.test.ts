@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
 import { assertHandlerIsSound } from '../../src/catalogue/assert-handler.js';
-import { SUPPORTED_KEYWORDS } from '../../src/schema/check.js';
+import { SUPPORTED_KEYWORDS } from '../../src/schema/keywords.js';
 
 // Built-ins register without the JSON Schema meta-check, so lint starts pay nothing for it;
 // these tests are that check, run at build time.

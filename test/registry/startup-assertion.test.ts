@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { RegistryError } from '../../src/catalogue/errors.js';
 import type { Handler } from '../../src/schema/handler.js';
 
@@ -9,7 +9,7 @@ const valid: Handler = { type: 'redis', description: 'adds redis', capabilityAwa
 /** Registers a plain-JavaScript handler (as a plugin would) and returns what was thrown. */
 function refusal(candidate: unknown): RegistryError {
   try {
-    createRegistry().register(candidate as Handler, SOURCE);
+    createCatalogue({ handlers: [{ handler: candidate, source: SOURCE }] });
   } catch (err) {
     if (err instanceof RegistryError) return err;
     throw err;
@@ -25,9 +25,8 @@ describe('the startup assertion refuses a broken handler', () => {
   });
 
   it('refuses two plugins claiming the same type', () => {
-    const registry = createRegistry();
-    registry.register(valid, 'plugin:./first.mjs');
-    expect(() => registry.register(valid, 'plugin:./second.mjs')).toThrow(
+    const registry = createCatalogue({ handlers: [{ handler: valid, source: 'plugin:./first.mjs' }] });
+    expect(() => registry.withHandlers([{ handler: valid, source: 'plugin:./second.mjs' }])).toThrow(
       new RegistryError('redis', 'type "redis" is already registered by plugin:./first.mjs', 'plugin:./second.mjs'),
     );
   });
@@ -69,9 +68,12 @@ describe('the startup assertion refuses a broken handler', () => {
   });
 
   it('accepts a sound plugin handler, with or without a schema', () => {
-    const registry = createRegistry();
-    registry.register(valid, SOURCE);
-    registry.register({ ...valid, type: 'memcached', renderingSchema: { type: 'object', properties: { size: { type: 'integer' } }, additionalProperties: false } }, SOURCE);
+    const registry = createCatalogue({
+      handlers: [
+        { handler: valid, source: SOURCE },
+        { handler: { ...valid, type: 'memcached', renderingSchema: { type: 'object', properties: { size: { type: 'integer' } }, additionalProperties: false } }, source: SOURCE },
+      ],
+    });
     expect([registry.handler('redis')?.source, registry.handler('memcached')?.source]).toEqual([SOURCE, SOURCE]);
   });
 });

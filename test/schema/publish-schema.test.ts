@@ -2,11 +2,13 @@ import { Type } from '@sinclair/typebox';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
-import { createRegistry } from '../../src/catalogue/create-registry.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { capabilitySchema } from '../../src/operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../src/operations/cluster-profile-schema.js';
+import { lintInputs } from '../../src/operations/lint.js';
 import { publishSchema } from '../../src/schema/publish.js';
-import { checkSchema, type JsonSchema } from '../../src/schema/check.js';
+import { checkSchema } from '../../src/schema/check.js';
+import { type JsonSchema } from '../../src/core/json-schema.js';
 
 const ajv = () => new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 
@@ -77,22 +79,24 @@ describe('publishSchema', () => {
 
 describe('clusterProfileJsonSchema', () => {
   it('judges a capability with both a definition and a handler schema by both', () => {
-    const registry = createRegistry();
-    registry.register(
-      {
-        type: 'sidecar',
-        description: 'Adds a sidecar',
-        capabilityAware: false,
-        renderingSchema: Type.Object({ image: Type.Optional(Type.String({ minLength: 3 })), port: Type.Optional(Type.Integer()) }, { additionalProperties: false }),
-      },
-      'plugin:./sidecar.mjs',
-    );
-    registry.addDefinition({
-      name: 'sidecar',
-      description: 'the sidecar definition',
-      file: 'definitions/sidecar.yaml',
-      schema: Type.Object({ image: Type.String(), port: Type.Optional(Type.Integer()) }, { additionalProperties: false }),
-    });
+    const handler = {
+      type: 'sidecar',
+      description: 'Adds a sidecar',
+      capabilityAware: false,
+      renderingSchema: Type.Object({ image: Type.Optional(Type.String({ minLength: 3 })), port: Type.Optional(Type.Integer()) }, { additionalProperties: false }),
+    };
+    const definition = `apiVersion: launcher.gokure.dev/v1alpha1
+kind: CapabilityDefinition
+metadata: {name: sidecar}
+spec:
+  description: the sidecar definition
+  rendering:
+    properties:
+      image: {type: string, required: true}
+      port: {type: integer}
+`;
+    const withHandler = createCatalogue({ handlers: [{ handler, source: 'plugin:./sidecar.mjs' }] });
+    const registry = lintInputs([{ file: 'definitions/sidecar.yaml', content: definition, origin: 'definition' }], withHandler).catalogue;
     const validate = ajv().compile(clusterProfileJsonSchema(registry));
     const profile = (rendering: unknown) => ({
       apiVersion: 'launcher.gokure.dev/v1alpha1',
@@ -106,7 +110,7 @@ describe('clusterProfileJsonSchema', () => {
   });
 
   it('keeps a binding of a type no one knows open, and refuses a key that is not a capability key', () => {
-    const validate = ajv().compile(clusterProfileJsonSchema(createRegistry()));
+    const validate = ajv().compile(clusterProfileJsonSchema(createCatalogue()));
     const profile = (capabilities: unknown) => ({ apiVersion: 'launcher.gokure.dev/v1alpha1', kind: 'ClusterProfile', metadata: { name: 'p' }, spec: { capabilities } });
     expect(validate(profile({ mesh: { rendering: { anything: [1, { deep: true }] } } }))).toBe(true);
     expect(validate(profile({ 'mesh.eu.west': null }))).toBe(true);

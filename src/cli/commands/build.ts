@@ -4,8 +4,9 @@ import { stringify } from 'yaml';
 import { readSourceFile, type ReadResult } from '../../files/read-file.js';
 import { buildApplication, type BuildReport } from '../../operations/build-application.js';
 import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
-import type { LintInput } from '../../operations/lint.js';
-import { createCommandRegistry } from '../command-registry.js';
+import type { InputFile } from '../../core/input.js';
+import { buildEnvelope } from '../../operations/envelopes.js';
+import { loadCommandHandlers } from '../command-catalogue.js';
 import { exitCodeOf } from '../exit-code.js';
 import { stringifyJson } from '../../core/json-text.js';
 import { formatText, paletteFor, summarize } from '../format/text.js';
@@ -56,19 +57,19 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
     fatal ||= read.unreadable;
   }
 
-  const { registry, refused, diagnostic } = await createCommandRegistry(options.plugin, io.cwd);
-  if (diagnostic) diagnostics.push(diagnostic);
-  fatal ||= refused;
+  const handlers = await loadCommandHandlers(options.plugin, io.cwd);
+  if (handlers.refused) diagnostics.push(handlers.diagnostic);
+  fatal ||= handlers.refused;
 
   let report: BuildReport | undefined;
-  if (!refused && application.ok && profile.ok) {
+  if (!handlers.refused && application.ok && profile.ok) {
     report = buildApplication(
       {
         application: { file: appFile, content: application.bytes },
         profile: { file: options.profile, content: profile.bytes },
         definitions: await withoutRepeatedFiles(gathered.inputs),
       },
-      registry,
+      handlers.catalogue,
       { strictCapabilities: options.strictCapabilities },
     );
     diagnostics.push(...report.diagnostics);
@@ -78,7 +79,7 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
   const resolved = code === 0 ? (report?.application ?? null) : null;
 
   if (options.format === 'json') {
-    io.stdout(stringifyJson({ valid: code === 0, diagnostics, files: report?.files ?? [], application: resolved }) + '\n');
+    io.stdout(stringifyJson(buildEnvelope(code === 0, diagnostics, report?.files ?? [], resolved)) + '\n');
     return code;
   }
   if (diagnostics.length > 0) {
@@ -93,9 +94,9 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
 }
 
 /** The same definition file reached twice (a `--capability-def` inside the package's `definitions/`) is read once. */
-async function withoutRepeatedFiles(inputs: readonly LintInput[]): Promise<LintInput[]> {
+async function withoutRepeatedFiles(inputs: readonly InputFile[]): Promise<InputFile[]> {
   const seen = new Set<string>();
-  const unique: LintInput[] = [];
+  const unique: InputFile[] = [];
   for (const input of inputs) {
     const real = await realpath(input.file).catch(() => resolve(input.file));
     if (seen.has(real)) continue;

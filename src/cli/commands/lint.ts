@@ -1,7 +1,7 @@
-import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
+import { compareDiagnostics, fileDiagnostic, type Diagnostic } from '../../core/diagnostics.js';
 import { lintInputs, type LintReport } from '../../operations/lint.js';
-import { fileDiagnostic } from '../../files/read-file.js';
-import { createCommandRegistry } from '../command-registry.js';
+
+import { loadCommandHandlers } from '../command-catalogue.js';
 import { exitCodeOf } from '../exit-code.js';
 import { renderReport, type LintFormat } from '../format/index.js';
 import { paletteFor } from '../format/text.js';
@@ -27,11 +27,13 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
   );
   let fatal = gathered.fatal;
   const extra: Diagnostic[] = [...gathered.diagnostics];
-  const { registry, refused, diagnostic } = await createCommandRegistry(options.plugin, io.cwd);
-  if (diagnostic) extra.push(diagnostic);
-  fatal ||= refused;
+  const handlers = await loadCommandHandlers(options.plugin, io.cwd);
+  if (handlers.refused) extra.push(handlers.diagnostic);
+  fatal ||= handlers.refused;
   // An unreadable path still exits 2, but the readable inputs are linted and reported too.
-  const report: LintReport = refused ? { diagnostics: [], files: [], sources: new Map() } : lintInputs(gathered.inputs, registry, { strictCapabilities: options.strictCapabilities });
+  const report: Pick<LintReport, 'diagnostics' | 'files' | 'sources'> = handlers.refused
+    ? { diagnostics: [], files: [], sources: new Map() }
+    : lintInputs(gathered.inputs, handlers.catalogue, { strictCapabilities: options.strictCapabilities });
   if (!fatal && !gathered.inputs.some((i) => i.origin !== 'definition') && extra.length === 0) {
     extra.push(fileDiagnostic(paths.join(' ') || '<command line>', 'io-error', 'no input found: no *.yaml or *.yml files in the paths given'));
     fatal = true;

@@ -1,14 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
-import { createApp } from '../../http/app.js';
-import { batchedDestination, createLogger, diagnosticLines } from '../../http/logger.js';
 import { embeddedDefinitionsDir } from '../../files/package-files.js';
-import { prepareRegistryLoader } from '../../http/registry-loader.js';
-import { startServer, type RunningServer } from '../../http/server.js';
-import { ServiceState } from '../../http/service-state.js';
-import { RegistryError } from '../../catalogue/errors.js';
+import { runService } from '../../http/entry.js';
 import { EXIT } from '../exit-code.js';
-import { formatText, paletteFor } from '../format/text.js';
 import type { CommandIo } from '../io.js';
 
 /** Options of `kurel serve`. */
@@ -19,13 +13,10 @@ export interface ServeCommandOptions {
   plugin: string[];
 }
 
-const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
-
 /**
- * Runs `kurel serve` until SIGTERM or SIGINT: loads plugins, the embedded `definitions/` and
- * every `--definitions` folder (refusing to start, exit 2, when any has an error), listens,
- * reloads definitions on SIGHUP, and on a stop signal drains gracefully. Returns the exit code:
- * 0 after a clean drain, 1 when connections had to be cut, 2 when it could not start.
+ * Runs `kurel serve` until SIGTERM or SIGINT, with the embedded `definitions/` and every
+ * `--definitions` folder. Returns the exit code: 0 after a clean drain, 1 when connections had
+ * to be cut, 2 when it could not start.
  */
 export async function runServe(options: ServeCommandOptions, io: CommandIo): Promise<number> {
   const port = parsePort(options.port);
@@ -33,71 +24,10 @@ export async function runServe(options: ServeCommandOptions, io: CommandIo): Pro
     io.stderr(`error: --port must be an integer from 0 to 65535, found ${JSON.stringify(options.port)}\n`);
     return EXIT.usage;
   }
-  const destination = batchedDestination((text) => io.stdout(text));
-  // The lines of the last turn of the event loop still go out when the process ends.
-  process.once('exit', destination.flush);
-  const logger = createLogger(io.env['LOG_LEVEL'], destination);
-  const refuse = (message: string): number => {
-    io.stderr(`kurel serve: refusing to start: ${message}\n`);
-    logger.fatal(message);
-    return EXIT.usage;
-  };
-
-  let loader;
-  try {
-    loader = await prepareRegistryLoader({ definitionDirs: [...embeddedDirs(io.cwd), ...options.definitions], plugins: options.plugin, cwd: io.cwd });
-  } catch (err) {
-    if (!(err instanceof RegistryError)) throw err;
-    return refuse(err.message);
-  }
-  const started = await ServiceState.start(loader);
-  if (!(started instanceof ServiceState)) {
-    io.stderr(formatText(started.diagnostics, new Map(), paletteFor(io.stderrIsTTY ? { isTTY: true } : {}, io.env)) + '\n');
-    return refuse('the definitions have errors (listed above)');
-  }
-  const state = started;
-  const warnings = state.lastReload.diagnostics;
-  if (warnings.length > 0) logger.warn({ warnings: diagnosticLines(warnings) }, 'definitions loaded with warnings');
-  const kurel = createApp({ state, logger, processMetrics: true });
-  let running: RunningServer;
-  try {
-    running = await startServer(kurel, { host: options.host, port });
-  } catch (err) {
-    return refuse(`cannot listen on ${options.host}:${port}: ${(err as Error).message}`);
-  }
-  const reload = () => void state.reload();
-  let stop: (signal: NodeJS.Signals) => void = () => undefined;
-  process.on('SIGHUP', reload);
-  const stopped = new Promise<number>((resolve) => {
-    let cut = false;
-    stop = (signal) => {
-      if (state.isDraining) {
-        logger.warn({ signal }, 'second stop signal: closing every connection now');
-        cut = true;
-        running.server.closeAllConnections();
-        return;
-      }
-      logger.info({ signal, graceMs: kurel.limits.shutdownGraceMs }, 'shutting down: finishing requests in flight');
-      void running.shutdown().then(({ forced }) => {
-        if (forced) logger.warn('shutdown grace period over: connections still open were closed');
-        logger.info('stopped');
-        resolve(forced || cut ? EXIT.problems : EXIT.ok);
-      });
-    };
-    for (const signal of STOP_SIGNALS) process.on(signal, stop);
-  });
-  // Logged once the signal handlers are in place: a supervisor may signal as soon as it reads this.
-  const registry = state.registry;
-  logger.info(
-    { url: running.url, handlers: registry.listHandlers().length, definitions: registry.listDefinitions().length, startupMs: Math.round(performance.now()), limits: kurel.limits },
-    'listening',
+  return runService(
+    { host: options.host, port, definitionDirs: [...embeddedDirs(io.cwd), ...options.definitions], plugins: options.plugin, cwd: io.cwd },
+    io,
   );
-  const code = await stopped;
-  process.off('SIGHUP', reload);
-  for (const signal of STOP_SIGNALS) process.off(signal, stop);
-  // Whatever handle a dependency left open must not keep a stopped service alive.
-  setTimeout(() => process.exit(code), 1000).unref();
-  return code;
 }
 
 function parsePort(text: string): number | undefined {

@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
-import type { JsonSchema } from '../../schema/check.js';
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
-import { loadCapabilityRegistry, type CapabilitySourceOptions } from './schema.js';
+import { loadPublishedCatalogue, type CapabilitySourceOptions } from '../command-catalogue.js';
+import { type JsonSchema } from '../../core/json-schema.js';
 
 /** Options of `kurel types`. */
 export interface TypesCommandOptions extends CapabilitySourceOptions {
@@ -21,9 +21,9 @@ const BANNER = `/**
  * schema, on standard output or in `--out FILE`; returns the exit code.
  */
 export async function runTypes(options: TypesCommandOptions, io: CommandIo): Promise<number> {
-  const loaded = await loadCapabilityRegistry(options, io);
+  const loaded = await loadPublishedCatalogue(options, io);
   if (!loaded.ok) return loaded.exitCode;
-  const source = await declarationsOf(clusterProfileJsonSchema(loaded.registry));
+  const source = await declarationsOf(clusterProfileJsonSchema(loaded.catalogue));
   if (options.out === undefined) {
     io.stdout(source);
     return EXIT.ok;

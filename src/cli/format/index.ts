@@ -1,8 +1,9 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
-import type { FileReport } from '../../operations/lint.js';
+import type { FileReport } from '../../core/input.js';
 import type { SourceText } from '../../yaml/source.js';
 import { formatGithub } from './github.js';
 import { stringifyJson } from '../../core/json-text.js';
+import { envelopeOf } from '../../operations/envelopes.js';
 import { formatJunit } from './junit.js';
 import { formatSarif } from './sarif.js';
 import { formatText, summarize, type Palette } from './text.js';
@@ -25,7 +26,7 @@ export interface ReportView {
 export function renderReport(format: LintFormat, view: ReportView): string {
   switch (format) {
     case 'json':
-      return stringifyJson({ valid: view.valid, diagnostics: view.diagnostics, files: view.files });
+      return stringifyJson(envelopeOf('run', view.valid, view.diagnostics, view.files));
     case 'text': {
       const body = formatText(view.diagnostics, view.sources, view.palette);
       const summary = summarize(view.diagnostics, view.files.filter((f) => f.status === 'checked').length);

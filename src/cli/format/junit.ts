@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
-import type { FileReport } from '../../operations/lint.js';
+import type { FileReport } from '../../core/input.js';
 
 /**
  * Formats a lint run as JUnit XML: one test case per file (files that were read, and any other

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { buildApplication } from '../../operations/build-application.js';
 import { bodyBytes, decodeJsonBody } from '../body.js';
-import { readEnvelope } from '../envelope.js';
+import { readEnvelope } from '../request-envelope.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { sendJson } from '../respond.js';
 import type { ServiceState } from '../service-state.js';
@@ -13,7 +13,7 @@ import type { ServiceState } from '../service-state.js';
  */
 export function buildRoute(state: ServiceState, metrics: ServiceMetrics): RequestHandler {
   return (req, res) => {
-    const registry = state.registry;
+    const catalogue = state.catalogue;
     const { text, data } = decodeJsonBody(bodyBytes(req));
     const envelope = readEnvelope(text, data, ['application', 'profile']);
     const report = buildApplication(
@@ -22,8 +22,8 @@ export function buildRoute(state: ServiceState, metrics: ServiceMetrics): Reques
         profile: { file: 'profile', content: envelope.profile.text },
         definitions: envelope.definitions,
       },
-      // The request's definitions must not reach the registry in service.
-      registry.fork(),
+      // The request's definitions make a catalogue of their own; the one in service never changes.
+      catalogue,
     );
     const valid = !report.diagnostics.some((d) => d.severity === 'error');
     metrics.validations.inc({ operation: 'build', verdict: valid ? 'valid' : 'invalid' });

@@ -1,32 +1,32 @@
 import type { RequestHandler } from 'express';
-import { listCapabilities, type CapabilityListing } from '../../cli/commands/capabilities.js';
-import type { Registry } from '../../catalogue/registry.js';
+import type { Catalogue } from '../../catalogue/catalogue.js';
+import { listCapabilities, type CapabilityListing } from '../../operations/list-capabilities.js';
 import { capabilitySchema, renderingSchemaDocument } from '../../operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
-import type { JsonSchema } from '../../schema/check.js';
 import { HttpProblem } from '../problem.js';
 import { sendJson } from '../respond.js';
 import type { ServiceState } from '../service-state.js';
+import { type JsonSchema } from '../../core/json-schema.js';
 
-// A registry never changes once in service (a reload swaps in a new one), so what is published
-// from it is computed once per registry.
-const listings = new WeakMap<Registry, CapabilityListing[]>();
-const editorSchemas = new WeakMap<Registry, JsonSchema>();
+// A catalogue never changes once in service (a reload swaps in a new one), so what is published
+// from it is computed once per catalogue.
+const listings = new WeakMap<Catalogue, CapabilityListing[]>();
+const editorSchemas = new WeakMap<Catalogue, JsonSchema>();
 
-/** `GET /v1/capabilities`: every capability type the registry knows, sorted by type (as `kurel capabilities --format json`). */
+/** `GET /v1/capabilities`: every capability type the catalogue knows, sorted by type (as `kurel capabilities --format json`). */
 export function capabilitiesRoute(state: ServiceState): RequestHandler {
   return (_req, res) => {
-    sendJson(res, 200, listingsOf(state.registry));
+    sendJson(res, 200, listingsOf(state.catalogue));
   };
 }
 
 /** `GET /v1/capabilities/{type}`: one capability and the JSON Schema of its rendering; 404 for a type nothing knows. */
 export function capabilityRoute(state: ServiceState): RequestHandler {
   return (req, res) => {
-    const registry = state.registry;
+    const catalogue = state.catalogue;
     const type = String(req.params['type']);
-    const listing = listingsOf(registry).find((c) => c.type === type);
-    const published = listing ? capabilitySchema(registry, type) : undefined;
+    const listing = listingsOf(catalogue).find((c) => c.type === type);
+    const published = listing ? capabilitySchema(catalogue, type) : undefined;
     if (!listing || !published) throw new HttpProblem(404, `no handler or definition knows the capability type ${JSON.stringify(type)}`);
     sendJson(res, 200, { ...listing, schema: renderingSchemaDocument(published) });
   };
@@ -35,21 +35,21 @@ export function capabilityRoute(state: ServiceState): RequestHandler {
 /** `GET /v1/schema/cluster-profile`: the JSON Schema of a whole `cluster.yaml` for editors (as `kurel schema`). */
 export function clusterProfileSchemaRoute(state: ServiceState): RequestHandler {
   return (_req, res) => {
-    const registry = state.registry;
-    let schema = editorSchemas.get(registry);
+    const catalogue = state.catalogue;
+    let schema = editorSchemas.get(catalogue);
     if (!schema) {
-      schema = clusterProfileJsonSchema(registry);
-      editorSchemas.set(registry, schema);
+      schema = clusterProfileJsonSchema(catalogue);
+      editorSchemas.set(catalogue, schema);
     }
     sendJson(res, 200, schema, 'application/schema+json');
   };
 }
 
-function listingsOf(registry: Registry): CapabilityListing[] {
-  let listing = listings.get(registry);
+function listingsOf(catalogue: Catalogue): CapabilityListing[] {
+  let listing = listings.get(catalogue);
   if (!listing) {
-    listing = listCapabilities(registry);
-    listings.set(registry, listing);
+    listing = listCapabilities(catalogue);
+    listings.set(catalogue, listing);
   }
   return listing;
 }

@@ -19,10 +19,10 @@ export function healthRoute(): RequestHandler {
  */
 export function readinessRoute(state: ServiceState): RequestHandler {
   return (_req, res) => {
-    const registry = state.registry;
+    const catalogue = state.catalogue;
     sendJson(res, state.isDraining ? 503 : 200, {
       status: state.isDraining ? 'draining' : 'ready',
-      registry: { loadedAt: state.loadedAt.toISOString(), handlers: registry.listHandlers().length, definitions: registry.listDefinitions().length },
+      registry: { loadedAt: state.loadedAt.toISOString(), handlers: catalogue.listHandlers().length, definitions: catalogue.listDefinitions().length },
       lastReload: describeReload(state.lastReload),
     });
   };

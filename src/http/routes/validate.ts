@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import { validateJsonProfile, validateProfile, type ProfileVerdict } from '../../operations/validate-profile.js';
 import { bodyBytes, decodeJsonBody, type BodyKind } from '../body.js';
-import { isEnvelope, readEnvelope } from '../envelope.js';
+import { isEnvelope, readEnvelope } from '../request-envelope.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { sendJson } from '../respond.js';
 import type { ServiceState } from '../service-state.js';
@@ -15,11 +15,11 @@ export const REQUEST_FILE = 'request';
  */
 export function validateRoute(state: ServiceState, metrics: ServiceMetrics): RequestHandler {
   return (req, res) => {
-    const registry = state.registry;
+    const catalogue = state.catalogue;
     const bytes = bodyBytes(req);
     let verdict: ProfileVerdict;
     if ((res.locals['bodyKind'] as BodyKind) === 'yaml') {
-      verdict = validateProfile({ profile: { file: REQUEST_FILE, content: bytes } }, registry);
+      verdict = validateProfile({ profile: { file: REQUEST_FILE, content: bytes } }, catalogue);
     } else {
       const { text, data } = decodeJsonBody(bytes);
       if (isEnvelope(data)) {
@@ -27,10 +27,10 @@ export function validateRoute(state: ServiceState, metrics: ServiceMetrics): Req
         const { profile, definitions } = envelope;
         verdict =
           profile.data !== undefined && definitions.length === 0
-            ? validateJsonProfile(REQUEST_FILE, profile.text, profile.data, registry)
-            : validateProfile({ profile: { file: REQUEST_FILE, content: profile.text }, definitions }, registry);
+            ? validateJsonProfile(REQUEST_FILE, profile.text, profile.data, catalogue)
+            : validateProfile({ profile: { file: REQUEST_FILE, content: profile.text }, definitions }, catalogue);
       } else {
-        verdict = validateJsonProfile(REQUEST_FILE, text, data, registry);
+        verdict = validateJsonProfile(REQUEST_FILE, text, data, catalogue);
       }
     }
     metrics.validations.inc({ operation: 'validate', verdict: verdict.valid ? 'valid' : 'invalid' });

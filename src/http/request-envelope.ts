@@ -1,8 +1,8 @@
-import { isMap } from '../schema/check.js';
-import type { LintInput } from '../operations/lint.js';
+import type { InputFile } from '../core/input.js';
 import { jsonDecodingProblem } from '../yaml/json-fidelity.js';
 import { LIMITS } from '../core/limits.js';
 import { HttpProblem } from './problem.js';
+import { isMap } from '../core/data.js';
 
 /** A document in a JSON envelope: YAML (or JSON) text, or the document itself as a JSON object. */
 export interface EnvelopeDocument {
@@ -13,7 +13,7 @@ export interface EnvelopeDocument {
 }
 
 /** The members of an envelope, each a document or a list of documents. */
-export type Envelope<Name extends string> = Record<Name, EnvelopeDocument> & { definitions: LintInput[] };
+export type Envelope<Name extends string> = Record<Name, EnvelopeDocument> & { definitions: InputFile[] };
 
 /** True when a JSON body is an envelope (`{"profile": ...}`) rather than a profile itself (which has no `profile` member). */
 export function isEnvelope(data: unknown): data is Record<string, unknown> {
@@ -36,7 +36,7 @@ export function readEnvelope<Name extends string>(text: string, data: unknown, r
       throw new HttpProblem(400, `unknown member ${JSON.stringify(key)} in the request body; expected ${expected}`);
     }
   }
-  const envelope = { definitions: [] as LintInput[] } as Envelope<Name>;
+  const envelope = { definitions: [] as InputFile[] } as Envelope<Name>;
   for (const name of required) {
     if (!Object.hasOwn(data, name)) throw new HttpProblem(400, `the request body has no ${JSON.stringify(name)} member`);
     (envelope as Record<string, unknown>)[name] = readDocument(data[name], name);

@@ -1,0 +1,198 @@
+import { BUILTIN_HANDLERS } from '../../handlers/index.js';
+import type { Diagnostic, Issue } from '../core/diagnostics.js';
+import type { JsonSchema } from '../core/json-schema.js';
+import { checkSchema } from '../schema/check.js';
+import type { Handler, Rendering, RenderingResult } from '../schema/handler.js';
+import type { SourceDocument } from '../yaml/source.js';
+import { assertHandlerIsSound } from './assert-handler.js';
+import { RegistryError } from './errors.js';
+import { loadDefinitionDocuments } from './load-definitions.js';
+
+/** Where a registered handler came from. */
+export type HandlerSource = 'builtin' | `plugin:${string}`;
+
+/** A handler as the catalogue holds it. */
+export interface RegisteredHandler {
+  handler: Handler;
+  source: HandlerSource;
+}
+
+/** A handler offered to a catalogue, not yet checked against the handler contract (a plugin's export). */
+export interface HandlerCandidate {
+  handler: unknown;
+  source: HandlerSource;
+}
+
+/** A compiled CapabilityDefinition: validates and defaults the rendering of `<name>` and `<name>.<scope>` keys. */
+export interface CapabilityDefinitionEntry {
+  name: string;
+  description: string;
+  /** The file (as given) the definition was loaded from. */
+  file: string;
+  /** The JSON Schema the definition compiles to (a TypeBox schema). */
+  schema: JsonSchema;
+}
+
+/** How a capability type's rendering is checked, in order. */
+export interface RenderingCheck {
+  result: RenderingResult;
+  /** True when neither a schema nor a definition judged the rendering (pass-through). */
+  unvalidated: boolean;
+}
+
+/** A catalogue with definitions added, and the problems found in their documents. */
+export interface CatalogueExtension {
+  catalogue: Catalogue;
+  /** Positioned in the definition documents. */
+  diagnostics: Diagnostic[];
+}
+
+/** Options of {@link createCatalogue}. */
+export interface CreateCatalogueOptions {
+  /** Hold the built-in handlers (default true). */
+  builtins?: boolean;
+  /** Plugin handlers, each put through the startup assertion. */
+  handlers?: readonly HandlerCandidate[];
+}
+
+/**
+ * Everything kurel knows about capabilities, as one immutable value: handlers by trait type
+ * and CapabilityDefinitions by name, plus the names whose definitions failed to load (their
+ * bindings stay quiet: the definition's own error explains them). Adding handlers or
+ * definitions makes a new catalogue sharing what is unchanged; none is ever mutated, so a
+ * service answers every request from the catalogue it started with.
+ */
+export class Catalogue {
+  private constructor(
+    private readonly handlersByType: ReadonlyMap<string, RegisteredHandler>,
+    private readonly definitionsByName: ReadonlyMap<string, CapabilityDefinitionEntry>,
+    private readonly brokenNames: ReadonlySet<string>,
+  ) {}
+
+  /** An empty catalogue (no handlers, no definitions). */
+  static empty(): Catalogue {
+    return new Catalogue(new Map(), new Map(), new Set());
+  }
+
+  /**
+   * A catalogue with these handlers added. Each goes through the startup assertion (DESIGN §3)
+   * and throws {@link RegistryError} naming the handler when it breaks the contract or claims a
+   * type already held. `trusted` skips the JSON Schema meta-check: the built-ins' schemas are
+   * checked by tests at build time, so a lint start pays nothing for them.
+   */
+  withHandlers(candidates: readonly HandlerCandidate[], options: { trusted?: boolean } = {}): Catalogue {
+    const handlers = new Map(this.handlersByType);
+    for (const { handler, source } of candidates) {
+      assertHandlerIsSound(handler, source, { checkSchema: !options.trusted });
+      const taken = handlers.get(handler.type);
+      if (taken) throw new RegistryError(handler.type, `type "${handler.type}" is already registered by ${taken.source}`, source);
+      handlers.set(handler.type, { handler, source });
+    }
+    return new Catalogue(handlers, this.definitionsByName, this.brokenNames);
+  }
+
+  /**
+   * A catalogue with the CapabilityDefinition documents added (DESIGN §2.2): each is compiled,
+   * documents sharing a name are resolved (duplicates, conflicts), and a name with any error
+   * is held as broken. A name defined here replaces whatever this catalogue held for it. The
+   * outcome does not depend on the order of `documents`.
+   */
+  withDefinitions(documents: readonly SourceDocument[]): CatalogueExtension {
+    if (documents.length === 0) return { catalogue: this, diagnostics: [] };
+    const isBuiltin = (name: string) => this.handlersByType.get(name)?.source === 'builtin';
+    const loaded = loadDefinitionDocuments(documents, isBuiltin);
+    const definitions = new Map(this.definitionsByName);
+    const broken = new Set(this.brokenNames);
+    for (const name of loaded.names) {
+      definitions.delete(name);
+      broken.delete(name);
+    }
+    for (const definition of loaded.accepted) definitions.set(definition.name, definition);
+    for (const name of loaded.broken) broken.add(name);
+    return { catalogue: new Catalogue(this.handlersByType, definitions, broken), diagnostics: loaded.diagnostics };
+  }
+
+  /** The handler registered for a trait type. */
+  handler(type: string): RegisteredHandler | undefined {
+    return this.handlersByType.get(type);
+  }
+
+  /** The definition loaded for a capability type. */
+  definition(type: string): CapabilityDefinitionEntry | undefined {
+    return this.definitionsByName.get(type);
+  }
+
+  /** True when a definition of this name failed to load, so its bindings get no further diagnostic. */
+  isBroken(name: string): boolean {
+    return this.brokenNames.has(name) && !this.definitionsByName.has(name);
+  }
+
+  /** True when a handler or a definition knows the type. */
+  knows(type: string): boolean {
+    return this.handlersByType.has(type) || this.definitionsByName.has(type);
+  }
+
+  /** Every handler, sorted by type. */
+  listHandlers(): RegisteredHandler[] {
+    return [...this.handlersByType.values()].sort((a, b) => (a.handler.type < b.handler.type ? -1 : 1));
+  }
+
+  /** Every definition, sorted by name. */
+  listDefinitions(): CapabilityDefinitionEntry[] {
+    return [...this.definitionsByName.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+  }
+
+  /** Every type a handler or definition knows, sorted. */
+  knownTypes(): string[] {
+    return [...new Set([...this.handlersByType.keys(), ...this.definitionsByName.keys()])].sort();
+  }
+
+  /**
+   * Validates a binding's rendering and applies defaults: the definition first (if any), then
+   * the handler's own check (its `validateAndApplyDefaults`, or its schema). A type with neither
+   * passes through unchanged.
+   */
+  validateRendering(type: string, rendering: Rendering): RenderingCheck {
+    const definition = this.definitionsByName.get(type);
+    const handler = this.handlersByType.get(type)?.handler;
+    let current: Rendering = rendering;
+    const issues: Issue[] = [];
+    let validated = false;
+    if (definition) {
+      const result = checkSchema(definition.schema, current);
+      issues.push(...result.issues);
+      current = result.value as Rendering;
+      validated = true;
+    }
+    if (handler && issues.length === 0) {
+      if (handler.validateAndApplyDefaults) {
+        const result = handler.validateAndApplyDefaults(current);
+        issues.push(...result.issues);
+        current = result.rendering;
+        validated = true;
+      } else if (handler.renderingSchema) {
+        const result = checkSchema(handler.renderingSchema, current);
+        issues.push(...result.issues);
+        current = result.value as Rendering;
+        validated = true;
+      }
+    }
+    return { result: { rendering: current, issues }, unvalidated: !validated };
+  }
+}
+
+const BUILTINS: readonly HandlerCandidate[] = BUILTIN_HANDLERS.map((handler) => ({ handler, source: 'builtin' }));
+let builtinCatalogue: Catalogue | undefined;
+
+/**
+ * A catalogue of the built-in handlers (unless `builtins: false`) and the given plugin
+ * handlers, each through the startup assertion; throws {@link RegistryError} when one breaks it.
+ */
+export function createCatalogue(options: CreateCatalogueOptions = {}): Catalogue {
+  let catalogue = Catalogue.empty();
+  if (options.builtins !== false) {
+    builtinCatalogue ??= catalogue.withHandlers(BUILTINS, { trusted: true });
+    catalogue = builtinCatalogue;
+  }
+  return options.handlers?.length ? catalogue.withHandlers(options.handlers) : catalogue;
+}

@@ -1,0 +1,100 @@
+import { fileDiagnostic, type Diagnostic } from '../core/diagnostics.js';
+import type { FileReport, InputFile } from '../core/input.js';
+import { readInput } from '../documents/read-input.js';
+import { gatherInputs } from '../files/gather-inputs.js';
+import type { SourceDocument, SourceText } from '../yaml/source.js';
+import { createCatalogue, type Catalogue } from './catalogue.js';
+import { RegistryError } from './errors.js';
+import { loadPlugins, withPlugins } from './load-plugins.js';
+
+/** Where a catalogue's handlers and definitions come from. */
+export interface CatalogueSources {
+  /** Handler plugins: paths (relative to `cwd`) or package names. */
+  plugins?: readonly string[];
+  /** Folders searched recursively for CapabilityDefinition files, named as they are shown in diagnostics. */
+  definitionDirs?: readonly string[];
+  /** CapabilityDefinition files. */
+  definitionFiles?: readonly string[];
+  cwd: string;
+}
+
+/** A catalogue loaded from files, with everything found on the way. */
+export interface CatalogueLoad {
+  /** Undefined when a plugin was refused at start. */
+  catalogue: Catalogue | undefined;
+  /** Unreadable paths, problems in the definitions, and a refused plugin (`usage`). */
+  diagnostics: Diagnostic[];
+  /** The definition files read, for printing source lines under diagnostics. */
+  sources: Map<string, SourceText>;
+  files: FileReport[];
+  /** True when the run cannot go on: a path could not be read, or a plugin was refused (exit 2). */
+  fatal: boolean;
+}
+
+/**
+ * The built-in handlers plus the plugins: each plugin imported and put through the startup
+ * assertion. Throws {@link RegistryError} naming the plugin when one is refused.
+ */
+export async function loadHandlers(plugins: readonly string[], cwd: string): Promise<Catalogue> {
+  const catalogue = createCatalogue();
+  return plugins.length === 0 ? catalogue : withPlugins(catalogue, await loadPlugins(plugins, cwd));
+}
+
+/** A refused plugin as the `usage` diagnostic that explains an exit code of 2. */
+export function refusalDiagnostic(err: RegistryError): Diagnostic {
+  return fileDiagnostic(err.source ?? '<plugin>', 'usage', `refusing to start: ${err.message}`);
+}
+
+/** CapabilityDefinition documents read from input files, and what became of each file. */
+export interface DefinitionDocuments {
+  documents: SourceDocument[];
+  diagnostics: Diagnostic[];
+  sources: Map<string, SourceText>;
+  files: FileReport[];
+}
+
+/** Reads definition files: their CapabilityDefinition documents, and the files of other kinds listed as skipped. */
+export function readDefinitionInputs(inputs: readonly InputFile[]): DefinitionDocuments {
+  const out: DefinitionDocuments = { documents: [], diagnostics: [], sources: new Map(), files: [] };
+  for (const input of inputs) {
+    const read = readInput({ ...input, origin: 'definition' });
+    out.sources.set(input.file, read.source);
+    out.files.push(read.report);
+    for (const d of read.diagnostics) out.diagnostics.push(d);
+    for (const d of read.definitions) out.documents.push(d);
+  }
+  return out;
+}
+
+/**
+ * Adds the definitions of the folders and files named to a catalogue (the way the service
+ * loads and reloads, and the commands that publish schemas load): every file read, every
+ * document compiled, conflicts resolved, every problem reported.
+ */
+export async function loadDefinitionFiles(catalogue: Catalogue, sources: Pick<CatalogueSources, 'definitionDirs' | 'definitionFiles'>): Promise<Omit<CatalogueLoad, 'catalogue'> & { catalogue: Catalogue }> {
+  const gathered = await gatherInputs({ definitionDirs: sources.definitionDirs ?? [], definitionFiles: sources.definitionFiles ?? [] });
+  const read = readDefinitionInputs(gathered.inputs);
+  const extended = catalogue.withDefinitions(read.documents);
+  return {
+    catalogue: extended.catalogue,
+    diagnostics: [...gathered.diagnostics, ...read.diagnostics, ...extended.diagnostics],
+    sources: read.sources,
+    files: read.files,
+    fatal: gathered.fatal,
+  };
+}
+
+/**
+ * Loads a catalogue from its sources: built-ins, plugins (a refused one becomes a `usage`
+ * diagnostic and a fatal load), then the definition folders and files.
+ */
+export async function loadCatalogue(sources: CatalogueSources): Promise<CatalogueLoad> {
+  let handlers: Catalogue;
+  try {
+    handlers = await loadHandlers(sources.plugins ?? [], sources.cwd);
+  } catch (err) {
+    if (!(err instanceof RegistryError)) throw err;
+    return { catalogue: undefined, diagnostics: [refusalDiagnostic(err)], sources: new Map(), files: [], fatal: true };
+  }
+  return loadDefinitionFiles(handlers, sources);
+}

@@ -1,0 +1,48 @@
+import type { Catalogue } from '../catalogue/catalogue.js';
+import { RegistryError } from '../catalogue/errors.js';
+import { loadCatalogue, loadHandlers, refusalDiagnostic } from '../catalogue/load-catalogue.js';
+import { compareDiagnostics, hasErrors, type Diagnostic } from '../core/diagnostics.js';
+import { EXIT } from './exit-code.js';
+import { formatText, paletteFor } from './format/text.js';
+import type { CommandIo } from './io.js';
+
+/** The built-ins plus the plugins a command line names, or the refused start (exit 2). */
+export type CommandHandlers = { refused: false; catalogue: Catalogue } | { refused: true; diagnostic: Diagnostic };
+
+/**
+ * A command's handlers: built-ins, then each `--plugin` through the startup assertion. A
+ * refused plugin becomes a `usage` diagnostic naming it; other failures throw.
+ */
+export async function loadCommandHandlers(plugins: readonly string[], cwd: string): Promise<CommandHandlers> {
+  try {
+    return { refused: false, catalogue: await loadHandlers(plugins, cwd) };
+  } catch (err) {
+    if (!(err instanceof RegistryError)) throw err;
+    return { refused: true, diagnostic: refusalDiagnostic(err) };
+  }
+}
+
+/** The flags that choose which capabilities a command knows besides the built-ins. */
+export interface CapabilitySourceOptions {
+  definitions: string[];
+  capabilityDef: string[];
+  plugin: string[];
+}
+
+/** A catalogue ready to publish, or the exit code when loading it failed (diagnostics already printed). */
+export type PublishedCatalogue = { ok: true; catalogue: Catalogue } | { ok: false; exitCode: number };
+
+/**
+ * The catalogue a command publishes (schema, types, capabilities): built-ins, plugins and the
+ * definitions of the flags, loaded as the service loads them. Problems go to standard error;
+ * any error stops the command (a schema that silently lacked a capability would mislead),
+ * warnings do not.
+ */
+export async function loadPublishedCatalogue(options: CapabilitySourceOptions, io: CommandIo): Promise<PublishedCatalogue> {
+  const load = await loadCatalogue({ plugins: options.plugin, definitionDirs: options.definitions, definitionFiles: options.capabilityDef, cwd: io.cwd });
+  const diagnostics = [...load.diagnostics].sort(compareDiagnostics);
+  if (diagnostics.length > 0) io.stderr(formatText(diagnostics, load.sources, paletteFor(io.stderrIsTTY ? { isTTY: true } : {}, io.env)) + '\n');
+  if (load.fatal || !load.catalogue) return { ok: false, exitCode: EXIT.usage };
+  if (hasErrors(diagnostics)) return { ok: false, exitCode: EXIT.problems };
+  return { ok: true, catalogue: load.catalogue };
+}

@@ -1,0 +1,54 @@
+/** True for a plain mapping (not null, not a list). */
+export function isMap(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Sets an own property, also for `__proto__`, without touching any prototype. */
+export function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}
+
+/** A deep copy of plain data (maps and lists rebuilt, own `__proto__` keys kept as data). */
+export function cloneData(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(cloneData);
+  if (!isMap(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) setOwn(out, key, cloneData(value[key]));
+  return out;
+}
+
+/** Describes a found value for messages: `integer 42`, `string "nginx"`, `a list`. */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'string') return `string ${truncate(JSON.stringify(value))}`;
+  if (typeof value === 'bigint') return `integer ${value}`;
+  if (typeof value === 'number') return Number.isInteger(value) ? `integer ${value}` : `number ${value}`;
+  if (typeof value === 'boolean') return `boolean ${value}`;
+  if (Array.isArray(value)) return 'a list';
+  return 'a map';
+}
+
+/** Describes an expected literal for messages: strings bare, anything else as JSON. */
+export function describeLiteral(value: unknown): string {
+  return typeof value === 'string' ? value : truncate(JSON.stringify(value) ?? String(value));
+}
+
+/** Cuts text for a message at 60 characters. */
+export function truncate(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** Joins words as a list for messages: `a, b or c`. */
+export function joinOr(words: readonly string[], empty = ''): string {
+  if (words.length <= 1) return words[0] ?? empty;
+  return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+}
+
+/** Orders strings byte-wise (UTF-8), as file paths are ordered (DESIGN §4.5), not by UTF-16 code units. */
+export function compareBytes(a: string, b: string): number {
+  return a === b ? 0 : Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}

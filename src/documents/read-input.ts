@@ -1,0 +1,102 @@
+import { isMap } from '../core/data.js';
+import { error, hasErrors, type Diagnostic } from '../core/diagnostics.js';
+import type { FileReport, InputFile } from '../core/input.js';
+import { parseYamlStream, type SourceDocument, type SourceText } from '../yaml/source.js';
+
+/** The kinds of document kurel reads. */
+export const PROFILE = 'ClusterProfile';
+export const DEFINITION = 'CapabilityDefinition';
+
+/** One input file read and sorted by kind. */
+export interface ReadInput {
+  source: SourceText;
+  report: FileReport;
+  /** Problems of the file itself: syntax, a second document, a wrong or missing kind. */
+  diagnostics: Diagnostic[];
+  /** The file's single document when it is the kind the input is read for (a profile, an application). */
+  document: SourceDocument | undefined;
+  /** True when reading the file found no error (a profile read with errors gets no `resolved`). */
+  clean: boolean;
+  /** CapabilityDefinition documents found in the file (those whose data could be read). */
+  definitions: SourceDocument[];
+}
+
+/**
+ * Reads an input file and sorts it by kind (DESIGN §4.4): a ClusterProfile (or, for an
+ * `application` input, an Application) must be the file's only document; CapabilityDefinition
+ * documents are collected from every document of a definition file; anything else is an error
+ * when the file was named, and skipped in a folder. Never throws.
+ */
+export function readInput(input: InputFile): ReadInput {
+  const stream = parseYamlStream(input.content, input.file);
+  const out: ReadInput = {
+    source: stream.source,
+    report: { path: input.file, kind: 'unknown', status: 'checked' },
+    diagnostics: [...stream.diagnostics],
+    document: undefined,
+    clean: false,
+    definitions: [],
+  };
+  if (stream.diagnostics.length > 0) return out;
+  const documents = stream.documents;
+  const named = input.origin === 'argument' || input.origin === 'profile' || input.origin === 'document';
+  const expected = input.origin === 'argument' ? `${PROFILE} or ${DEFINITION}` : input.origin === 'document' ? (input.kind ?? 'document') : PROFILE;
+  if (documents.length === 0 || documents.every((d) => d.isEmpty && d.diagnostics.length === 0)) {
+    if (named) {
+      out.diagnostics.push(stream.source.diagnosticAt('empty-document', `the file is empty or holds only comments; expected ${article(expected)}`, [0, 0]));
+    } else {
+      out.report = { path: input.file, kind: 'unknown', status: 'skipped', reason: 'the file holds no documents' };
+    }
+    return out;
+  }
+  const kinds = documents.map((d) => kindOf(d.data));
+  const first = documents[0]!;
+  for (const d of documents) out.diagnostics.push(...d.diagnostics);
+  if (documents.every((d) => d.data === undefined)) return out;
+
+  if (input.origin === 'document' || (kinds[0] === PROFILE && input.origin !== 'definition')) {
+    const kind = input.origin === 'document' ? expected : PROFILE;
+    out.report = { path: input.file, kind, status: 'checked' };
+    if (documents.length > 1) {
+      const second = documents[1]!;
+      const message = `the file holds exactly one document (${article(kind)}); found a second one`;
+      out.diagnostics.push(stream.source.diagnosticAt('multiple-documents', message, [second.start, second.start + 3]));
+    }
+    out.clean = documents.length === 1 && !hasErrors(first.diagnostics);
+    out.document = first.data === undefined ? undefined : first;
+    return out;
+  }
+  const definitionIndexes = kinds.flatMap((k, i) => (k === DEFINITION ? [i] : []));
+  if (definitionIndexes.length > 0 && input.origin !== 'profile') {
+    out.report = { path: input.file, kind: DEFINITION, status: 'checked' };
+    for (const i of definitionIndexes) if (documents[i]!.data !== undefined) out.definitions.push(documents[i]!);
+    return out;
+  }
+  if (named) {
+    out.report = { path: input.file, kind: kinds[0] ?? 'unknown', status: 'checked' };
+    if (first.data !== undefined) out.diagnostics.push(first.toDiagnostic(kindIssue(first.data, expected)));
+  } else {
+    const kind = kinds[0] ?? 'unknown';
+    const reason = kinds[0] === undefined ? 'no kind: not a kurel document' : `kind ${kind} is not linted`;
+    out.report = { path: input.file, kind, status: 'skipped', reason };
+  }
+  return out;
+}
+
+function article(kind: string): string {
+  return `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
+}
+
+/** The `kind` of a document's data, when it is a string. */
+export function kindOf(data: unknown): string | undefined {
+  return isMap(data) && typeof data['kind'] === 'string' ? data['kind'] : undefined;
+}
+
+function kindIssue(data: unknown, expected: string) {
+  if (!isMap(data)) return error('wrong-type', [], `expected a ${expected} document (a map)`);
+  if (data['kind'] === undefined || data['kind'] === null) {
+    return error('missing-required', ['kind'], `kind is required: expected ${expected}`);
+  }
+  const found = typeof data['kind'] === 'string' ? `"${data['kind']}"` : String(data['kind']);
+  return error('invalid-value', ['kind'], `kind must be ${expected}, found ${found}`);
+}

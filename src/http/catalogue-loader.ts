@@ -1,0 +1,17 @@
+import { loadDefinitionFiles, loadHandlers, type CatalogueSources } from '../catalogue/load-catalogue.js';
+import { hasErrors } from '../core/diagnostics.js';
+import type { CatalogueLoader } from './service-state.js';
+
+/**
+ * Loads the plugins once (throws `RegistryError` when one fails the startup assertion) and
+ * returns a loader that builds a fresh catalogue from the definition folders at every call.
+ * A load with any error (an unreadable folder, a file that is not YAML, a conflict) is refused.
+ */
+export async function prepareCatalogueLoader(sources: CatalogueSources): Promise<CatalogueLoader> {
+  const handlers = await loadHandlers(sources.plugins ?? [], sources.cwd);
+  return async () => {
+    const load = await loadDefinitionFiles(handlers, sources);
+    if (load.fatal || hasErrors(load.diagnostics)) return { ok: false, diagnostics: load.diagnostics };
+    return { ok: true, catalogue: load.catalogue, diagnostics: load.diagnostics };
+  };
+}

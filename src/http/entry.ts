@@ -1,0 +1,98 @@
+import { RegistryError } from '../catalogue/errors.js';
+import { createApp } from './app.js';
+import { prepareCatalogueLoader } from './catalogue-loader.js';
+import { batchedDestination, createLogger, diagnosticLines } from './logger.js';
+import { startServer, type RunningServer } from './server.js';
+import { ServiceState } from './service-state.js';
+
+/** What the service is started with (the `kurel serve` flags, parsed). */
+export interface ServiceOptions {
+  host: string;
+  port: number;
+  /** Definition folders, named as they are shown in diagnostics and `/readyz`. */
+  definitionDirs: readonly string[];
+  plugins: readonly string[];
+  cwd: string;
+}
+
+/** Where the service writes: its log lines and its start-up refusal. */
+export interface ServiceIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Exit codes of the service: a clean stop, a stop that cut connections, a refused start. */
+export const SERVICE_EXIT = { stopped: 0, cut: 1, refused: 2 } as const;
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/**
+ * Runs the validation service until SIGTERM or SIGINT: loads plugins and definitions
+ * (refusing to start when any has an error), listens, reloads definitions on SIGHUP, and on a
+ * stop signal drains gracefully. Resolves to the exit code.
+ */
+export async function runService(options: ServiceOptions, io: ServiceIo): Promise<number> {
+  const destination = batchedDestination((text) => io.stdout(text));
+  // The lines of the last turn of the event loop still go out when the process ends.
+  process.once('exit', destination.flush);
+  const logger = createLogger(io.env['LOG_LEVEL'], destination);
+  const refuse = (message: string, errors: string[] = []): number => {
+    io.stderr(`${errors.map((line) => `${line}\n`).join('')}kurel serve: refusing to start: ${message}${errors.length > 0 ? ' (listed above)' : ''}\n`);
+    logger.fatal(errors.length > 0 ? { errors } : {}, message);
+    return SERVICE_EXIT.refused;
+  };
+
+  let loader;
+  try {
+    loader = await prepareCatalogueLoader({ definitionDirs: options.definitionDirs, plugins: options.plugins, cwd: options.cwd });
+  } catch (err) {
+    if (!(err instanceof RegistryError)) throw err;
+    return refuse(err.message);
+  }
+  const started = await ServiceState.start(loader);
+  if (!(started instanceof ServiceState)) return refuse('the definitions have errors', diagnosticLines(started.diagnostics));
+  const state = started;
+  const warnings = state.lastReload.diagnostics;
+  if (warnings.length > 0) logger.warn({ warnings: diagnosticLines(warnings) }, 'definitions loaded with warnings');
+  const kurel = createApp({ state, logger, processMetrics: true });
+  let running: RunningServer;
+  try {
+    running = await startServer(kurel, { host: options.host, port: options.port });
+  } catch (err) {
+    return refuse(`cannot listen on ${options.host}:${options.port}: ${(err as Error).message}`);
+  }
+  const reload = () => void state.reload();
+  let stop: (signal: NodeJS.Signals) => void = () => undefined;
+  process.on('SIGHUP', reload);
+  const stopped = new Promise<number>((resolve) => {
+    let cut = false;
+    stop = (signal) => {
+      if (state.isDraining) {
+        logger.warn({ signal }, 'second stop signal: closing every connection now');
+        cut = true;
+        running.server.closeAllConnections();
+        return;
+      }
+      logger.info({ signal, graceMs: kurel.limits.shutdownGraceMs }, 'shutting down: finishing requests in flight');
+      void running.shutdown().then(({ forced }) => {
+        if (forced) logger.warn('shutdown grace period over: connections still open were closed');
+        logger.info('stopped');
+        resolve(forced || cut ? SERVICE_EXIT.cut : SERVICE_EXIT.stopped);
+      });
+    };
+    for (const signal of STOP_SIGNALS) process.on(signal, stop);
+  });
+  // Logged once the signal handlers are in place: a supervisor may signal as soon as it reads this.
+  const catalogue = state.catalogue;
+  logger.info(
+    { url: running.url, handlers: catalogue.listHandlers().length, definitions: catalogue.listDefinitions().length, startupMs: Math.round(performance.now()), limits: kurel.limits },
+    'listening',
+  );
+  const code = await stopped;
+  process.off('SIGHUP', reload);
+  for (const signal of STOP_SIGNALS) process.off(signal, stop);
+  // Whatever handle a dependency left open must not keep a stopped service alive.
+  setTimeout(() => process.exit(code), 1000).unref();
+  return code;
+}

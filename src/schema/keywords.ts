@@ -1,0 +1,264 @@
+import { canonicalJson } from '../core/canonical-json.js';
+import { describeValue } from '../core/data.js';
+import type { JsonSchema } from '../core/json-schema.js';
+
+/** What the engine does with a keyword. */
+export type KeywordRole =
+  /** Walked by the engine itself: types, maps, lists, unions, defaults. */
+  | 'structure'
+  /** A check of one value of one type, declared here with its message. */
+  | 'assertion'
+  /** Kept for people and tools; never changes a verdict. */
+  | 'annotation';
+
+/** Where a keyword's value holds subschemas, so every walk over schemas finds them the same way. */
+export type Subschemas = 'one' | 'list' | 'map' | 'one-or-boolean';
+
+/** How a keyword appears in the JSON Schema 2020-12 kurel publishes. */
+export type Publication =
+  /** Copied as it is. */
+  | 'keep'
+  /** Rewritten by the publisher so that the standard meaning equals kurel's (null as absent, ...). */
+  | 'rewrite'
+  /** kurel's own keyword: left out (its meaning folded into the description where useful). */
+  | 'omit';
+
+/** How `kurel types` (json-schema-to-typescript) reads a keyword. */
+export type TypeUse = 'shape' | 'comment' | 'none';
+
+/** Reports a failed assertion: a message about the value, or about an item of it. */
+export interface AssertionReport {
+  /** The value's name in messages (`issuerRef.name`, `the value`). */
+  readonly name: string;
+  /** What a `pattern` means, when the schema says (`x-expected`). */
+  readonly expected: string | undefined;
+  fail(message: string): void;
+  /** The name of an item of the value in messages (`ports[2]`). */
+  nameAt(index: number): string;
+  failAt(index: number, message: string): void;
+  /** Matches a pattern with the engine's matcher (linear time for definitions' patterns). */
+  matches(pattern: string, value: string): boolean;
+}
+
+/** An assertion on values of one kind: returns false (after reporting) when the value fails. */
+export type Assertion =
+  | { readonly on: 'string'; check(value: string, bound: never, report: AssertionReport): boolean }
+  | { readonly on: 'number'; check(value: number, bound: never, report: AssertionReport): boolean }
+  | { readonly on: 'array'; check(value: readonly unknown[], bound: never, report: AssertionReport): boolean }
+  | { readonly on: 'object'; check(value: Readonly<Record<string, unknown>>, bound: never, report: AssertionReport): boolean };
+
+/** The kinds of value an assertion can judge. */
+export type AssertedKind = Assertion['on'];
+
+/** One keyword kurel supports, with everything each operation on schemas needs to know of it. */
+export interface KeywordDefinition {
+  readonly name: string;
+  readonly role: KeywordRole;
+  readonly subschemas?: Subschemas;
+  /** For an assertion: how a value is judged. */
+  readonly assertion?: Assertion;
+  readonly publish: Publication;
+  readonly types: TypeUse;
+}
+
+function assertion<K extends AssertedKind, B>(
+  on: K,
+  check: (value: K extends 'string' ? string : K extends 'number' ? number : K extends 'array' ? readonly unknown[] : Readonly<Record<string, unknown>>, bound: B, report: AssertionReport) => boolean,
+): Assertion {
+  return { on, check } as unknown as Assertion;
+}
+
+// Lengths count code points, as JSON Schema does; counted without building an array.
+function codePointLength(value: string): number {
+  let length = value.length;
+  for (let i = 0; i < value.length - 1; i++) {
+    const unit = value.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length -= 1;
+        i += 1;
+      }
+    }
+  }
+  return length;
+}
+
+const numberBound = (holds: (value: number, bound: number) => boolean, words: string) =>
+  assertion<'number', number>('number', (value, bound, report) => {
+    if (holds(value, bound)) return true;
+    report.fail(`${report.name} must be ${words} ${bound}, found ${value}`);
+    return false;
+  });
+
+const structure = (name: string, types: TypeUse, subschemas?: Subschemas, publish: Publication = 'keep'): KeywordDefinition => ({
+  name,
+  role: 'structure',
+  publish,
+  types,
+  ...(subschemas ? { subschemas } : {}),
+});
+
+const annotation = (name: string, types: TypeUse = 'comment', publish: Publication = 'keep'): KeywordDefinition => ({ name, role: 'annotation', publish, types });
+
+/**
+ * Every keyword kurel's engine knows, in the order its assertions run. A keyword not listed
+ * here is refused in a plugin's schema; adding one is adding an entry.
+ */
+export const KEYWORDS: readonly KeywordDefinition[] = [
+  structure('type', 'shape'),
+  structure('properties', 'shape', 'map', 'rewrite'),
+  structure('required', 'shape', undefined, 'rewrite'),
+  structure('additionalProperties', 'shape', 'one-or-boolean'),
+  structure('propertyNames', 'none', 'one'),
+  structure('dependentRequired', 'none', undefined, 'rewrite'),
+  structure('items', 'shape', 'one'),
+  structure('enum', 'shape'),
+  structure('const', 'shape'),
+  structure('anyOf', 'shape', 'list'),
+  structure('oneOf', 'shape', 'list', 'rewrite'),
+  structure('allOf', 'shape', 'list'),
+  structure('default', 'comment'),
+  {
+    name: 'minLength',
+    role: 'assertion',
+    publish: 'keep',
+    types: 'none',
+    assertion: assertion<'string', number>('string', (value, bound, report) => {
+      const length = codePointLength(value);
+      if (length >= bound) return true;
+      report.fail(bound === 1 ? `${report.name} must not be empty` : `${report.name} must be at least ${bound} characters long, found ${length}`);
+      return false;
+    }),
+  },
+  {
+    name: 'maxLength',
+    role: 'assertion',
+    publish: 'keep',
+    types: 'none',
+    assertion: assertion<'string', number>('string', (value, bound, report) => {
+      const length = codePointLength(value);
+      if (length <= bound) return true;
+      report.fail(`${report.name} must be at most ${bound} characters long, found ${length}`);
+      return false;
+    }),
+  },
+  {
+    name: 'pattern',
+    role: 'assertion',
+    publish: 'rewrite',
+    types: 'none',
+    assertion: assertion<'string', string>('string', (value, pattern, report) => {
+      if (report.matches(pattern, value)) return true;
+      report.fail(`${report.name} must be ${report.expected ?? `a string matching ${pattern}`}, found ${describeValue(value)}`);
+      return false;
+    }),
+  },
+  { name: 'minimum', role: 'assertion', publish: 'rewrite', types: 'none', assertion: numberBound((v, b) => v >= b, 'at least') },
+  { name: 'maximum', role: 'assertion', publish: 'rewrite', types: 'none', assertion: numberBound((v, b) => v <= b, 'at most') },
+  { name: 'exclusiveMinimum', role: 'assertion', publish: 'keep', types: 'none', assertion: numberBound((v, b) => v > b, 'greater than') },
+  { name: 'exclusiveMaximum', role: 'assertion', publish: 'keep', types: 'none', assertion: numberBound((v, b) => v < b, 'less than') },
+  {
+    name: 'multipleOf',
+    role: 'assertion',
+    publish: 'keep',
+    types: 'none',
+    assertion: numberBound((v, b) => Number.isInteger(v / b), 'a multiple of'),
+  },
+  {
+    name: 'minItems',
+    role: 'assertion',
+    publish: 'keep',
+    types: 'none',
+    assertion: assertion<'array', number>('array', (value, bound, report) => {
+      if (value.length >= bound) return true;
+      report.fail(`${report.name} must have at least ${bound} items, found ${value.length}`);
+      return false;
+    }),
+  },
+  {
+    name: 'maxItems',
+    role: 'assertion',
+    publish: 'keep',
+    types: 'none',
+    assertion: assertion<'array', number>('array', (value, bound, report) => {
+      if (value.length <= bound) return true;
+      report.fail(`${report.name} must have at most ${bound} items, found ${value.length}`);
+      return false;
+    }),
+  },
+  {
+    name: 'uniqueItems',
+    role: 'assertion',
+    publish: 'keep',
+    types: 'none',
+    assertion: assertion<'array', boolean>('array', (value, unique, report) => {
+      if (!unique) return true;
+      const seen = new Set<string>();
+      let ok = true;
+      value.forEach((item, index) => {
+        const key = canonicalJson(item);
+        if (seen.has(key)) {
+          report.failAt(index, `${report.nameAt(index)} repeats an earlier item; items must be unique`);
+          ok = false;
+        }
+        seen.add(key);
+      });
+      return ok;
+    }),
+  },
+  {
+    name: 'minProperties',
+    role: 'assertion',
+    publish: 'keep',
+    types: 'none',
+    assertion: assertion<'object', number>('object', (value, bound, report) => {
+      const count = Object.keys(value).length;
+      if (count >= bound) return true;
+      report.fail(`${report.name} must have at least ${bound} entries, found ${count}`);
+      return false;
+    }),
+  },
+  {
+    name: 'maxProperties',
+    role: 'assertion',
+    publish: 'keep',
+    types: 'none',
+    assertion: assertion<'object', number>('object', (value, bound, report) => {
+      const count = Object.keys(value).length;
+      if (count <= bound) return true;
+      report.fail(`${report.name} must have at most ${bound} entries, found ${count}`);
+      return false;
+    }),
+  },
+  annotation('description'),
+  annotation('title'),
+  annotation('examples'),
+  annotation('deprecated'),
+  annotation('readOnly'),
+  annotation('writeOnly'),
+  annotation('$comment', 'none'),
+  annotation('$schema', 'none'),
+  annotation('$id', 'none'),
+  annotation('x-expected', 'none', 'omit'),
+];
+
+/** The keyword definitions by name. */
+export const KEYWORD_TABLE: ReadonlyMap<string, KeywordDefinition> = new Map(KEYWORDS.map((k) => [k.name, k]));
+
+/** The keywords that hold subschemas, by how they hold them. */
+export function subschemasOf(schema: JsonSchema): { keyword: string; key: string | number | undefined; schema: JsonSchema }[] {
+  const out: { keyword: string; key: string | number | undefined; schema: JsonSchema }[] = [];
+  for (const keyword of Object.keys(schema)) {
+    const shape = KEYWORD_TABLE.get(keyword)?.subschemas;
+    const value = schema[keyword];
+    if (!shape || typeof value !== 'object' || value === null) continue;
+    if (shape === 'map') for (const [key, sub] of Object.entries(value as Record<string, JsonSchema>)) out.push({ keyword, key, schema: sub });
+    else if (shape === 'list' && Array.isArray(value)) (value as JsonSchema[]).forEach((sub, i) => out.push({ keyword, key: i, schema: sub }));
+    else if (!Array.isArray(value)) out.push({ keyword, key: undefined, schema: value as JsonSchema });
+  }
+  return out;
+}
+
+/** The names of every supported keyword. */
+export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set(KEYWORD_TABLE.keys());

@@ -1,0 +1,56 @@
+import { createRequire } from 'node:module';
+import type { JsonSchema } from '../core/json-schema.js';
+import { KEYWORD_TABLE, subschemasOf } from './keywords.js';
+
+type MetaValidator = (schema: unknown) => string | undefined;
+let metaValidator: MetaValidator | undefined;
+
+interface AjvLike {
+  validateSchema(schema: unknown): boolean;
+  compile(schema: unknown): unknown;
+  errorsText(errors: unknown): string;
+  errors: unknown;
+}
+
+/**
+ * Why a schema from outside (a plugin's) cannot be used, or undefined when it can: it must be
+ * a valid JSON Schema 2020-12 (ajv's meta-schema) and use only the keywords kurel's engine
+ * evaluates (the keyword table), so nothing a plugin declares is silently ignored.
+ */
+export function findSchemaProblem(schema: unknown): string | undefined {
+  return metaCheck(schema) ?? unsupportedKeyword(schema as JsonSchema, '');
+}
+
+function metaCheck(schema: unknown): string | undefined {
+  if (!metaValidator) {
+    // Loaded on first use: only plugin registration needs ajv, so lint starts without it.
+    const require = createRequire(import.meta.url);
+    const Ajv2020 = (require('ajv/dist/2020.js') as { default: new (opts: object) => AjvLike }).default;
+    const ajv = new Ajv2020({ strict: false, validateSchema: true });
+    metaValidator = (candidate) => {
+      if (ajv.validateSchema(candidate)) {
+        try {
+          ajv.compile(candidate);
+          return undefined;
+        } catch (err) {
+          return (err as Error).message;
+        }
+      }
+      return ajv.errorsText(ajv.errors);
+    };
+  }
+  return metaValidator(schema);
+}
+
+/** The first keyword kurel's engine would not evaluate, with its location. */
+function unsupportedKeyword(schema: JsonSchema, at: string): string | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  for (const key of Object.keys(schema)) {
+    if (!KEYWORD_TABLE.has(key)) return `keyword "${key}" at ${at || '/'} is not supported by kurel's validator`;
+  }
+  for (const sub of subschemasOf(schema)) {
+    const found = unsupportedKeyword(sub.schema, `${at}/${sub.keyword}${sub.key === undefined ? '' : `/${sub.key}`}`);
+    if (found) return found;
+  }
+  return undefined;
+}
