@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { checkRendering, defineHandler } from '../src/schema/handler.js';
+import { nativePattern } from '../src/schema/pattern-matcher.js';
 import { Name, NetworkPolicy } from './shared-schemas.js';
 
 const GATEWAY_NAMESPACE_DEFAULT = 'gateway-system';
@@ -17,7 +18,7 @@ const Ingress = Type.Object(
     sslRedirect: Type.Optional(Type.Boolean({ description: 'redirect HTTP to HTTPS' })),
     forceSslRedirect: Type.Optional(Type.Boolean({ description: 'redirect HTTP to HTTPS even without TLS' })),
     authURL: Type.Optional(
-      Type.String({ pattern: '^[^?]*$', 'x-expected': 'a base URL without a query (no ?)', description: 'external auth base URL' }),
+      Type.String({ pattern: nativePattern('^[^?]*$'), 'x-expected': 'a base URL without a query (no ?)', description: 'external auth base URL' }),
     ),
     authSigninURL: Type.Optional(Type.String({ description: 'sign-in URL for external auth; needs authURL' })),
     authResponseHeaders: Type.Optional(Type.String({ description: 'headers passed from the auth response; needs authURL' })),

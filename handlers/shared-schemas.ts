@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { nativePattern } from '../src/schema/pattern-matcher.js';
 
 /** A name-like string that must not be empty (a Kubernetes object name). */
 export const Name = (description: string) => Type.String({ minLength: 1, description });
@@ -7,7 +8,7 @@ export const Name = (description: string) => Type.String({ minLength: 1, descrip
  * Go/Kubernetes duration syntax (`1h`, `1h30m`, `1.5h`, `300ms`, `0s`; units ns, us, µs, ms,
  * s, m, h). A bare `0` is accepted as Go accepts it.
  */
-export const DURATION_PATTERN = '^[-+]?(0|((\\d+(\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h))+)$';
+export const DURATION_PATTERN = nativePattern('^[-+]?(0|((\\d+(\\.\\d*)?|\\.\\d+)(ns|us|µs|μs|ms|s|m|h))+)$');
 
 /** `networkPolicy` of a rendering: which namespaces (and pods) may send traffic in. Closed at each level. */
 export const NetworkPolicy = Type.Object(

@@ -32,18 +32,6 @@ const bundleStartupPackages = {
   },
 };
 
-/**
- * The patterns of the shipped definitions/ that the same pattern check accepts, as a JS
- * literal: checked once here instead of at every `kurel serve` start.
- */
-async function shippedSafePatterns() {
-  const script = `${staging}/shipped-patterns.mjs`;
-  await build({ entryPoints: ['scripts/shipped-patterns.ts'], outfile: script, bundle: true, format: 'esm', platform: 'node', target: 'node20', packages: 'external', logLevel: 'warning' });
-  const json = execFileSync(process.execPath, [script, 'definitions'], { encoding: 'utf8' });
-  rmSync(script);
-  return JSON.stringify(JSON.parse(json));
-}
-
 const staging = `dist.build-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 try {
@@ -69,7 +57,6 @@ try {
   await build({ ...common, entryPoints: { index: 'src/index.ts' }, packages: 'external' });
   await build({
     ...common,
-    define: { __SHIPPED_SAFE_PATTERNS__: await shippedSafePatterns() },
     entryPoints: { cli: 'src/cli/main.ts' },
     plugins: [bundleStartupPackages],
     // Bundled CommonJS (commander) requires node built-ins; ES modules have no `require` of their own.

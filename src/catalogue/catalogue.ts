@@ -3,6 +3,7 @@ import type { Diagnostic, Issue } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { checkSchema } from '../schema/check.js';
 import type { Handler, Rendering, RenderingResult } from '../schema/handler.js';
+import { LayeredPatternCache, withPatternMatcher } from '../schema/pattern-matcher.js';
 import type { SourceDocument } from '../yaml/source.js';
 import { assertHandlerIsSound } from './assert-handler.js';
 import { RegistryError } from './errors.js';
@@ -67,11 +68,13 @@ export class Catalogue {
     private readonly handlersByType: ReadonlyMap<string, RegisteredHandler>,
     private readonly definitionsByName: ReadonlyMap<string, CapabilityDefinitionEntry>,
     private readonly brokenNames: ReadonlySet<string>,
+    /** Compiled definition and plugin patterns, bounded; a derived catalogue reads through to this one's. */
+    readonly patterns: LayeredPatternCache,
   ) {}
 
   /** An empty catalogue (no handlers, no definitions). */
   static empty(): Catalogue {
-    return new Catalogue(new Map(), new Map(), new Set());
+    return new Catalogue(new Map(), new Map(), new Set(), new LayeredPatternCache());
   }
 
   /**
@@ -88,7 +91,7 @@ export class Catalogue {
       if (taken) throw new RegistryError(handler.type, `type "${handler.type}" is already registered by ${taken.source}`, source);
       handlers.set(handler.type, { handler, source });
     }
-    return new Catalogue(handlers, this.definitionsByName, this.brokenNames);
+    return new Catalogue(handlers, this.definitionsByName, this.brokenNames, this.patterns);
   }
 
   /**
@@ -109,7 +112,7 @@ export class Catalogue {
     }
     for (const definition of loaded.accepted) definitions.set(definition.name, definition);
     for (const name of loaded.broken) broken.add(name);
-    return { catalogue: new Catalogue(this.handlersByType, definitions, broken), diagnostics: loaded.diagnostics };
+    return { catalogue: new Catalogue(this.handlersByType, definitions, broken, new LayeredPatternCache(this.patterns)), diagnostics: loaded.diagnostics };
   }
 
   /** The handler registered for a trait type. */
@@ -153,6 +156,10 @@ export class Catalogue {
    * passes through unchanged.
    */
   validateRendering(type: string, rendering: Rendering): RenderingCheck {
+    return withPatternMatcher(this.patterns, () => this.validateWithPatterns(type, rendering));
+  }
+
+  private validateWithPatterns(type: string, rendering: Rendering): RenderingCheck {
     const definition = this.definitionsByName.get(type);
     const handler = this.handlersByType.get(type)?.handler;
     let current: Rendering = rendering;

@@ -1,16 +1,17 @@
 import { Type } from '@sinclair/typebox';
+import { nativePattern } from '../schema/pattern-matcher.js';
 
 /** The apiVersion every kurel document carries. */
 export const API_VERSION = 'launcher.gokure.dev/v1alpha1';
 
 /** DNS-1123 subdomain: lowercase alphanumerics, `-` and `.`, labels start and end alphanumeric. */
-export const DNS1123_SUBDOMAIN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+export const DNS1123_SUBDOMAIN = nativePattern('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$');
 
 /** DNS-1123 label: at most 63 lowercase alphanumerics or `-`, starting and ending alphanumeric. */
-export const DNS1123_LABEL = '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$';
+export const DNS1123_LABEL = nativePattern('^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$');
 
 /** A capability key: `<type>` or `<type>.<scope>`, the type a DNS-1123 label, the scope a DNS-1123 subdomain. */
-export const CAPABILITY_KEY = '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$';
+export const CAPABILITY_KEY = nativePattern('^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*)?$');
 
 /** `apiVersion` of every document. */
 export const ApiVersion = Type.Literal(API_VERSION);

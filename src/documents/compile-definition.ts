@@ -2,7 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { CapabilityDefinitionSchema, PropertyDeclarationSchema, type PropertyType } from './capability-definition.js';
 import { checkSchema, matchesType } from '../schema/check.js';
 import { defaultPart, error, warning, type Issue, type Path } from '../core/diagnostics.js';
-import { checkPattern } from '../schema/pattern-safety.js';
+import { checkPattern } from '../schema/pattern.js';
 import { describeValue, isMap, joinOr, setOwn } from '../core/data.js';
 import { type JsonSchema } from '../core/json-schema.js';
 

@@ -1,5 +1,4 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import { withPatternBudget } from '../schema/pattern-safety.js';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { readBody, type BodyKind } from './body.js';
 import { edge } from './edge.js';
@@ -54,13 +53,10 @@ export function createApp(options: AppOptions): KurelApp {
   const metrics = createMetrics(state, { processMetrics: options.processMetrics ?? false });
   logReloads(state, logger);
   const body = (...kinds: BodyKind[]) => readBody(kinds, limits.maxBodyBytes);
-  // Definitions sent with a request are checked synchronously; bound that work per request.
-  const budgeted = (handler: RequestHandler): RequestHandler => (req, res, next) =>
-    withPatternBudget(limits.maxPatternAnalyses, () => handler(req, res, next));
 
   const routes: RouteSpec[] = [
-    { path: '/v1/validate', methods: { post: [...body('json', 'yaml'), budgeted(validateRoute(state, metrics))] } },
-    { path: '/v1/build', methods: { post: [...body('json'), budgeted(buildRoute(state, metrics))] } },
+    { path: '/v1/validate', methods: { post: [...body('json', 'yaml'), validateRoute(state, metrics)] } },
+    { path: '/v1/build', methods: { post: [...body('json'), buildRoute(state, metrics)] } },
     { path: '/v1/capabilities', methods: { get: [capabilitiesRoute(state)] } },
     { path: '/v1/capabilities/:type', methods: { get: [capabilityRoute(state)] } },
     { path: '/v1/schema/cluster-profile', methods: { get: [clusterProfileSchemaRoute(state)] } },

@@ -8,8 +8,6 @@ export interface ServiceLimits {
   maxConcurrentRequests: number;
   /** Time shutdown waits for requests in flight before it closes their connections. */
   shutdownGraceMs: number;
-  /** New definition `pattern`s one request may have analysed for catastrophic backtracking (the check is synchronous). */
-  maxPatternAnalyses: number;
 }
 
 /** The limits `kurel serve` runs with. */
@@ -18,5 +16,4 @@ export const DEFAULT_LIMITS: ServiceLimits = {
   requestTimeoutMs: 10_000,
   maxConcurrentRequests: 64,
   shutdownGraceMs: 15_000,
-  maxPatternAnalyses: 64,
 };

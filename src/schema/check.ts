@@ -4,7 +4,7 @@ import { describePath, error, type Issue, type Path } from '../core/diagnostics.
 import { hasType, type JsonSchema, type JsonType } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
 import { KEYWORDS, type AssertedKind, type AssertionReport } from './keywords.js';
-import { matchPattern } from './pattern-safety.js';
+import { currentPatternMatcher } from './pattern-matcher.js';
 
 /** The outcome of a check: a new value with defaults applied, and every issue found. */
 export interface CheckResult {
@@ -141,7 +141,7 @@ function reportAt(schema: JsonSchema, path: (string | number)[], issues: Issue[]
     fail: (message) => issues.push(error('invalid-value', path.slice(), message)),
     nameAt: (index) => nameOf([...path, index]),
     failAt: (index, message) => issues.push(error('invalid-value', [...path, index], message)),
-    matches: matchPattern,
+    matches: (pattern, value) => currentPatternMatcher().test(pattern, value),
   };
 }
 

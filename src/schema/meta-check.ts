@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { JsonSchema } from '../core/json-schema.js';
 import { KEYWORD_TABLE, subschemasOf } from './keywords.js';
+import { checkPattern } from './pattern.js';
 
 type MetaValidator = (schema: unknown) => string | undefined;
 let metaValidator: MetaValidator | undefined;
@@ -14,11 +15,26 @@ interface AjvLike {
 
 /**
  * Why a schema from outside (a plugin's) cannot be used, or undefined when it can: it must be
- * a valid JSON Schema 2020-12 (ajv's meta-schema) and use only the keywords kurel's engine
- * evaluates (the keyword table), so nothing a plugin declares is silently ignored.
+ * a valid JSON Schema 2020-12 (ajv's meta-schema), use only the keywords kurel's engine
+ * evaluates (the keyword table), so nothing a plugin declares is silently ignored, and hold only
+ * patterns RE2 can match in linear time.
  */
 export function findSchemaProblem(schema: unknown): string | undefined {
-  return metaCheck(schema) ?? unsupportedKeyword(schema as JsonSchema, '');
+  return metaCheck(schema) ?? unsupportedKeyword(schema as JsonSchema, '') ?? invalidPattern(schema as JsonSchema, '');
+}
+
+/** The first `pattern` that is not valid RE2 and ECMAScript (`u`) syntax (DESIGN §7.1), with its location. */
+function invalidPattern(schema: JsonSchema, at: string): string | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  if (typeof schema.pattern === 'string') {
+    const verdict = checkPattern(schema.pattern);
+    if (!verdict.ok) return `pattern ${JSON.stringify(schema.pattern)} at ${at || '/'} ${verdict.reason}`;
+  }
+  for (const sub of subschemasOf(schema)) {
+    const found = invalidPattern(sub.schema, `${at}/${sub.keyword}${sub.key === undefined ? '' : `/${sub.key}`}`);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function metaCheck(schema: unknown): string | undefined {

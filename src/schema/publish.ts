@@ -1,6 +1,7 @@
 import { setOwn } from '../core/data.js';
 import { hasType, isSchemaObject, type JsonSchema } from '../core/json-schema.js';
 import { KEYWORD_TABLE } from './keywords.js';
+import { publishPattern } from './pattern.js';
 
 /** The meta-schema URI of JSON Schema draft 2020-12, the dialect kurel publishes. */
 export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
@@ -32,6 +33,7 @@ export function publishSchema(schema: JsonSchema): JsonSchema {
     } else if (keyword?.subschemas === 'list') out[key] = (value as JsonSchema[]).map(publishSchema);
     else if (keyword?.subschemas === 'one' || keyword?.subschemas === 'one-or-boolean') out[key] = isSchemaObject(value) ? publishSchema(value) : value;
     else if (keyword?.subschemas === 'map') out[key] = mapValues(value as Record<string, JsonSchema>, publishSchema);
+    else if (key === 'pattern' && typeof value === 'string') out.pattern = publishPattern(value);
     else setOwn(out, key, structuredClone(value));
   }
   const expected = schema['x-expected'];
