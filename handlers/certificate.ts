@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { checkRendering, defineHandler } from '../src/schema/handler.js';
-import { Name, applyDefaultWhenEmpty } from './shared-schemas.js';
+import { applyDefaultWhenEmpty, Name } from './shared-schemas.js';
 
 const ISSUER_KIND_DEFAULT = 'ClusterIssuer';
 

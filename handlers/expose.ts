@@ -5,9 +5,7 @@ import { Name, NetworkPolicy } from './shared-schemas.js';
 
 const GATEWAY_NAMESPACE_DEFAULT = 'gateway-system';
 
-const allowedHostnameWildcard = Type.Optional(
-  Type.String({ description: 'wildcard hostnames may be drawn from, e.g. *.apps.example.com' }),
-);
+const allowedHostnameWildcard = Type.Optional(Type.String({ description: 'wildcard hostnames may be drawn from, e.g. *.apps.example.com' }));
 
 const Ingress = Type.Object(
   {
@@ -34,9 +32,7 @@ const Gateway = Type.Object(
   {
     controllerType: Type.Literal('gateway'),
     gatewayName: Name('Gateway API Gateway name'),
-    gatewayNamespace: Type.Optional(
-      Type.String({ default: GATEWAY_NAMESPACE_DEFAULT, description: 'namespace of the Gateway (default gateway-system)' }),
-    ),
+    gatewayNamespace: Type.Optional(Type.String({ default: GATEWAY_NAMESPACE_DEFAULT, description: 'namespace of the Gateway (default gateway-system)' })),
     allowedHostnameWildcard,
     networkPolicy: Type.Optional(NetworkPolicy),
   },

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { checkRendering, defineHandler } from '../src/schema/handler.js';
-import { DURATION_PATTERN, Name, applyDefaultWhenEmpty } from './shared-schemas.js';
+import { applyDefaultWhenEmpty, DURATION_PATTERN, Name } from './shared-schemas.js';
 
 const STORE_KIND_DEFAULT = 'ClusterSecretStore';
 

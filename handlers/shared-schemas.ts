@@ -18,9 +18,7 @@ export const NetworkPolicy = Type.Object(
         Type.Object(
           {
             namespace: Name('namespace allowed to send traffic'),
-            podSelector: Type.Optional(
-              Type.Object({}, { additionalProperties: true, description: 'Kubernetes label selector of the allowed pods' }),
-            ),
+            podSelector: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'Kubernetes label selector of the allowed pods' })),
           },
           { additionalProperties: false },
         ),

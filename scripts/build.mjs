@@ -2,10 +2,11 @@
 // The CLI entry is one small file; heavy parts (express, ajv) sit in chunks that only the
 // commands needing them import. Output is built aside and swapped in, so a test reading
 // dist/ never sees a half-written tree.
-import { build } from 'esbuild';
+
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, renameSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 // What every command's start needs is bundled into the CLI: one file read instead of hundreds
 // (TypeBox alone is ~200 files) is what keeps `kurel lint` within 2x of `node -e 0` (DESIGN §6).
@@ -14,7 +15,11 @@ import { fileURLToPath } from 'node:url';
 const CLI_BUNDLED = new Set(['yaml', '@sinclair/typebox', 'commander']);
 // yaml's ES module build (shipped as its browser entry, same source) lets esbuild drop what is unused.
 const YAML_ESM = fileURLToPath(new URL('../node_modules/yaml/browser/index.js', import.meta.url));
-const packageOf = (spec) => spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/');
+const packageOf = (spec) =>
+  spec
+    .split('/')
+    .slice(0, spec.startsWith('@') ? 2 : 1)
+    .join('/');
 // `kurel serve` must be ready within 3x of `node -e 0` (DESIGN §6): express, pino and prom-client
 // with everything they require (about a hundred CommonJS files) load from its one chunk instead.
 const SERVE_BUNDLED = new Set(['express', 'pino', 'prom-client']);

@@ -43,8 +43,14 @@ it('packs into a tarball whose installed kurel bin lints a profile', { timeout: 
     expect(installed.code, installed.stderr).toBe(0);
 
     const bin = join(app, 'node_modules', '.bin', 'kurel');
-    writeFileSync(join(app, 'cluster.yaml'), 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: edge\nspec:\n  capabilities:\n    expose:\n      rendering: {controllerType: gateway, gatewayName: edge}\n');
-    writeFileSync(join(app, 'broken.yaml'), 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: edge\nspec:\n  capabilites: {}\n');
+    writeFileSync(
+      join(app, 'cluster.yaml'),
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: edge\nspec:\n  capabilities:\n    expose:\n      rendering: {controllerType: gateway, gatewayName: edge}\n',
+    );
+    writeFileSync(
+      join(app, 'broken.yaml'),
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: edge\nspec:\n  capabilites: {}\n',
+    );
 
     const version = await exec(bin, ['--version'], app);
     const good = await exec(bin, ['lint', 'cluster.yaml', '--format', 'json'], app);
@@ -58,7 +64,10 @@ it('packs into a tarball whose installed kurel bin lints a profile', { timeout: 
           path: 'cluster.yaml',
           kind: 'ClusterProfile',
           status: 'checked',
-          resolved: { gitopsEngine: 'fluxcd', capabilities: { expose: { controllerType: 'gateway', gatewayName: 'edge', gatewayNamespace: 'gateway-system' } } },
+          resolved: {
+            gitopsEngine: 'fluxcd',
+            capabilities: { expose: { controllerType: 'gateway', gatewayName: 'edge', gatewayNamespace: 'gateway-system' } },
+          },
         },
       ],
     });

@@ -1,11 +1,15 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { runKurelJson, type JsonEnvelope } from './helpers/cli.js';
+import { type JsonEnvelope, runKurelJson } from './helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PROFILES = readdirSync(new URL('../profiles/', import.meta.url)).filter((f) => /\.ya?ml$/.test(f)).sort();
-const DEFINITIONS = readdirSync(new URL('../definitions/', import.meta.url)).filter((f) => /\.ya?ml$/.test(f)).sort();
+const PROFILES = readdirSync(new URL('../profiles/', import.meta.url))
+  .filter((f) => /\.ya?ml$/.test(f))
+  .sort();
+const DEFINITIONS = readdirSync(new URL('../definitions/', import.meta.url))
+  .filter((f) => /\.ya?ml$/.test(f))
+  .sort();
 
 const nginx = { controllerType: 'ingress', ingressClassName: 'nginx' };
 const ingressEverything = {
@@ -51,7 +55,12 @@ const RESOLVED: Record<string, Record<string, unknown>> = {
         trafficSources: [{ namespace: 'gateway-internal', podSelector: { matchLabels: { 'app.kubernetes.io/name': 'envoy' } } }, { namespace: 'monitoring' }],
       },
     },
-    'expose.eu.public': { controllerType: 'gateway', gatewayName: 'eu-public-gateway', gatewayNamespace: 'gateway-system', allowedHostnameWildcard: '*.eu.example.com' },
+    'expose.eu.public': {
+      controllerType: 'gateway',
+      gatewayName: 'eu-public-gateway',
+      gatewayNamespace: 'gateway-system',
+      allowedHostnameWildcard: '*.eu.example.com',
+    },
     certificate: { issuerRef: { name: 'letsencrypt-prod', kind: 'ClusterIssuer' } },
     'certificate.internal': { issuerRef: { name: 'internal-ca', kind: 'Issuer' } },
     'external-secret': { secretStoreRef: { name: 'aws-secretsmanager', kind: 'ClusterSecretStore' }, refreshInterval: '1h30m' },
@@ -89,13 +98,19 @@ describe('the example profiles', () => {
   });
 
   it('hold the four shared fixtures and at least three more', () => {
-    expect(PROFILES).toEqual(expect.arrayContaining(['minimal.yaml', 'nginx-certmanager-vault.yaml', 'gateway-certmanager-aws.yaml', 'custom-capability.yaml']));
+    expect(PROFILES).toEqual(
+      expect.arrayContaining(['minimal.yaml', 'nginx-certmanager-vault.yaml', 'gateway-certmanager-aws.yaml', 'custom-capability.yaml']),
+    );
     expect(PROFILES.length).toBeGreaterThanOrEqual(7);
   });
 
   it.each(PROFILES)('%s is a checked ClusterProfile with resolved capabilities', (name) => {
     const report = run.json.files.find((f) => f.path === `profiles/${name}`);
-    expect({ kind: report?.kind, status: report?.status, resolved: report?.resolved !== undefined }).toEqual({ kind: 'ClusterProfile', status: 'checked', resolved: true });
+    expect({ kind: report?.kind, status: report?.status, resolved: report?.resolved !== undefined }).toEqual({
+      kind: 'ClusterProfile',
+      status: 'checked',
+      resolved: true,
+    });
   });
 
   it.each(Object.keys(RESOLVED))('%s resolves to exactly its capabilities with defaults applied', (name) => {
@@ -104,7 +119,11 @@ describe('the example profiles', () => {
   });
 
   it.each(DEFINITIONS)('definitions/%s loads as a CapabilityDefinition', (name) => {
-    expect(run.json.files.find((f) => f.path === `definitions/${name}`)).toEqual({ path: `definitions/${name}`, kind: 'CapabilityDefinition', status: 'checked' });
+    expect(run.json.files.find((f) => f.path === `definitions/${name}`)).toEqual({
+      path: `definitions/${name}`,
+      kind: 'CapabilityDefinition',
+      status: 'checked',
+    });
   });
 
   it('custom-capability.yaml needs its definition: without it redis-sidecar is an unknown capability', async () => {

@@ -1,6 +1,7 @@
+import { typeName } from '../core/data.js';
 import type { Handler } from '../schema/handler.js';
-import { RegistryError } from './errors.js';
 import { findSchemaProblem } from '../schema/meta-check.js';
+import { RegistryError } from './errors.js';
 
 const TYPE_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
@@ -11,7 +12,7 @@ const TYPE_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
  */
 export function assertHandlerIsSound(candidate: unknown, source: string, options: { checkSchema: boolean }): asserts candidate is Handler {
   if (typeof candidate !== 'object' || candidate === null || Array.isArray(candidate)) {
-    throw new RegistryError('(unnamed)', `a handler must be an object, found ${candidate === null ? 'null' : Array.isArray(candidate) ? 'an array' : typeof candidate}`, source);
+    throw new RegistryError('(unnamed)', `a handler must be an object, found ${typeName(candidate)}`, source);
   }
   const h = candidate as Record<string, unknown>;
   const type = h['type'];

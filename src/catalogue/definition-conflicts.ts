@@ -1,10 +1,10 @@
-import { PROPERTY_KEYWORDS } from '../documents/capability-definition.js';
-import { describePath, error, warning, type Diagnostic, type Path } from '../core/diagnostics.js';
-import type { Locatable } from '../yaml/source.js';
-import type { CompiledDefinition } from '../documents/compile-definition.js';
 import { canonicalJson } from '../core/canonical-json.js';
 import { compareBytes, isMap } from '../core/data.js';
-import { type JsonSchema } from '../core/json-schema.js';
+import { type Diagnostic, describePath, error, type Path, warning } from '../core/diagnostics.js';
+import type { JsonSchema } from '../core/json-schema.js';
+import { PROPERTY_KEYWORDS } from '../documents/capability-definition.js';
+import type { CompiledDefinition } from '../documents/compile-definition.js';
+import type { Locatable } from '../yaml/source.js';
 
 /** A definition that loaded cleanly, and where it came from. */
 export interface DefinitionCandidate {
@@ -150,4 +150,3 @@ function describe(value: unknown): string {
 function compareCandidates(a: DefinitionCandidate, b: DefinitionCandidate): number {
   return compareBytes(a.file, b.file) || a.start - b.start;
 }
-

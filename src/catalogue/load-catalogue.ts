@@ -1,9 +1,9 @@
-import { fileDiagnostic, type Diagnostic } from '../core/diagnostics.js';
+import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { FileReport, InputFile } from '../core/input.js';
 import { readInput } from '../documents/read-input.js';
 import { gatherInputs } from '../files/gather-inputs.js';
 import type { SourceDocument, SourceText } from '../yaml/source.js';
-import { createCatalogue, type Catalogue } from './catalogue.js';
+import { type Catalogue, createCatalogue } from './catalogue.js';
 import { RegistryError } from './errors.js';
 import { loadPlugins, withPlugins } from './load-plugins.js';
 
@@ -71,7 +71,10 @@ export function readDefinitionInputs(inputs: readonly InputFile[]): DefinitionDo
  * loads and reloads, and the commands that publish schemas load): every file read, every
  * document compiled, conflicts resolved, every problem reported.
  */
-export async function loadDefinitionFiles(catalogue: Catalogue, sources: Pick<CatalogueSources, 'definitionDirs' | 'definitionFiles'>): Promise<Omit<CatalogueLoad, 'catalogue'> & { catalogue: Catalogue }> {
+export async function loadDefinitionFiles(
+  catalogue: Catalogue,
+  sources: Pick<CatalogueSources, 'definitionDirs' | 'definitionFiles'>,
+): Promise<Omit<CatalogueLoad, 'catalogue'> & { catalogue: Catalogue }> {
   const gathered = await gatherInputs({ definitionDirs: sources.definitionDirs ?? [], definitionFiles: sources.definitionFiles ?? [] });
   const read = readDefinitionInputs(gathered.inputs);
   const extended = catalogue.withDefinitions(read.documents);

@@ -2,7 +2,7 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { compileDefinition } from '../documents/compile-definition.js';
 import type { SourceDocument } from '../yaml/source.js';
 import type { CapabilityDefinitionEntry } from './catalogue.js';
-import { resolveDefinitionConflicts, type DefinitionCandidate } from './definition-conflicts.js';
+import { type DefinitionCandidate, resolveDefinitionConflicts } from './definition-conflicts.js';
 
 /** What loading a set of definition documents gave. */
 export interface LoadedDefinitions {
@@ -42,6 +42,11 @@ export function loadDefinitionDocuments(documents: readonly SourceDocument[], is
   const resolution = resolveDefinitionConflicts(candidates.filter((c) => !broken.has(c.definition.name)));
   for (const d of resolution.diagnostics) diagnostics.push(d);
   for (const name of resolution.conflicted) broken.add(name);
-  const accepted = resolution.accepted.map(({ definition, file }) => ({ name: definition.name, description: definition.description, file, schema: definition.schema }));
+  const accepted = resolution.accepted.map(({ definition, file }) => ({
+    name: definition.name,
+    description: definition.description,
+    file,
+    schema: definition.schema,
+  }));
   return { names, accepted, broken, diagnostics };
 }

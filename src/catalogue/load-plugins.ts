@@ -2,8 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { RegistryError } from './errors.js';
 import type { Catalogue, HandlerCandidate } from './catalogue.js';
+import { RegistryError } from './errors.js';
 
 /** A plugin module that cannot be used at all: not found, throws while loading, or exports no handler. */
 export class PluginLoadError extends RegistryError {

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import { Command, CommanderError, Option } from 'commander';
 import { fileDiagnostic } from '../core/diagnostics.js';
+import { stringifyJson } from '../core/json-text.js';
+import { VERSION } from '../core/version.js';
 import { envelopeOf } from '../operations/envelopes.js';
 import { EXIT } from './exit-code.js';
-import { stringifyJson } from '../core/json-text.js';
 import { LINT_FORMATS } from './format/index.js';
-import { readStdin } from './stdin.js';
 import type { CommandIo } from './io.js';
-import { VERSION } from '../core/version.js';
+import { readStdin } from './stdin.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
@@ -129,7 +129,7 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
       if (wantsJson(argv)) {
         const diagnostic = fileDiagnostic('<command line>', 'usage', err.message.replace(/^error: /, '').replace(/\.$/, ''));
         // Each command's envelope has its own members, also when the command line is wrong.
-        io.stdout(stringifyJson(envelopeOf(argv[0] === 'build' ? 'build' : 'run', false, [diagnostic])) + '\n');
+        io.stdout(`${stringifyJson(envelopeOf(argv[0] === 'build' ? 'build' : 'run', false, [diagnostic]))}\n`);
       }
       return EXIT.usage;
     }

@@ -48,6 +48,18 @@ export function joinOr(words: readonly string[], empty = ''): string {
   return `${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
 }
 
+/** Orders two strings by code unit: -1, 0 or 1. */
+export function compareText(a: string, b: string): number {
+  if (a === b) return 0;
+  return a < b ? -1 : 1;
+}
+
+/** Names the JSON type of a value for messages: `null`, `an array`, or its typeof. */
+export function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'an array' : typeof value;
+}
+
 /** Orders strings byte-wise (UTF-8), as file paths are ordered (DESIGN §4.5), not by UTF-16 code units. */
 export function compareBytes(a: string, b: string): number {
   return a === b ? 0 : Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));

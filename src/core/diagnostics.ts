@@ -1,3 +1,5 @@
+import { compareText } from './data.js';
+
 /** Every stable diagnostic code kurel emits; documented one by one in the README. */
 export const DIAGNOSTIC_CODES = [
   'yaml-syntax',
@@ -112,14 +114,14 @@ export function rebase(issues: readonly Issue[], base: Path): Issue[] {
 /** Encodes a path as a JSON Pointer (RFC 6901). */
 export function toPointer(path: Path): string {
   let out = '';
-  for (const segment of path) out += '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
+  for (const segment of path) out += `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`;
   return out;
 }
 
 /** Orders diagnostics by file, line, column (then code, so output is stable). */
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   if (a.file !== b.file) return a.file < b.file ? -1 : 1;
-  return a.line - b.line || a.column - b.column || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) || (a.message < b.message ? -1 : a.message > b.message ? 1 : 0);
+  return a.line - b.line || a.column - b.column || compareText(a.code, b.code) || compareText(a.message, b.message);
 }
 
 /** True when any diagnostic is an error. */

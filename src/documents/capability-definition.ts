@@ -73,10 +73,7 @@ export const CapabilityDefinitionSchema = Type.Object(
         {
           description: Type.Optional(Type.String({ description: 'what the capability does' })),
           rendering: Type.Optional(
-            Type.Object(
-              { properties: Type.Optional(OpenMap('the rendering keys this capability accepts, by name')) },
-              { additionalProperties: false },
-            ),
+            Type.Object({ properties: Type.Optional(OpenMap('the rendering keys this capability accepts, by name')) }, { additionalProperties: false }),
           ),
         },
         { additionalProperties: false },

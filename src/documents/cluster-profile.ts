@@ -6,9 +6,7 @@ export const CapabilityBinding = Type.Union([
   Type.Null(),
   Type.Object(
     {
-      rendering: Type.Optional(
-        Type.Object({}, { additionalProperties: true, description: 'how this cluster implements the capability' }),
-      ),
+      rendering: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'how this cluster implements the capability' })),
     },
     { additionalProperties: false },
   ),

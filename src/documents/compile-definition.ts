@@ -1,10 +1,10 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-import { CapabilityDefinitionSchema, PropertyDeclarationSchema, type PropertyType } from './capability-definition.js';
-import { checkSchema, matchesType } from '../schema/check.js';
-import { defaultPart, error, warning, type Issue, type Path } from '../core/diagnostics.js';
-import { checkPattern } from '../schema/pattern.js';
+import { type TSchema, Type } from '@sinclair/typebox';
 import { describeValue, isMap, joinOr, setOwn } from '../core/data.js';
-import { type JsonSchema } from '../core/json-schema.js';
+import { defaultPart, error, type Issue, type Path, warning } from '../core/diagnostics.js';
+import type { JsonSchema } from '../core/json-schema.js';
+import { checkSchema, matchesType } from '../schema/check.js';
+import { checkPattern } from '../schema/pattern.js';
+import { CapabilityDefinitionSchema, PropertyDeclarationSchema, type PropertyType } from './capability-definition.js';
 
 /** A CapabilityDefinition compiled to the schema its renderings are checked with. */
 export interface CompiledDefinition {
@@ -143,7 +143,9 @@ function compileDeclaration(raw: unknown, path: Path, label: string, place: Plac
     }
     if (raw['required'] === true) {
       issues.push(
-        warning('required-with-default', [...path, 'default'], `${label} is required, so its default never applies: a required key must always be written`, { part: 'key' }),
+        warning('required-with-default', [...path, 'default'], `${label} is required, so its default never applies: a required key must always be written`, {
+          part: 'key',
+        }),
       );
     }
   }
@@ -151,7 +153,13 @@ function compileDeclaration(raw: unknown, path: Path, label: string, place: Plac
   return { schema, required: raw['required'] === true };
 }
 
-function buildSchema(type: PropertyType | undefined, raw: Record<string, unknown>, children: Record<string, TSchema>, items: TSchema, additional: boolean | TSchema): TSchema {
+function buildSchema(
+  type: PropertyType | undefined,
+  raw: Record<string, unknown>,
+  children: Record<string, TSchema>,
+  items: TSchema,
+  additional: boolean | TSchema,
+): TSchema {
   const pick = (...keys: string[]) => {
     const out: Record<string, unknown> = {};
     for (const key of keys) if (raw[key] !== undefined && raw[key] !== null) out[key] = raw[key];
@@ -207,7 +215,9 @@ function checkEnum(values: unknown, type: PropertyType, path: Path, label: strin
   }
   values.forEach((value, index) => {
     if (matchesType(type, value)) return;
-    issues.push(error('definition-invalid', [...path, 'enum', index], `${label}.enum[${index}] must be ${typeWord(type)} like ${label}, found ${describeValue(value)}`));
+    issues.push(
+      error('definition-invalid', [...path, 'enum', index], `${label}.enum[${index}] must be ${typeWord(type)} like ${label}, found ${describeValue(value)}`),
+    );
   });
 }
 
@@ -216,7 +226,10 @@ function checkBounds(raw: Record<string, unknown>, bad: ReadonlySet<string>, pat
     const min = bad.has(low) ? undefined : raw[low];
     const max = bad.has(high) ? undefined : raw[high];
     const isLength = low !== 'minimum';
-    for (const [keyword, value] of [[low, min], [high, max]] as const) {
+    for (const [keyword, value] of [
+      [low, min],
+      [high, max],
+    ] as const) {
       if (isLength && typeof value === 'number' && value < 0) {
         issues.push(error('definition-invalid', [...path, keyword], `${label}.${keyword} must not be negative, found ${value}`));
       }

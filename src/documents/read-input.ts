@@ -1,5 +1,5 @@
 import { isMap } from '../core/data.js';
-import { error, hasErrors, type Diagnostic } from '../core/diagnostics.js';
+import { type Diagnostic, error, hasErrors } from '../core/diagnostics.js';
 import type { FileReport, InputFile } from '../core/input.js';
 import { parseYamlStream, type SourceDocument, type SourceText } from '../yaml/source.js';
 
@@ -40,7 +40,7 @@ export function readInput(input: InputFile): ReadInput {
   if (stream.diagnostics.length > 0) return out;
   const documents = stream.documents;
   const named = input.origin === 'argument' || input.origin === 'profile' || input.origin === 'document';
-  const expected = input.origin === 'argument' ? `${PROFILE} or ${DEFINITION}` : input.origin === 'document' ? (input.kind ?? 'document') : PROFILE;
+  const expected = expectedKinds(input);
   if (documents.length === 0 || documents.every((d) => d.isEmpty && d.diagnostics.length === 0)) {
     if (named) {
       out.diagnostics.push(stream.source.diagnosticAt('empty-document', `the file is empty or holds only comments; expected ${article(expected)}`, [0, 0]));
@@ -81,6 +81,13 @@ export function readInput(input: InputFile): ReadInput {
     out.report = { path: input.file, kind, status: 'skipped', reason };
   }
   return out;
+}
+
+// What a named input must hold, for messages.
+function expectedKinds(input: InputFile): string {
+  if (input.origin === 'argument') return `${PROFILE} or ${DEFINITION}`;
+  if (input.origin === 'document') return input.kind ?? 'document';
+  return PROFILE;
 }
 
 function article(kind: string): string {

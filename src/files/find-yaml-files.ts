@@ -1,6 +1,8 @@
+import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { fileDiagnostic, type Diagnostic } from '../core/diagnostics.js';
+import { compareText } from '../core/data.js';
+import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 
 /** The YAML files found under a folder, and the problems met on the way. */
 export interface FoundFiles {
@@ -11,6 +13,7 @@ export interface FoundFiles {
 }
 
 const YAML_FILE = /\.ya?ml$/;
+const DIRECTORY_ERRORS: Readonly<Record<string, string>> = { ENOENT: 'no such directory', ENOTDIR: 'not a directory' };
 
 /**
  * Finds every `*.yaml`/`*.yml` file under `dir`, recursively, sorted. Symbolic links are
@@ -26,20 +29,20 @@ export async function findYamlFiles(dir: string): Promise<FoundFiles> {
     if (!(await stat(root)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    const reason = code === 'ENOENT' ? 'no such directory' : code === 'ENOTDIR' ? 'not a directory' : String(code);
+    const reason = DIRECTORY_ERRORS[String(code)] ?? String(code);
     return { files, diagnostics: [fileDiagnostic(dir, 'io-error', `cannot read ${dir}: ${reason}`)], unreadable: true };
   }
   const inside = (real: string): boolean => real === root || real.startsWith(root + sep);
 
   const walk = async (shown: string, real: string, seen: ReadonlySet<string>): Promise<void> => {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(shown, { withFileTypes: true });
     } catch (err) {
       diagnostics.push(fileDiagnostic(shown, 'io-error', `cannot read ${shown}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`));
       return;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries.sort((a, b) => compareText(a.name, b.name));
     for (const entry of entries) {
       const path = join(shown, entry.name);
       let isDir = entry.isDirectory();

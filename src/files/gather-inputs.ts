@@ -1,9 +1,9 @@
 import { stat } from 'node:fs/promises';
-import { findYamlFiles } from './find-yaml-files.js';
-import { fileDiagnostic, type Diagnostic } from '../core/diagnostics.js';
-import { readSourceFile } from './read-file.js';
+import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { InputFile, InputOrigin } from '../core/input.js';
 import { LIMITS } from '../core/limits.js';
+import { findYamlFiles } from './find-yaml-files.js';
+import { readSourceFile } from './read-file.js';
 
 /** Inputs gathered from the command line, and what went wrong on the way. */
 export interface GatheredInputs {

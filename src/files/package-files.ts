@@ -13,7 +13,10 @@ export function packageRoot(): string {
   if (root) return root;
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
-    if (isKurelPackage(join(dir, 'package.json'))) return (root = dir);
+    if (isKurelPackage(join(dir, 'package.json'))) {
+      root = dir;
+      return dir;
+    }
     const parent = dirname(dir);
     if (parent === dir) throw new Error(`cannot find the kurel package folder above ${fileURLToPath(import.meta.url)}`);
     dir = parent;

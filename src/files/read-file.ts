@@ -1,11 +1,13 @@
 import { readFileSync, statSync } from 'node:fs';
-import { fileDiagnostic, type Diagnostic } from '../core/diagnostics.js';
+import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import { LIMITS } from '../core/limits.js';
+
+const FILE_ERRORS: Readonly<Record<string, string>> = { ENOENT: 'no such file', EACCES: 'permission denied', ELOOP: 'a symbolic link loop' };
 
 /** A file's bytes, or why they could not be read. */
 export type ReadResult =
   | { ok: true; bytes: Uint8Array }
-  | { ok: false; diagnostic: Diagnostic; /** true when the path itself cannot be read (exit 2) */ unreadable: boolean };
+  | { ok: false; diagnostic: Diagnostic /** true when the path itself cannot be read (exit 2) */; unreadable: boolean };
 
 /**
  * Reads a file within the size limit; never throws. Reads synchronously: a run reads many
@@ -28,7 +30,7 @@ export function readSourceFile(path: string, display: string = path): ReadResult
     return { ok: true, bytes: readFileSync(path) };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
-    const reason = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'ELOOP' ? 'a symbolic link loop' : code;
+    const reason = FILE_ERRORS[code] ?? code;
     return { ok: false, unreadable: true, diagnostic: fileDiagnostic(display, 'io-error', `cannot read ${display}: ${reason}`) };
   }
 }

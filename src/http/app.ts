@@ -1,11 +1,11 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import { readBody, type BodyKind } from './body.js';
+import { readOpenApiText } from '../files/package-files.js';
+import { type BodyKind, readBody } from './body.js';
 import { edge } from './edge.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
-import { silentLogger, type Logger } from './logger.js';
+import { type Logger, silentLogger } from './logger.js';
 import { createMetrics, type ServiceMetrics } from './metrics.js';
-import { readOpenApiText } from '../files/package-files.js';
 import { HttpProblem, sendProblem } from './problem.js';
 import { buildRoute } from './routes/build.js';
 import { capabilitiesRoute, capabilityRoute, clusterProfileSchemaRoute } from './routes/catalog.js';

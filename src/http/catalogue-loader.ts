@@ -1,4 +1,4 @@
-import { loadDefinitionFiles, loadHandlers, type CatalogueSources } from '../catalogue/load-catalogue.js';
+import { type CatalogueSources, loadDefinitionFiles, loadHandlers } from '../catalogue/load-catalogue.js';
 import { hasErrors } from '../core/diagnostics.js';
 import type { CatalogueLoader } from './service-state.js';
 

@@ -68,7 +68,15 @@ export function edge(options: EdgeOptions): RequestHandler {
       const status = res.statusCode;
       metrics.requests.inc({ method, route, status: String(status) });
       metrics.duration.observe({ method, route }, seconds);
-      const line = { requestId, method, path: req.path, route, status, durationMs: Math.round(seconds * 1e6) / 1e3, ...(res.writableFinished ? {} : { aborted: true }) };
+      const line = {
+        requestId,
+        method,
+        path: req.path,
+        route,
+        status,
+        durationMs: Math.round(seconds * 1e6) / 1e3,
+        ...(res.writableFinished ? {} : { aborted: true }),
+      };
       // Answers that went well are counted in /metrics; a line each would cost a busy service
       // more than the validation itself, so they log at debug and problems at info or error.
       if (status >= 500) logger.error(line, 'request');
@@ -76,7 +84,10 @@ export function edge(options: EdgeOptions): RequestHandler {
       else logger.debug(line, 'request');
     });
     if (isRefused) {
-      sendProblem(res, new HttpProblem(503, `the service is handling ${limits.maxConcurrentRequests} requests at once, its limit; retry shortly`, { 'Retry-After': '1' }));
+      sendProblem(
+        res,
+        new HttpProblem(503, `the service is handling ${limits.maxConcurrentRequests} requests at once, its limit; retry shortly`, { 'Retry-After': '1' }),
+      );
       return;
     }
     next();

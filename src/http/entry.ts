@@ -2,8 +2,8 @@ import { RegistryError } from '../catalogue/errors.js';
 import { createApp } from './app.js';
 import { prepareCatalogueLoader } from './catalogue-loader.js';
 import { batchedDestination, createLogger, diagnosticLines } from './logger.js';
-import { startServer, type RunningServer } from './server.js';
-import { ServiceState } from './service-state.js';
+import { type RunningServer, startServer } from './server.js';
+import { type CatalogueLoader, ServiceState } from './service-state.js';
 
 /** What the service is started with (the `kurel serve` flags, parsed). */
 export interface ServiceOptions {
@@ -43,7 +43,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     return SERVICE_EXIT.refused;
   };
 
-  let loader;
+  let loader: CatalogueLoader;
   try {
     loader = await prepareCatalogueLoader({ definitionDirs: options.definitionDirs, plugins: options.plugins, cwd: options.cwd });
   } catch (err) {
@@ -86,7 +86,13 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   // Logged once the signal handlers are in place: a supervisor may signal as soon as it reads this.
   const catalogue = state.catalogue;
   logger.info(
-    { url: running.url, handlers: catalogue.listHandlers().length, definitions: catalogue.listDefinitions().length, startupMs: Math.round(performance.now()), limits: kurel.limits },
+    {
+      url: running.url,
+      handlers: catalogue.listHandlers().length,
+      definitions: catalogue.listDefinitions().length,
+      startupMs: Math.round(performance.now()),
+      limits: kurel.limits,
+    },
     'listening',
   );
   const code = await stopped;

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry as MetricsRegistry, collectDefaultMetrics } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry as MetricsRegistry } from 'prom-client';
 import type { ServiceState } from './service-state.js';
 
 /** The Prometheus series of one service (DESIGN §5.2). */

@@ -1,8 +1,8 @@
-import type { InputFile } from '../core/input.js';
-import { jsonDecodingProblem } from '../yaml/json-fidelity.js';
-import { LIMITS } from '../core/limits.js';
-import { HttpProblem } from './problem.js';
 import { isMap } from '../core/data.js';
+import type { InputFile } from '../core/input.js';
+import { LIMITS } from '../core/limits.js';
+import { jsonDecodingProblem } from '../yaml/json-fidelity.js';
+import { HttpProblem } from './problem.js';
 
 /** A document in a JSON envelope: YAML (or JSON) text, or the document itself as a JSON object. */
 export interface EnvelopeDocument {
@@ -44,7 +44,11 @@ export function readEnvelope<Name extends string>(text: string, data: unknown, r
   const definitions = data['definitions'];
   if (definitions !== undefined) {
     if (!Array.isArray(definitions)) throw new HttpProblem(400, `"definitions" must be a list of YAML texts or objects, found ${describe(definitions)}`);
-    envelope.definitions = definitions.map((item, i) => ({ file: `definitions[${i}]`, content: readDocument(item, `definitions[${i}]`).text, origin: 'definition' }));
+    envelope.definitions = definitions.map((item, i) => ({
+      file: `definitions[${i}]`,
+      content: readDocument(item, `definitions[${i}]`).text,
+      origin: 'definition',
+    }));
   }
   return envelope;
 }

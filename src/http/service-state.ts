@@ -97,7 +97,22 @@ export class ServiceState {
         load = await this.loader();
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        load = { ok: false, diagnostics: [{ code: 'io-error', severity: 'error', message: `reload failed: ${message}`, file: '<reload>', line: 1, column: 1, endLine: 1, endColumn: 1, path: '' }] };
+        load = {
+          ok: false,
+          diagnostics: [
+            {
+              code: 'io-error',
+              severity: 'error',
+              message: `reload failed: ${message}`,
+              file: '<reload>',
+              line: 1,
+              column: 1,
+              endLine: 1,
+              endColumn: 1,
+              path: '',
+            },
+          ],
+        };
       }
       const at = new Date();
       if (load.ok) {

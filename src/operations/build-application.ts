@@ -1,15 +1,15 @@
-import { ApplicationSchema } from '../documents/application.js';
-import type { Rendering } from '../schema/handler.js';
 import type { Catalogue, RegisteredHandler } from '../catalogue/catalogue.js';
+import { cloneData, describeValue, isMap, setOwn } from '../core/data.js';
+import { compareDiagnostics, type Diagnostic, error, hasErrors, type Issue, type Path, warning } from '../core/diagnostics.js';
 import type { FileReport, InputFile } from '../core/input.js';
+import { didYouMean } from '../core/suggest.js';
+import { ApplicationSchema } from '../documents/application.js';
 import { readInput } from '../documents/read-input.js';
-import type { SourceText } from '../yaml/source.js';
 import { checkSchema } from '../schema/check.js';
-import { compareDiagnostics, error, hasErrors, warning, type Diagnostic, type Issue, type Path } from '../core/diagnostics.js';
+import type { Rendering } from '../schema/handler.js';
+import type { SourceText } from '../yaml/source.js';
 import { evaluateProfile } from './evaluate-profile.js';
 import { lintInputs } from './lint.js';
-import { didYouMean } from '../core/suggest.js';
-import { cloneData, describeValue, isMap, setOwn } from '../core/data.js';
 
 /** The texts a build reads. */
 export interface BuildSources {
@@ -155,7 +155,13 @@ function resolveApplication(data: unknown, context: TraitContext): ResolvedAppli
     // Names identify components in every later message and manifest; two alike would be ambiguous.
     const earlier = seen.get(name);
     if (name !== '' && earlier !== undefined) {
-      context.appIssues.push(error('invalid-value', ['spec', 'components', i, 'name'], `component name "${name}" is already used by component ${earlier + 1} of spec.components; names must be unique`));
+      context.appIssues.push(
+        error(
+          'invalid-value',
+          ['spec', 'components', i, 'name'],
+          `component name "${name}" is already used by component ${earlier + 1} of spec.components; names must be unique`,
+        ),
+      );
     } else if (name !== '') {
       seen.set(name, i);
     }
@@ -196,9 +202,14 @@ function resolveTrait(type: string, rawProperties: unknown, path: Path, componen
   for (const key of handler.platformReserved ?? []) {
     if (!Object.hasOwn(properties, key)) continue;
     context.appIssues.push(
-      error('platform-reserved', [...path, 'properties', key], `${key} is reserved for the platform: only the ClusterProfile sets it for ${type}, not component "${component}"`, {
-        hint: `remove ${key} from the trait's properties`,
-      }),
+      error(
+        'platform-reserved',
+        [...path, 'properties', key],
+        `${key} is reserved for the platform: only the ClusterProfile sets it for ${type}, not component "${component}"`,
+        {
+          hint: `remove ${key} from the trait's properties`,
+        },
+      ),
     );
   }
   if (capabilityKey !== null) reportIfUnvalidated(capabilityKey, registered, context);
@@ -212,7 +223,9 @@ function scopeOf(properties: Record<string, unknown>, path: Path, context: Trait
   const scope = properties['scope'];
   if (scope === null) return undefined;
   if (typeof scope !== 'string') {
-    context.appIssues.push(error('wrong-type', [...path, 'properties', 'scope'], `properties.scope must be a string naming a scoped capability key, found ${describeValue(scope)}`));
+    context.appIssues.push(
+      error('wrong-type', [...path, 'properties', 'scope'], `properties.scope must be a string naming a scoped capability key, found ${describeValue(scope)}`),
+    );
     return undefined;
   }
   return scope === '' ? undefined : scope;
@@ -227,9 +240,7 @@ function missingMessage(lookedUp: string, type: string, profile: ProfileView): s
 function reportUnknownTrait(type: string, typePath: Path, component: string, context: TraitContext): void {
   const handlerTypes = context.catalogue.listHandlers().map((registered) => registered.handler.type);
   const hint = didYouMean(type, handlerTypes) ?? 'register a handler for this trait type (a plugin)';
-  const reason = context.catalogue.definition(type)
-    ? ': a CapabilityDefinition validates its rendering but does not implement the trait'
-    : '';
+  const reason = context.catalogue.definition(type) ? ': a CapabilityDefinition validates its rendering but does not implement the trait' : '';
   context.appIssues.push(error('unknown-trait', typePath, `no handler for trait type "${type}" in component "${component}"${reason}`, { hint }));
 }
 

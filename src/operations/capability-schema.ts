@@ -1,6 +1,6 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
+import type { JsonSchema } from '../core/json-schema.js';
 import { DRAFT_2020_12, publishSchema } from '../schema/publish.js';
-import { type JsonSchema } from '../core/json-schema.js';
 
 /** One capability's rendering as kurel judges it, published as JSON Schema 2020-12. */
 export interface CapabilitySchema {

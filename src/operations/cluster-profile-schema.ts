@@ -1,9 +1,9 @@
+import type { Catalogue } from '../catalogue/catalogue.js';
+import type { JsonSchema } from '../core/json-schema.js';
 import { ClusterProfileSchema } from '../documents/cluster-profile.js';
 import { DNS1123_SUBDOMAIN } from '../documents/common.js';
-import type { Catalogue } from '../catalogue/catalogue.js';
-import { listCapabilitySchemas, renderingSchemaDefinition, type CapabilitySchema } from './capability-schema.js';
 import { DRAFT_2020_12, publishSchema } from '../schema/publish.js';
-import { type JsonSchema } from '../core/json-schema.js';
+import { type CapabilitySchema, listCapabilitySchemas, renderingSchemaDefinition } from './capability-schema.js';
 
 const SCOPE = DNS1123_SUBDOMAIN.slice(1, -1);
 

@@ -18,11 +18,21 @@ export interface BuildEnvelope extends RunEnvelope {
 export type EnvelopeShape = 'run' | 'build';
 
 /** The envelope of a run that printed nothing else: a usage error, say, also shaped for its command. */
-export function envelopeOf(shape: EnvelopeShape, valid: boolean, diagnostics: readonly Diagnostic[], files: readonly FileReport[] = []): RunEnvelope | BuildEnvelope {
+export function envelopeOf(
+  shape: EnvelopeShape,
+  valid: boolean,
+  diagnostics: readonly Diagnostic[],
+  files: readonly FileReport[] = [],
+): RunEnvelope | BuildEnvelope {
   return shape === 'build' ? buildEnvelope(valid, diagnostics, files, null) : { valid, diagnostics, files };
 }
 
 /** `kurel build`'s envelope; the application only when the build is valid. */
-export function buildEnvelope(valid: boolean, diagnostics: readonly Diagnostic[], files: readonly FileReport[], application: ResolvedApplication | null): BuildEnvelope {
+export function buildEnvelope(
+  valid: boolean,
+  diagnostics: readonly Diagnostic[],
+  files: readonly FileReport[],
+  application: ResolvedApplication | null,
+): BuildEnvelope {
   return { valid, diagnostics, files, application: valid ? application : null };
 }

@@ -1,14 +1,15 @@
-import { capabilityType } from '../documents/common.js';
-import { ClusterProfileSchema, DEFAULT_GITOPS_ENGINE } from '../documents/cluster-profile.js';
-import type { Rendering } from '../schema/handler.js';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ResolvedProfile } from '../core/input.js';
+import { ClusterProfileSchema, DEFAULT_GITOPS_ENGINE } from '../documents/cluster-profile.js';
+import { capabilityType } from '../documents/common.js';
+import type { Rendering } from '../schema/handler.js';
 
 export type { ResolvedProfile } from '../core/input.js';
-import { checkSchema } from '../schema/check.js';
-import { rebase, warning, error, type Issue, type Severity } from '../core/diagnostics.js';
-import { didYouMean } from '../core/suggest.js';
+
 import { isMap } from '../core/data.js';
+import { error, type Issue, rebase, type Severity, warning } from '../core/diagnostics.js';
+import { didYouMean } from '../core/suggest.js';
+import { checkSchema } from '../schema/check.js';
 
 /** What to do about a binding no handler or definition knows. */
 export type UnknownCapabilityPolicy = Severity | 'quiet';
@@ -61,7 +62,12 @@ export function evaluateProfile(data: unknown, catalogue: Catalogue, unknownCapa
         const hint = didYouMean(type, catalogue.knownTypes());
         const make = unknownCapability === 'error' ? error : warning;
         issues.push(
-          make('unknown-capability', ['spec', 'capabilities', key], `capability "${type}" is known to no handler or definition; its rendering is not validated`, hint ? { hint } : {}),
+          make(
+            'unknown-capability',
+            ['spec', 'capabilities', key],
+            `capability "${type}" is known to no handler or definition; its rendering is not validated`,
+            hint ? { hint } : {},
+          ),
         );
       }
       continue;
@@ -69,7 +75,8 @@ export function evaluateProfile(data: unknown, catalogue: Catalogue, unknownCapa
     const { result } = catalogue.validateRendering(type, rendering);
     capabilities[key] = result.rendering;
     if (result.issues.length === 0) continue;
-    for (const issue of rebase(result.issues, ['spec', 'capabilities', key, 'rendering'])) issues.push({ ...issue, message: `capability "${key}": ${issue.message}` });
+    for (const issue of rebase(result.issues, ['spec', 'capabilities', key, 'rendering']))
+      issues.push({ ...issue, message: `capability "${key}": ${issue.message}` });
   }
 
   const hasError = issues.some((i) => i.severity === 'error');

@@ -1,9 +1,9 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import type { InputFile } from '../core/input.js';
 import { isYamlFaithfulJson } from '../yaml/json-fidelity.js';
-import type { Diagnostic } from '../core/diagnostics.js';
 import { evaluateProfile, type ResolvedProfile } from './evaluate-profile.js';
-import { lintInputs, type LintOptions } from './lint.js';
+import { type LintOptions, lintInputs } from './lint.js';
 
 /** The verdict on one ClusterProfile, as the HTTP service answers it. */
 export interface ProfileVerdict {

@@ -3,7 +3,7 @@ import { describeLiteral, describeValue, isMap, joinOr, setOwn } from '../core/d
 import { describePath, error, type Issue, type Path } from '../core/diagnostics.js';
 import { hasType, type JsonSchema, type JsonType } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
-import { KEYWORDS, type AssertedKind, type AssertionReport } from './keywords.js';
+import { type AssertedKind, type AssertionReport, KEYWORDS } from './keywords.js';
 import { currentPatternMatcher } from './pattern-matcher.js';
 
 /** The outcome of a check: a new value with defaults applied, and every issue found. */
@@ -122,7 +122,14 @@ function compile(schema: JsonSchema): CompiledNode {
  * Runs a node's assertions of one kind on a value. A scalar gets one complaint (the first
  * failing assertion); a list or a map gets every one.
  */
-function runAssertions(list: readonly BoundAssertion[], value: unknown, schema: JsonSchema, path: (string | number)[], issues: Issue[], stopAtFirst: boolean): boolean {
+function runAssertions(
+  list: readonly BoundAssertion[],
+  value: unknown,
+  schema: JsonSchema,
+  path: (string | number)[],
+  issues: Issue[],
+  stopAtFirst: boolean,
+): boolean {
   if (list.length === 0) return true;
   const report = reportAt(schema, path, issues);
   let ok = true;
@@ -161,9 +168,20 @@ function visit(schema: JsonSchema, value: unknown, path: (string | number)[], is
     return value;
   }
   if (schema.enum !== undefined && !schema.enum.some((option) => sameData(option, value))) {
-    const hint = typeof value === 'string' ? didYouMean(value, schema.enum.filter((o): o is string => typeof o === 'string')) : undefined;
+    const hint =
+      typeof value === 'string'
+        ? didYouMean(
+            value,
+            schema.enum.filter((o): o is string => typeof o === 'string'),
+          )
+        : undefined;
     issues.push(
-      error('invalid-value', path.slice(), `${nameOf(path)} must be one of ${schema.enum.map(describeLiteral).join(', ')}, found ${describeValue(value)}`, hint ? { hint } : {}),
+      error(
+        'invalid-value',
+        path.slice(),
+        `${nameOf(path)} must be one of ${schema.enum.map(describeLiteral).join(', ')}, found ${describeValue(value)}`,
+        hint ? { hint } : {},
+      ),
     );
     return value;
   }
@@ -210,7 +228,13 @@ function objectPlan(schema: JsonSchema): ObjectPlan {
   return plan;
 }
 
-function visitObject(schema: JsonSchema, value: Record<string, unknown>, path: (string | number)[], issues: Issue[], branch: Branch | undefined): Record<string, unknown> {
+function visitObject(
+  schema: JsonSchema,
+  value: Record<string, unknown>,
+  path: (string | number)[],
+  issues: Issue[],
+  branch: Branch | undefined,
+): Record<string, unknown> {
   const plan = objectPlan(schema);
   // A copy would hold the same keys and values; on a large profile every copy that outlives a
   // minor collection costs the collector more than the check itself (open renderings, podSelector).
@@ -277,15 +301,21 @@ function writtenAsNull(value: Record<string, unknown>, key: string): Partial<Iss
 }
 
 function reportUnknownKey(key: string, properties: Record<string, JsonSchema>, path: (string | number)[], issues: Issue[], branch: Branch | undefined): void {
-  if (branch && branch.siblingKeys.has(key)) {
+  if (branch?.siblingKeys.has(key)) {
     issues.push(error('field-not-allowed', path.slice(), `${nameOf(path)} is not allowed when ${branch.key} is ${describeLiteral(branch.value)}`));
     return;
   }
   const known = Object.keys(properties);
   const hint = didYouMean(key, known);
   const where = path.length > 1 ? ` in ${nameOf(path.slice(0, -1))}` : '';
-  const allowed = known.length === 0 ? ' (no fields are allowed here)' : known.length <= 16 ? ` (allowed: ${known.join(', ')})` : '';
+  const allowed = allowedKeys(known);
   issues.push(error('unknown-field', path.slice(), `unknown field "${key}"${where}${allowed}`, hint ? { hint } : {}));
+}
+
+// The keys a closed map takes, for an unknown-field message; a long list would drown the message.
+function allowedKeys(known: readonly string[]): string {
+  if (known.length === 0) return ' (no fields are allowed here)';
+  return known.length <= 16 ? ` (allowed: ${known.join(', ')})` : '';
 }
 
 function checkPropertyName(schema: JsonSchema, key: string, path: (string | number)[], issues: Issue[]): void {
@@ -357,13 +387,26 @@ function visitDiscriminated(d: Discriminated, value: unknown, path: (string | nu
     const options = [...d.branches.keys()];
     path.push(d.key);
     if (tag === undefined || tag === null) {
-      issues.push(error('missing-required', path.slice(), `${nameOf(path)} is required (one of ${options.map(describeLiteral).join(', ')})`, writtenAsNull(value, d.key)));
+      issues.push(
+        error('missing-required', path.slice(), `${nameOf(path)} is required (one of ${options.map(describeLiteral).join(', ')})`, writtenAsNull(value, d.key)),
+      );
     } else if (options.every((o) => typeof o === 'string') && typeof tag !== 'string') {
       issues.push(error('wrong-type', path.slice(), `${nameOf(path)} must be a string, found ${describeValue(tag)}`));
     } else {
-      const hint = typeof tag === 'string' ? didYouMean(tag, options.filter((o): o is string => typeof o === 'string')) : undefined;
+      const hint =
+        typeof tag === 'string'
+          ? didYouMean(
+              tag,
+              options.filter((o): o is string => typeof o === 'string'),
+            )
+          : undefined;
       issues.push(
-        error('invalid-value', path.slice(), `${nameOf(path)} must be one of ${options.map(describeLiteral).join(', ')}, found ${describeValue(tag)}`, hint ? { hint } : {}),
+        error(
+          'invalid-value',
+          path.slice(),
+          `${nameOf(path)} must be one of ${options.map(describeLiteral).join(', ')}, found ${describeValue(tag)}`,
+          hint ? { hint } : {},
+        ),
       );
     }
     path.pop();
@@ -449,8 +492,8 @@ function typeHint(schema: JsonSchema, value: unknown): string | undefined {
   if (typeof value === 'string') {
     const lower = value.toLowerCase();
     if (hasType(schema, 'boolean')) {
-      if (['yes', 'y', 'on', 'true'].includes(lower)) return 'write true (YAML 1.2 reads ' + JSON.stringify(value) + ' as a string)';
-      if (['no', 'n', 'off', 'false'].includes(lower)) return 'write false (YAML 1.2 reads ' + JSON.stringify(value) + ' as a string)';
+      if (['yes', 'y', 'on', 'true'].includes(lower)) return `write true (YAML 1.2 reads ${JSON.stringify(value)} as a string)`;
+      if (['no', 'n', 'off', 'false'].includes(lower)) return `write false (YAML 1.2 reads ${JSON.stringify(value)} as a string)`;
     }
     if ((hasType(schema, 'integer') || hasType(schema, 'number')) && value.trim() !== '' && Number.isFinite(Number(value))) {
       return `write ${value.trim()} without quotes`;

@@ -63,7 +63,11 @@ export interface KeywordDefinition {
 
 function assertion<K extends AssertedKind, B>(
   on: K,
-  check: (value: K extends 'string' ? string : K extends 'number' ? number : K extends 'array' ? readonly unknown[] : Readonly<Record<string, unknown>>, bound: B, report: AssertionReport) => boolean,
+  check: (
+    value: K extends 'string' ? string : K extends 'number' ? number : K extends 'array' ? readonly unknown[] : Readonly<Record<string, unknown>>,
+    bound: B,
+    report: AssertionReport,
+  ) => boolean,
 ): Assertion {
   return { on, check } as unknown as Assertion;
 }
@@ -99,7 +103,12 @@ const structure = (name: string, types: TypeUse, subschemas?: Subschemas, publis
   ...(subschemas ? { subschemas } : {}),
 });
 
-const annotation = (name: string, types: TypeUse = 'comment', publish: Publication = 'keep'): KeywordDefinition => ({ name, role: 'annotation', publish, types });
+const annotation = (name: string, types: TypeUse = 'comment', publish: Publication = 'keep'): KeywordDefinition => ({
+  name,
+  role: 'annotation',
+  publish,
+  types,
+});
 
 /**
  * Every keyword kurel's engine knows, in the order its assertions run. A keyword not listed
@@ -254,8 +263,9 @@ export function subschemasOf(schema: JsonSchema): { keyword: string; key: string
     const value = schema[keyword];
     if (!shape || typeof value !== 'object' || value === null) continue;
     if (shape === 'map') for (const [key, sub] of Object.entries(value as Record<string, JsonSchema>)) out.push({ keyword, key, schema: sub });
-    else if (shape === 'list' && Array.isArray(value)) (value as JsonSchema[]).forEach((sub, i) => out.push({ keyword, key: i, schema: sub }));
-    else if (!Array.isArray(value)) out.push({ keyword, key: undefined, schema: value as JsonSchema });
+    else if (shape === 'list' && Array.isArray(value)) {
+      for (const [i, sub] of (value as JsonSchema[]).entries()) out.push({ keyword, key: i, schema: sub });
+    } else if (!Array.isArray(value)) out.push({ keyword, key: undefined, schema: value as JsonSchema });
   }
   return out;
 }

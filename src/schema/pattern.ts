@@ -237,10 +237,10 @@ function classEscape(letter: 'd' | 'D'): ClassMember {
 }
 
 function value(codePoint: number): Regjsparser.Value {
-  const escape = ({ 0x09: 't', 0x0a: 'n', 0x0c: 'f', 0x0d: 'r' } as Record<number, string>)[codePoint];
-  return escape === undefined
+  const escaped = ({ 9: 't', 10: 'n', 12: 'f', 13: 'r' } as Record<number, string>)[codePoint];
+  return escaped === undefined
     ? { type: 'value', kind: 'symbol', codePoint, range: [0, 0], raw: String.fromCodePoint(codePoint) }
-    : { type: 'value', kind: 'singleEscape', codePoint, range: [0, 0], raw: `\\${escape}` };
+    : { type: 'value', kind: 'singleEscape', codePoint, range: [0, 0], raw: `\\${escaped}` };
 }
 
 // Loaded on first use, so a run whose definitions have no pattern never pays for them.

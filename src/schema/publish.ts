@@ -104,10 +104,25 @@ function dependency(schema: JsonSchema, key: string, needs: readonly string[]): 
       ...(nonNull.length > 0 ? { properties: Object.fromEntries(nonNull.map((name) => [name, NOT_NULL])) } : {}),
     };
   };
+  // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword, not a thenable
   return { if: present([key]), then: present(needs) };
 }
 
-const KEYWORD_ORDER = ['$schema', '$id', 'title', 'description', 'type', 'const', 'enum', 'default', 'properties', 'patternProperties', 'additionalProperties', 'propertyNames', 'required'];
+const KEYWORD_ORDER = [
+  '$schema',
+  '$id',
+  'title',
+  'description',
+  'type',
+  'const',
+  'enum',
+  'default',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'propertyNames',
+  'required',
+];
 
 // Readers of `kurel schema` see what a value is before how it is checked; the order means nothing else.
 function ordered(schema: JsonSchema): JsonSchema {

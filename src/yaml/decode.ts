@@ -1,7 +1,5 @@
 /** The outcome of turning file bytes into text. */
-export type DecodeResult =
-  | { ok: true; text: string }
-  | { ok: false; message: string; offset: number; text: string };
+export type DecodeResult = { ok: true; text: string } | { ok: false; message: string; offset: number; text: string };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
@@ -35,13 +33,21 @@ function firstInvalidUtf8(bytes: Uint8Array): number {
   let i = 0;
   while (i < bytes.length) {
     const b = bytes[i]!;
-    const width = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    const width = sequenceWidth(b);
     if (width === 0 || i + width > bytes.length) return i;
     for (let k = 1; k < width; k++) if ((bytes[i + k]! & 0xc0) !== 0x80) return i;
     if (width > 1 && !utf8Ok(bytes.subarray(i, i + width))) return i;
     i += width;
   }
   return i;
+}
+
+// The length of the UTF-8 sequence a lead byte starts, or 0 for a byte that cannot lead one.
+function sequenceWidth(b: number): number {
+  if (b < 0x80) return 1;
+  if (b >= 0xc2 && b < 0xe0) return 2;
+  if (b >= 0xe0 && b < 0xf0) return 3;
+  return b >= 0xf0 && b < 0xf5 ? 4 : 0;
 }
 
 function utf8Ok(chunk: Uint8Array): boolean {

@@ -1,30 +1,9 @@
-import {
-  LineCounter,
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  parseAllDocuments,
-  visit,
-  type Alias,
-  type Document,
-  type Node,
-  type Pair,
-  type YAMLError,
-} from 'yaml';
-import {
-  defaultPart,
-  toPointer,
-  type Diagnostic,
-  type DiagnosticCode,
-  type Issue,
-  type Part,
-  type Path,
-} from '../core/diagnostics.js';
+import { type Alias, type Document, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseAllDocuments, visit, type YAMLError } from 'yaml';
+import { type Diagnostic, type DiagnosticCode, defaultPart, type Issue, type Part, type Path, toPointer } from '../core/diagnostics.js';
+import { LIMITS } from '../core/limits.js';
 import { decodeText, stripBom } from './decode.js';
 import { findTooDeep } from './depth.js';
-import { LIMITS } from '../core/limits.js';
-import { rangeOf, toData, type RangedIssue } from './to-data.js';
+import { type RangedIssue, rangeOf, toData } from './to-data.js';
 
 /** Anything diagnostics can be positioned in: it maps a data path to a source range. */
 export interface Locatable {

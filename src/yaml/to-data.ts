@@ -1,6 +1,6 @@
-import { isAlias, isMap, isScalar, isSeq, type Alias, type Document, type Node, type Pair } from 'yaml';
-import type { DiagnosticCode, Path } from '../core/diagnostics.js';
+import { type Alias, type Document, isAlias, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
 import { setOwn } from '../core/data.js';
+import type { DiagnosticCode, Path } from '../core/diagnostics.js';
 import { LIMITS } from '../core/limits.js';
 
 /** A problem found while reading the YAML tree, with its source offsets. */
@@ -218,10 +218,20 @@ function describeBadKey(key: Node | null): string {
   if (key === null) return 'a map key is missing: keys must be non-empty strings';
   if (isScalar(key)) {
     const v = key.value;
-    const kind = v === null ? 'null' : typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v)) ? 'integer' : typeof v === 'number' ? 'number' : typeof v;
-    return `keys must be strings, found ${kind} ${String(key.source ?? v)}; quote it to use it as a name`;
+    return `keys must be strings, found ${scalarKind(key.value)} ${String(key.source ?? v)}; quote it to use it as a name`;
   }
-  return 'keys must be scalars (strings), found a ' + (isMap(key) ? 'map' : isSeq(key) ? 'list' : 'alias');
+  return `keys must be scalars (strings), found a ${collectionKind(key)}`;
+}
+
+function scalarKind(v: unknown): string {
+  if (v === null) return 'null';
+  if (typeof v === 'bigint' || (typeof v === 'number' && Number.isInteger(v))) return 'integer';
+  return typeof v;
+}
+
+function collectionKind(node: Node): string {
+  if (isMap(node)) return 'map';
+  return isSeq(node) ? 'list' : 'alias';
 }
 
 function findKeyOffset(pairs: readonly Pair[], name: string): number {

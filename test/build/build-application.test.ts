@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
-import type { Handler } from '../../src/schema/handler.js';
 import { mergeProperties } from '../../src/operations/build-application.js';
+import type { Handler } from '../../src/schema/handler.js';
 import { appWithTraits, at, buildTexts, pinBuild, profileWithBindings } from '../helpers/build.js';
 
 // Binding keys land on lines 7 (expose), 11 (expose.internal) and 15 (certificate), column 5.
@@ -47,11 +47,14 @@ function registryWith(handler: Handler) {
 
 describe('buildApplication: capability key resolution', () => {
   it('resolves a trait without scope to the bare key and merges the rendering under its properties', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: expose
         properties:
           host: shop.example.com
-    `), PROFILE);
+    `),
+      PROFILE,
+    );
     expect(report.diagnostics).toEqual([]);
     expect(report.application).toEqual({
       name: 'shop',
@@ -72,11 +75,14 @@ describe('buildApplication: capability key resolution', () => {
   });
 
   it('chooses the scoped key over the bare one and keeps scope in the merged properties', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: expose
         properties:
           scope: internal
-    `), PROFILE);
+    `),
+      PROFILE,
+    );
     expect(report.diagnostics).toEqual([]);
     expect(report.application?.components[0]?.traits[0]).toEqual({
       type: 'expose',
@@ -86,11 +92,14 @@ describe('buildApplication: capability key resolution', () => {
   });
 
   it('falls back to the bare key when the profile has no key for the scope', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: expose
         properties:
           scope: public
-    `), PROFILE);
+    `),
+      PROFILE,
+    );
     expect(report.diagnostics).toEqual([]);
     expect(report.application?.components[0]?.traits[0]).toEqual({
       type: 'expose',
@@ -100,19 +109,25 @@ describe('buildApplication: capability key resolution', () => {
   });
 
   it('treats an empty scope as no scope', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: expose
         properties: {scope: ""}
-    `), PROFILE);
+    `),
+      PROFILE,
+    );
     expect(report.application?.components[0]?.traits[0]?.capabilityKey).toBe('expose');
   });
 
   it('reports a non-string scope as wrong-type at the value and resolves the bare key', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: expose
         properties:
           scope: 3
-    `), PROFILE);
+    `),
+      PROFILE,
+    );
     expect(report.diagnostics.map(pinBuild)).toEqual([at('wrong-type', 'app.yaml', 12, 16, '/spec/components/0/traits/0/properties/scope')]);
     expect(report.diagnostics[0]?.message).toBe('properties.scope must be a string naming a scoped capability key, found integer 3');
     expect(report.application).toBeNull();
@@ -127,11 +142,14 @@ describe('buildApplication: handlers and required capabilities', () => {
           controllerType: gateway
           gatewayName: internal-gw
     `);
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: expose
         properties:
           scope: public
-    `), profile);
+    `),
+      profile,
+    );
     expect(report.diagnostics.map(pinBuild)).toEqual([at('missing-capability', 'app.yaml', 10, 13, '/spec/components/0/traits/0')]);
     expect(report.diagnostics[0]?.message).toBe(
       'capability "expose.public" not found in ClusterProfile "prod" (cluster.yaml), nor the bare key "expose": component "web" trait "expose" requires it',
@@ -140,13 +158,16 @@ describe('buildApplication: handlers and required capabilities', () => {
   });
 
   it('reports missing-capability for a required capability with no key at all', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: expose
       - type: certificate
-    `), profileWithBindings(`
+    `),
+      profileWithBindings(`
       expose:
         rendering: {controllerType: ingress, ingressClassName: nginx}
-    `));
+    `),
+    );
     expect(report.diagnostics.map(pinBuild)).toEqual([at('missing-capability', 'app.yaml', 11, 13, '/spec/components/0/traits/1')]);
     expect(report.diagnostics[0]?.message).toBe(
       'capability "certificate" not found in ClusterProfile "prod" (cluster.yaml): component "web" trait "certificate" requires it',
@@ -154,11 +175,14 @@ describe('buildApplication: handlers and required capabilities', () => {
   });
 
   it('builds an aware but not required capability with no key, as authored', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: external-secret
         properties:
           secretStoreRef: {name: vault}
-    `), PROFILE);
+    `),
+      PROFILE,
+    );
     expect(report.diagnostics).toEqual([]);
     expect(report.application?.components[0]?.traits[0]).toEqual({
       type: 'external-secret',
@@ -168,9 +192,13 @@ describe('buildApplication: handlers and required capabilities', () => {
   });
 
   it('reports unknown-trait for a type with a definition but no handler', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: redis-sidecar
-    `), REDIS_PROFILE, { definitions: { 'definitions/redis-sidecar.yaml': REDIS_DEFINITION } });
+    `),
+      REDIS_PROFILE,
+      { definitions: { 'definitions/redis-sidecar.yaml': REDIS_DEFINITION } },
+    );
     expect(report.diagnostics.map(pinBuild)).toEqual([at('unknown-trait', 'app.yaml', 10, 13, '/spec/components/0/traits/0/type')]);
     expect(report.diagnostics[0]?.message).toBe(
       'no handler for trait type "redis-sidecar" in component "web": a CapabilityDefinition validates its rendering but does not implement the trait',
@@ -178,9 +206,12 @@ describe('buildApplication: handlers and required capabilities', () => {
   });
 
   it('suggests the closest handler for a misspelled trait type', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: expse
-    `), PROFILE);
+    `),
+      PROFILE,
+    );
     expect(report.diagnostics.map(pinBuild)).toEqual([at('unknown-trait', 'app.yaml', 10, 13, '/spec/components/0/traits/0/type')]);
     expect(report.diagnostics[0]?.hint).toBe('did you mean expose?');
   });
@@ -188,13 +219,16 @@ describe('buildApplication: handlers and required capabilities', () => {
 
 describe('buildApplication: platform-reserved keys', () => {
   it('reports a reserved key authored as null, and one with a value, at their keys', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: expose
         properties:
           controllerType:
           host: shop.example.com
           gatewayName: gw
-    `), PROFILE);
+    `),
+      PROFILE,
+    );
     expect(report.diagnostics.map(pinBuild)).toEqual([
       at('platform-reserved', 'app.yaml', 12, 9, '/spec/components/0/traits/0/properties/controllerType'),
       at('platform-reserved', 'app.yaml', 14, 9, '/spec/components/0/traits/0/properties/gatewayName'),
@@ -203,11 +237,14 @@ describe('buildApplication: platform-reserved keys', () => {
   });
 
   it('lets an application override a key that is not reserved', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: expose
         properties:
           ingressClassName: internal-nginx
-    `), PROFILE);
+    `),
+      PROFILE,
+    );
     expect(report.diagnostics).toEqual([]);
     expect(report.application?.components[0]?.traits[0]?.properties).toEqual({ controllerType: 'ingress', ingressClassName: 'internal-nginx' });
   });
@@ -215,11 +252,14 @@ describe('buildApplication: platform-reserved keys', () => {
 
 describe('buildApplication: merge', () => {
   it('merges a nested map key by key, keeping the platform sibling issuerRef.name', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: certificate
         properties:
           issuerRef: {kind: Issuer}
-    `), PROFILE);
+    `),
+      PROFILE,
+    );
     expect(report.diagnostics).toEqual([]);
     expect(report.application?.components[0]?.traits[0]).toEqual({
       type: 'certificate',
@@ -229,11 +269,14 @@ describe('buildApplication: merge', () => {
   });
 
   it('keeps the profile default of a nested key the application does not set', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: certificate
         properties:
           secretName: web-tls
-    `), PROFILE);
+    `),
+      PROFILE,
+    );
     expect(report.application?.components[0]?.traits[0]?.properties).toEqual({
       issuerRef: { name: 'letsencrypt', kind: 'ClusterIssuer' },
       secretName: 'web-tls',
@@ -248,13 +291,16 @@ describe('buildApplication: merge', () => {
           hosts: [a.example.com, b.example.com]
           tls: true
     `);
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: ingress
         properties:
           annotations: {b: "2"}
           hosts: [c.example.com]
           tls: false
-    `), profile);
+    `),
+      profile,
+    );
     expect(report.diagnostics).toEqual([]);
     expect(report.application?.components[0]?.traits[0]?.properties).toEqual({
       annotations: { a: '1', b: '2' },
@@ -277,9 +323,13 @@ describe('buildApplication: merge', () => {
 
 describe('buildApplication: unvalidated capabilities', () => {
   it('warns at the binding when a used capability has a schema-less plugin handler and no definition', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: redis-sidecar
-    `), REDIS_PROFILE, { registry: registryWith(schemalessPlugin) });
+    `),
+      REDIS_PROFILE,
+      { registry: registryWith(schemalessPlugin) },
+    );
     expect(report.diagnostics.map(pinBuild)).toEqual([at('unvalidated-capability', 'cluster.yaml', 7, 5, '/spec/capabilities/redis-sidecar', 'warning')]);
     expect(report.diagnostics[0]?.message).toBe(
       'capability "redis-sidecar" is used but its rendering is not validated: the handler from plugin:./redis.mjs declares no rendering schema and no CapabilityDefinition exists',
@@ -288,18 +338,26 @@ describe('buildApplication: unvalidated capabilities', () => {
   });
 
   it('makes the warning an error under strictCapabilities', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: redis-sidecar
-    `), REDIS_PROFILE, { registry: registryWith(schemalessPlugin), strictCapabilities: true });
+    `),
+      REDIS_PROFILE,
+      { registry: registryWith(schemalessPlugin), strictCapabilities: true },
+    );
     expect(report.diagnostics.map(pinBuild)).toEqual([at('unvalidated-capability', 'cluster.yaml', 7, 5, '/spec/capabilities/redis-sidecar', 'error')]);
     expect(report.application).toBeNull();
   });
 
   it('reports a capability used by two traits once', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: redis-sidecar
       - type: redis-sidecar
-    `), REDIS_PROFILE, { registry: registryWith(schemalessPlugin) });
+    `),
+      REDIS_PROFILE,
+      { registry: registryWith(schemalessPlugin) },
+    );
     expect(report.diagnostics.map((d) => d.code)).toEqual(['unvalidated-capability']);
   });
 
@@ -307,19 +365,26 @@ describe('buildApplication: unvalidated capabilities', () => {
     ['a CapabilityDefinition exists', schemalessPlugin, { 'definitions/redis-sidecar.yaml': REDIS_DEFINITION }],
     ['the plugin declares a rendering schema', { ...schemalessPlugin, renderingSchema: { type: 'object' } } as Handler, {}],
   ])('stays quiet when %s', (_reason, handler, definitions) => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: redis-sidecar
-    `), REDIS_PROFILE, { registry: registryWith(handler), definitions });
+    `),
+      REDIS_PROFILE,
+      { registry: registryWith(handler), definitions },
+    );
     expect(report.diagnostics).toEqual([]);
   });
 
   it('stays quiet about a built-in pass-through capability', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: ingress
-    `), profileWithBindings(`
+    `),
+      profileWithBindings(`
       ingress:
         rendering: {anything: goes}
-    `));
+    `),
+    );
     expect(report.diagnostics).toEqual([]);
   });
 
@@ -330,9 +395,13 @@ describe('buildApplication: unvalidated capabilities', () => {
       not-known-anywhere:
         rendering: {a: 1}
     `);
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: external-secret
-    `), profile, { registry: registryWith(schemalessPlugin) });
+    `),
+      profile,
+      { registry: registryWith(schemalessPlugin) },
+    );
     expect(report.diagnostics).toEqual([]);
   });
 });
@@ -346,9 +415,12 @@ describe('buildApplication: every problem in one run', () => {
         rendering:
           storageClasName: fast
     `);
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: expose
-    `), profile);
+    `),
+      profile,
+    );
     expect(report.diagnostics.map(pinBuild)).toEqual([at('unknown-field', 'cluster.yaml', 11, 9, '/spec/capabilities/pvc/rendering/storageClasName')]);
     expect(report.diagnostics[0]?.hint).toBe('did you mean storageClassName?');
   });
@@ -383,15 +455,18 @@ spec:
   });
 
   it('reports a second document in the application at its ---', () => {
-    const report = buildTexts(appWithTraits('- type: expose') + '---\nkind: Application\n', PROFILE);
+    const report = buildTexts(`${appWithTraits('- type: expose')}---\nkind: Application\n`, PROFILE);
     expect(report.diagnostics.map(pinBuild)).toEqual([at('multiple-documents', 'app.yaml', 11, 1, '')]);
   });
 
   it('reports a profile that is not YAML without blaming traits for capabilities it cannot see', () => {
-    const report = buildTexts(appWithTraits(`
+    const report = buildTexts(
+      appWithTraits(`
       - type: expose
         properties: {controllerType: gateway}
-    `), 'spec: [unclosed\n');
+    `),
+      'spec: [unclosed\n',
+    );
     expect(report.diagnostics.map((d) => [d.file, d.code])).toEqual([
       ['app.yaml', 'platform-reserved'],
       ['cluster.yaml', 'yaml-syntax'],

@@ -109,10 +109,9 @@ describe.concurrent('kurel build', () => {
   });
 
   it('warns about a used capability nothing validates and still prints the application', async () => {
-    const run = await runKurel(
-      ['build', 'app.yaml', '--profile', 'cluster.yaml', '--plugin', '../../../fixtures/plugins/schemaless-redis-sidecar.mjs'],
-      { cwd: `${FIXTURES}${NO_DEFINITIONS_CASE}` },
-    );
+    const run = await runKurel(['build', 'app.yaml', '--profile', 'cluster.yaml', '--plugin', '../../../fixtures/plugins/schemaless-redis-sidecar.mjs'], {
+      cwd: `${FIXTURES}${NO_DEFINITIONS_CASE}`,
+    });
     expect(run.code).toBe(0);
     expect(run.stderr.split('\n')[0]).toBe(
       'cluster.yaml:14:5 warning unvalidated-capability capability "redis-sidecar" is used but its rendering is not validated: the handler from plugin:../../../fixtures/plugins/schemaless-redis-sidecar.mjs declares no rendering schema and no CapabilityDefinition exists',
@@ -142,7 +141,11 @@ describe.concurrent('kurel build refuses to start', () => {
     ['claims a built-in type', 'claims-builtin.mjs', 'the plugin claims the type of the built-in handler "expose"'],
     ['throws while loading', 'throws-on-load.mjs', 'the plugin failed to load: REDIS_URL is not set'],
     ['exports something that is not a handler', 'not-a-handler.mjs', 'a handler must be an object, found string'],
-    ['is capability-aware without validateAndApplyDefaults', 'aware-without-validate.mjs', 'a capability-aware handler must implement validateAndApplyDefaults'],
+    [
+      'is capability-aware without validateAndApplyDefaults',
+      'aware-without-validate.mjs',
+      'a capability-aware handler must implement validateAndApplyDefaults',
+    ],
   ])('with exit 2 naming a plugin that %s', async (_what, file, reason) => {
     const plugin = `plugins/${file}`;
     const run = await runKurelJson(['build', PACKAGE, '--profile', PROFILE, '--plugin', plugin], { cwd: FIXTURES });
@@ -160,7 +163,9 @@ describe.concurrent('kurel build refuses to start', () => {
     const run = await runKurel(['build', PACKAGE, '--profile', PROFILE, '--plugin', 'plugins/throws-on-load.mjs'], { cwd: FIXTURES });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('plugin:plugins/throws-on-load.mjs:1:1 error usage refusing to start: plugin plugins/throws-on-load.mjs: the plugin failed to load: REDIS_URL is not set');
+    expect(run.stderr).toContain(
+      'plugin:plugins/throws-on-load.mjs:1:1 error usage refusing to start: plugin plugins/throws-on-load.mjs: the plugin failed to load: REDIS_URL is not set',
+    );
   });
 });
 
@@ -175,7 +180,9 @@ describe.concurrent('kurel build usage', () => {
   it('exits 2 when the profile cannot be read', async () => {
     const run = await runKurelJson(['build', PACKAGE, '--profile', 'profiles/absent.yaml'], { cwd: FIXTURES });
     expect(run.code).toBe(2);
-    expect(run.json.diagnostics.map((d) => [d.code, d.file, d.message])).toEqual([['io-error', 'profiles/absent.yaml', 'cannot read profiles/absent.yaml: no such file']]);
+    expect(run.json.diagnostics.map((d) => [d.code, d.file, d.message])).toEqual([
+      ['io-error', 'profiles/absent.yaml', 'cannot read profiles/absent.yaml: no such file'],
+    ]);
   });
 
   it('exits 2 when the package directory holds no app.yaml', async () => {

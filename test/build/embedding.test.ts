@@ -2,19 +2,19 @@
 // through internal paths.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
 import {
+  addPlugins,
+  type BuildSources,
   buildApplication,
   checkRendering,
-  addPlugins,
   createCatalogue,
   defineHandler,
+  type JsonSchema,
   lintInputs,
   RegistryError,
-  type BuildSources,
-  type JsonSchema,
   type ResolvedTrait,
 } from 'kurel';
+import { describe, expect, it } from 'vitest';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -102,7 +102,9 @@ describe('embedding kurel through its package entry', () => {
       {
         application: { file: 'app.yaml', content: read('packages/custom-capability/app.yaml') },
         profile: { file: 'cluster.yaml', content: read('profiles/custom-capability.yaml') },
-        definitions: [{ file: 'definitions/redis-sidecar.yaml', content: read('packages/custom-capability/definitions/redis-sidecar.yaml'), origin: 'definition' }],
+        definitions: [
+          { file: 'definitions/redis-sidecar.yaml', content: read('packages/custom-capability/definitions/redis-sidecar.yaml'), origin: 'definition' },
+        ],
       },
       registry,
     );

@@ -72,7 +72,7 @@ describe('loadPlugins loads', () => {
   it('the example plugin the README shows verbatim', () => {
     const example = readFileSync(join(ROOT, 'examples/plugins/redis-sidecar.mjs'), 'utf8');
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    expect(readme).toContain('```js\n' + example + '```\n');
+    expect(readme).toContain(`\`\`\`js\n${example}\`\`\`\n`);
   });
 
   it('the example plugin from its path', async () => {

@@ -8,7 +8,7 @@ import { escapeXml, escapeXmlAttribute } from '../../src/cli/format/junit.js';
 import { CODE_SUMMARIES } from '../../src/cli/format/sarif.js';
 import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
 import { VERSION } from '../../src/core/version.js';
-import { runKurel, type CliRun } from '../helpers/cli.js';
+import { type CliRun, runKurel } from '../helpers/cli.js';
 
 // One run over three inputs: a profile with two errors (one with a hint) and a warning, a
 // profile whose file name and key need escaping, and a folder holding a clean profile and a
@@ -98,7 +98,8 @@ describe('--format github', () => {
   it('points a span over several lines at its start, so the columns stay on one line', async () => {
     const run = await runKurel(['lint', '-', '--stdin-filepath', 'multi.yaml', '--format', 'github'], {
       cwd: dir,
-      input: 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: multi\nspec:\n  capabilities:\n    pvc:\n      rendering:\n        storageClassName:\n          - fast\n          - slow\n',
+      input:
+        'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: multi\nspec:\n  capabilities:\n    pvc:\n      rendering:\n        storageClassName:\n          - fast\n          - slow\n',
     });
     expect(run.stdout.split('\n')[0]).toBe(
       '::error file=multi.yaml,line=10,col=11,endLine=10,endColumn=11,title=wrong-type::capability "pvc": storageClassName must be a string, found a list',
@@ -286,7 +287,10 @@ describe('--format sarif', () => {
         rule: 'unknown-field',
         indexed: 'unknown-field',
         level: 'error',
-        location: { artifactLocation: { uri: 'team%2Ca%3Ab.yaml', uriBaseId: '%SRCROOT%' }, region: { startLine: 9, startColumn: 9, endLine: 9, endColumn: 12 } },
+        location: {
+          artifactLocation: { uri: 'team%2Ca%3Ab.yaml', uriBaseId: '%SRCROOT%' },
+          region: { startLine: 9, startColumn: 9, endLine: 9, endColumn: 12 },
+        },
         path: '/spec/capabilities/pvc/rendering/50%',
       },
     ]);

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
 import type { CommandIo } from '../../src/cli/io.js';
+import { runCli } from '../../src/cli/main.js';
 import { VERSION } from '../../src/core/version.js';
 import { runKurel, runKurelJson } from '../helpers/cli.js';
 
@@ -36,7 +36,8 @@ const FIVE = [
   '        secretStoreRef: {name: vault}',
   '        refreshInterval: 1d', //     20: days are not a duration unit
 ].join('\n');
-const DEFINITION = 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: cache\nspec:\n  rendering:\n    properties:\n      size: {type: integer}\n';
+const DEFINITION =
+  'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: cache\nspec:\n  rendering:\n    properties:\n      size: {type: integer}\n';
 
 let dir: string;
 const file = (name: string, content: string | Uint8Array) => {
@@ -90,7 +91,11 @@ describe.concurrent('kurel lint: exit codes', () => {
 
   it('keeps a warning a warning under --strict (only the exit code changes)', async () => {
     const run = await lintJson(['warns.yaml', '--strict']);
-    expect({ code: run.code, valid: run.json.valid, severities: run.json.diagnostics.map((d) => d.severity) }).toEqual({ code: 1, valid: false, severities: ['warning'] });
+    expect({ code: run.code, valid: run.json.valid, severities: run.json.diagnostics.map((d) => d.severity) }).toEqual({
+      code: 1,
+      valid: false,
+      severities: ['warning'],
+    });
   });
 
   it('turns unknown-capability into an error with --strict-capabilities', async () => {
@@ -151,7 +156,10 @@ describe.concurrent('kurel lint --format json', () => {
           path: 'good.yaml',
           kind: 'ClusterProfile',
           status: 'checked',
-          resolved: { gitopsEngine: 'fluxcd', capabilities: { expose: { controllerType: 'gateway', gatewayName: 'public', gatewayNamespace: 'gateway-system' } } },
+          resolved: {
+            gitopsEngine: 'fluxcd',
+            capabilities: { expose: { controllerType: 'gateway', gatewayName: 'public', gatewayNamespace: 'gateway-system' } },
+          },
         },
       ],
     });
@@ -179,7 +187,13 @@ describe.concurrent('kurel lint --format json', () => {
   });
 
   it('sets valid exactly when the exit code is 0', async () => {
-    const runs = await Promise.all([lintJson(['good.yaml']), lintJson(['warns.yaml']), lintJson(['warns.yaml', '--strict']), lintJson(['bad.yaml']), lintJson(['nope.yaml'])]);
+    const runs = await Promise.all([
+      lintJson(['good.yaml']),
+      lintJson(['warns.yaml']),
+      lintJson(['warns.yaml', '--strict']),
+      lintJson(['bad.yaml']),
+      lintJson(['nope.yaml']),
+    ]);
     expect(runs.map((r) => [r.code, r.json.valid])).toEqual([
       [0, true],
       [0, true],
@@ -254,7 +268,9 @@ describe('kurel lint: colour on a terminal (in-process)', () => {
   const runOnTerminal = async (env: NodeJS.ProcessEnv) => {
     let stdout = '';
     const io: CommandIo = {
-      stdout: (text) => void (stdout += text),
+      stdout: (text) => {
+        stdout += text;
+      },
       stderr: () => undefined,
       stdin: () => Promise.resolve(new Uint8Array()),
       cwd: dir,
@@ -445,7 +461,10 @@ describe.concurrent('kurel lint: bad input never crashes it', () => {
 
   it('reports standard input over 16 MiB as file-too-large', async () => {
     const run = await lintJson(['-', '--stdin-filepath', 'piped.yaml'], { input: Buffer.alloc(16 * 1024 * 1024 + 1, 0x23) });
-    expect({ code: run.code, diagnostics: run.json.diagnostics.map((d) => [d.code, d.file]) }).toEqual({ code: 1, diagnostics: [['file-too-large', 'piped.yaml']] });
+    expect({ code: run.code, diagnostics: run.json.diagnostics.map((d) => [d.code, d.file]) }).toEqual({
+      code: 1,
+      diagnostics: [['file-too-large', 'piped.yaml']],
+    });
   });
 
   it('reports a folder named where a file is expected by --capability-def as unreadable, exiting 2', async () => {
@@ -476,7 +495,15 @@ describe.concurrent('kurel: help and version', () => {
   it('documents every lint option in lint --help', async () => {
     const run = await runKurel(['lint', '--help']);
     expect(run.code).toBe(0);
-    for (const option of ['--definitions <dir>', '--capability-def <file>', '--plugin <module>', '--strict ', '--strict-capabilities', '--format <format>', '--stdin-filepath <name>']) {
+    for (const option of [
+      '--definitions <dir>',
+      '--capability-def <file>',
+      '--plugin <module>',
+      '--strict ',
+      '--strict-capabilities',
+      '--format <format>',
+      '--stdin-filepath <name>',
+    ]) {
       expect(run.stdout).toContain(option);
     }
   });

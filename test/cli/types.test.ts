@@ -4,17 +4,31 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKurel } from '../helpers/cli.js';
+import { exitCodeOf, runKurel } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
 /** Type-checks files with the `tsc` binary (strict); resolves with its exit code and output. */
 function typeCheck(cwd: string, files: readonly string[]): Promise<{ code: number; output: string }> {
-  const args = [TSC, '--noEmit', '--strict', '--exactOptionalPropertyTypes', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', '--types', '', ...files];
+  const args = [
+    TSC,
+    '--noEmit',
+    '--strict',
+    '--exactOptionalPropertyTypes',
+    '--target',
+    'es2022',
+    '--module',
+    'nodenext',
+    '--moduleResolution',
+    'nodenext',
+    '--types',
+    '',
+    ...files,
+  ];
   return new Promise((resolve) => {
     execFile(process.execPath, args, { cwd }, (err, stdout, stderr) => {
-      const code = err && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : err ? 1 : 0;
+      const code = exitCodeOf(err);
       resolve({ code, output: stdout + stderr });
     });
   });
@@ -84,7 +98,17 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('kurel types', () => {
   it('declares the profile and the rendering of every built-in and loaded definition', () => {
-    for (const name of ['ClusterProfile', 'ExposeRendering', 'CertificateRendering', 'ExternalSecretRendering', 'PvcRendering', 'VolsyncRendering', 'ConfigmapRendering', 'IngressRendering', 'RedisSidecarRendering']) {
+    for (const name of [
+      'ClusterProfile',
+      'ExposeRendering',
+      'CertificateRendering',
+      'ExternalSecretRendering',
+      'PvcRendering',
+      'VolsyncRendering',
+      'ConfigmapRendering',
+      'IngressRendering',
+      'RedisSidecarRendering',
+    ]) {
       expect(declarations).toMatch(new RegExp(`^export (interface|type) ${name}\\b`, 'm'));
     }
   });

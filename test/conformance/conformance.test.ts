@@ -14,10 +14,11 @@ interface Expectation {
 }
 
 /** Cases that wait for a later issue; this list only ever shrinks. */
-const PENDING: Record<string, string> = {
-};
+const PENDING: Record<string, string> = {};
 
-const cases = readdirSync(CASES).filter((name) => existsSync(join(CASES, name, 'expect.json'))).sort();
+const cases = readdirSync(CASES)
+  .filter((name) => existsSync(join(CASES, name, 'expect.json')))
+  .sort();
 
 describe.concurrent('conformance corpus', () => {
   it('holds all 64 cases', () => {

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKurel, runKurelJson } from '../helpers/cli.js';
 import { definition } from './helpers.js';
 
-const PROFILE = 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata: {name: test}\nspec:\n  capabilities:\n    my-trait:\n      rendering: {mode: fast}\n';
+const PROFILE =
+  'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata: {name: test}\nspec:\n  capabilities:\n    my-trait:\n      rendering: {mode: fast}\n';
 const TRAIT = definition('mode: {type: string, enum: [fast, safe]}\nlevel: {type: integer, default: 3}');
 
 let root: string;
@@ -47,7 +48,12 @@ describe('kurel lint --definitions', () => {
     expect(code).toBe(0);
     expect(json.diagnostics).toEqual([]);
     expect(json.files).toEqual([
-      { path: 'cluster.yaml', kind: 'ClusterProfile', status: 'checked', resolved: { gitopsEngine: 'fluxcd', capabilities: { 'my-trait': { mode: 'fast', level: 3 } } } },
+      {
+        path: 'cluster.yaml',
+        kind: 'ClusterProfile',
+        status: 'checked',
+        resolved: { gitopsEngine: 'fluxcd', capabilities: { 'my-trait': { mode: 'fast', level: 3 } } },
+      },
       { path: 'defs/nested/trait.yml', kind: 'CapabilityDefinition', status: 'checked' },
       { path: 'defs/other.yaml', kind: 'ClusterProfile', status: 'skipped', reason: 'kind ClusterProfile is not linted' },
     ]);
@@ -96,7 +102,9 @@ describe('kurel lint --capability-def', () => {
   it('exits 1 with the position in the definition file when a definition is wrong', async () => {
     const { code, json } = await run('lint', 'cluster.yaml', '--capability-def', 'broken.yaml');
     expect(code).toBe(1);
-    expect(json.diagnostics).toMatchObject([{ code: 'definition-invalid', file: 'broken.yaml', line: 8, column: 34, path: '/spec/rendering/properties/mode/enum' }]);
+    expect(json.diagnostics).toMatchObject([
+      { code: 'definition-invalid', file: 'broken.yaml', line: 8, column: 34, path: '/spec/rendering/properties/mode/enum' },
+    ]);
   });
 });
 

@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { withBindings } from '../helpers/profile.js';
 import { definition, errorAt, load, pinned, prop, warningAt } from './helpers.js';
 
-const both = (first: [string, string], second: [string, string]) => [
-  ['in file order', [first, second]],
-  ['in reverse order', [second, first]],
-] as const;
+const both = (first: [string, string], second: [string, string]) =>
+  [
+    ['in file order', [first, second]],
+    ['in reverse order', [second, first]],
+  ] as const;
 
 const described = (specDescription: string, keyDescription: string) =>
-  [
+  `${[
     'apiVersion: launcher.gokure.dev/v1alpha1',
     'kind: CapabilityDefinition',
     'metadata:',
@@ -18,7 +19,7 @@ const described = (specDescription: string, keyDescription: string) =>
     '  rendering:',
     '    properties:',
     `      key: {type: string, description: ${keyDescription}}`,
-  ].join('\n') + '\n';
+  ].join('\n')}\n`;
 
 describe('definitions with the same name and the same validation schema', () => {
   it.each(both(['defs/a.yaml', definition('key: {type: string}')], ['defs/b.yaml', definition('key: {type: string}')]))(
@@ -31,12 +32,28 @@ describe('definitions with the same name and the same validation schema', () => 
   );
 
   it.each([
-    ['rendering: {} and no rendering', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec:\n  rendering: {}\n', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\n'],
-    ['properties: null and properties: {}', definition(''), 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec:\n  rendering:\n    properties: {}\n'],
+    [
+      'rendering: {} and no rendering',
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec:\n  rendering: {}\n',
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\n',
+    ],
+    [
+      'properties: null and properties: {}',
+      definition(''),
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec:\n  rendering:\n    properties: {}\n',
+    ],
     ['required: false and no required', definition('key: {type: string, required: false}'), definition('key: {type: string}')],
-    ['additionalProperties: false and a closed object by default', definition('opts: {type: object, additionalProperties: false}'), definition('opts: {type: object}')],
+    [
+      'additionalProperties: false and a closed object by default',
+      definition('opts: {type: object, additionalProperties: false}'),
+      definition('opts: {type: object}'),
+    ],
     ['properties in another order', definition('a: {type: string}\nb: {type: integer}'), definition('b: {type: integer}\na: {type: string}')],
-    ['labels and annotations that differ', definition('key: {type: string}').replace('  name: my-trait', '  name: my-trait\n  labels: {team: a}'), definition('key: {type: string}')],
+    [
+      'labels and annotations that differ',
+      definition('key: {type: string}').replace('  name: my-trait', '  name: my-trait\n  labels: {team: a}'),
+      definition('key: {type: string}'),
+    ],
   ])('treat %s as the same definition', (_name, first, second) => {
     expect(pinned(load({ 'defs/a.yaml': first, 'defs/b.yaml': second }))).toEqual([]);
   });
@@ -82,8 +99,22 @@ describe('definitions with the same name and differing schemas', () => {
     ['a property only the later file declares', 'key: {type: string}', 'key: {type: string}\nextra: {type: string}', 9, 7, prop('extra')],
     ['a property only the earlier file declares', 'key: {type: string}\nextra: {type: string}', 'key: {type: string}', 7, 5, prop('extra')],
     ['an object opened to any key', 'opts: {type: object}', 'opts:\n  type: object\n  additionalProperties: true', 10, 9, prop('opts', 'additionalProperties')],
-    ['a difference in a nested declaration', 'tls: {type: object, properties: {mode: {type: string, enum: [a]}}}', 'tls:\n  type: object\n  properties:\n    mode: {type: string, enum: [b]}', 11, 32, prop('tls', 'properties', 'mode', 'enum')],
-    ['a difference in list items', 'ports: {type: array, items: {type: integer}}', 'ports:\n  type: array\n  items:\n    type: integer\n    maximum: 10', 12, 11, prop('ports', 'items', 'maximum')],
+    [
+      'a difference in a nested declaration',
+      'tls: {type: object, properties: {mode: {type: string, enum: [a]}}}',
+      'tls:\n  type: object\n  properties:\n    mode: {type: string, enum: [b]}',
+      11,
+      32,
+      prop('tls', 'properties', 'mode', 'enum'),
+    ],
+    [
+      'a difference in list items',
+      'ports: {type: array, items: {type: integer}}',
+      'ports:\n  type: array\n  items:\n    type: integer\n    maximum: 10',
+      12,
+      11,
+      prop('ports', 'items', 'maximum'),
+    ],
   ])('name the first differing path: %s', (_name, earlier, later, line, column, path) => {
     const loaded = load({ 'defs/a.yaml': definition(earlier), 'defs/b.yaml': definition(later) });
     expect(pinned(loaded)).toEqual([errorAt('defs/b.yaml', 'definition-conflict', line, column, path)]);
@@ -98,7 +129,10 @@ describe('definitions with the same name and differing schemas', () => {
     // U+FF21 is EF BC A1 in UTF-8 and U+1F600 is F0 9F 98 80, though its UTF-16 form (D83D…) sorts first.
     const fullwidth = 'defs/\uFF21.yaml';
     const emoji = 'defs/\u{1F600}.yaml';
-    for (const files of [{ [fullwidth]: a, [emoji]: b }, { [emoji]: b, [fullwidth]: a }]) {
+    for (const files of [
+      { [fullwidth]: a, [emoji]: b },
+      { [emoji]: b, [fullwidth]: a },
+    ]) {
       expect(pinned(load(files))).toEqual([errorAt(emoji, 'definition-conflict', 9, 9, prop('key', 'type'))]);
     }
   });
@@ -117,9 +151,14 @@ describe('definitions with the same name and differing schemas', () => {
   });
 
   it('compares the type before the other keywords of a property', () => {
-    const loaded = load({ 'defs/a.yaml': definition('port: {type: integer, default: 6379}'), 'defs/b.yaml': definition('port: {default: "6379", type: string}') });
+    const loaded = load({
+      'defs/a.yaml': definition('port: {type: integer, default: 6379}'),
+      'defs/b.yaml': definition('port: {default: "6379", type: string}'),
+    });
     expect(pinned(loaded)).toEqual([errorAt('defs/b.yaml', 'definition-conflict', 8, 31, prop('port', 'type'))]);
-    expect(loaded.report.diagnostics[0]?.message).toContain('they first differ at spec.rendering.properties.port.type ("string" in defs/b.yaml, "integer" in defs/a.yaml)');
+    expect(loaded.report.diagnostics[0]?.message).toContain(
+      'they first differ at spec.rendering.properties.port.type ("string" in defs/b.yaml, "integer" in defs/a.yaml)',
+    );
   });
 
   it('does not compare a definition that has errors of its own: its error explains the name', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
 import { withBindings } from '../helpers/profile.js';
-import { definition, errorAt, load, pinned, prop, type PinnedAt } from './helpers.js';
+import { definition, errorAt, load, type PinnedAt, pinned, prop } from './helpers.js';
 
 // DESIGN §7.1 (issue 10): a definition's pattern is RE2 syntax that also compiles as ECMAScript
 // with the u flag, matched in linear time; lookarounds and backreferences are definition-invalid.
@@ -20,7 +20,9 @@ describe('a pattern in a definition', () => {
   });
 
   it('is refused in a nested declaration and in list items (a lookbehind, a backreference)', () => {
-    const nested = definition('tls:\n  type: object\n  properties:\n    host: {type: string, pattern: "(?<=a+)b"}\nnames:\n  type: array\n  items: {type: string, pattern: "^(a)\\\\1$"}');
+    const nested = definition(
+      'tls:\n  type: object\n  properties:\n    host: {type: string, pattern: "(?<=a+)b"}\nnames:\n  type: array\n  items: {type: string, pattern: "^(a)\\\\1$"}',
+    );
     expect(pinned(load({ 'defs/cap.yaml': nested }))).toEqual([
       errorAt('defs/cap.yaml', 'definition-invalid', 11, 41, prop('tls', 'properties', 'host', 'pattern')),
       errorAt('defs/cap.yaml', 'definition-invalid', 14, 40, prop('names', 'items', 'pattern')),
@@ -43,20 +45,35 @@ describe('a pattern in a definition', () => {
       writeFileSync(join(dir, 'cap.yaml'), definition('token:\n  type: string\n  pattern: "^(a+)+$"'));
       writeFileSync(join(dir, 'cluster.yaml'), withBindings(`my-trait:\n  rendering:\n    token: "${'a'.repeat(100_000)}!"`));
       const run = await new Promise<{ killed: boolean; stdout: string }>((resolve) => {
-        execFile(process.execPath, [CLI, 'lint', 'cluster.yaml', '--capability-def', 'cap.yaml', '--format', 'json'], { cwd: dir, timeout: 20_000 }, (err, stdout) =>
-          resolve({ killed: err?.killed ?? false, stdout }),
+        execFile(
+          process.execPath,
+          [CLI, 'lint', 'cluster.yaml', '--capability-def', 'cap.yaml', '--format', 'json'],
+          { cwd: dir, timeout: 20_000 },
+          (err, stdout) => resolve({ killed: err?.killed ?? false, stdout }),
         );
       });
       expect(run.killed).toBe(false);
-      const diagnostics = (JSON.parse(run.stdout) as { diagnostics: PinnedAt[] }).diagnostics.map(({ code, severity, file, line, column, path }) => ({ code, severity, file, line, column, path }));
-      expect(diagnostics).toEqual([{ code: 'invalid-value', severity: 'error', file: 'cluster.yaml', line: 9, column: 16, path: '/spec/capabilities/my-trait/rendering/token' }]);
+      const diagnostics = (JSON.parse(run.stdout) as { diagnostics: PinnedAt[] }).diagnostics.map(({ code, severity, file, line, column, path }) => ({
+        code,
+        severity,
+        file,
+        line,
+        column,
+        path,
+      }));
+      expect(diagnostics).toEqual([
+        { code: 'invalid-value', severity: 'error', file: 'cluster.yaml', line: 9, column: 16, path: '/spec/capabilities/my-trait/rendering/token' },
+      ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
   });
 
   it('matches with RE2 semantics: . stops only at \\n, so a carriage return matches', () => {
-    const loaded = load({ 'defs/cap.yaml': definition('line:\n  type: string\n  pattern: "^a.b$"') }, withBindings('my-trait:\n  rendering:\n    line: "a\\rb"'));
+    const loaded = load(
+      { 'defs/cap.yaml': definition('line:\n  type: string\n  pattern: "^a.b$"') },
+      withBindings('my-trait:\n  rendering:\n    line: "a\\rb"'),
+    );
     expect(pinned(loaded)).toEqual([]);
   });
 });

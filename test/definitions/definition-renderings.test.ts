@@ -115,7 +115,12 @@ describe('a definition applies its defaults', () => {
 
   it('applies item defaults to every list item', () => {
     expect(resolved(binding('size: 10Gi', 'listeners: [{port: 80}, {port: 53, protocol: UDP}]'))).toMatchObject({
-      db: { listeners: [{ port: 80, protocol: 'TCP' }, { port: 53, protocol: 'UDP' }] },
+      db: {
+        listeners: [
+          { port: 80, protocol: 'TCP' },
+          { port: 53, protocol: 'UDP' },
+        ],
+      },
     });
   });
 
@@ -126,16 +131,16 @@ describe('a definition applies its defaults', () => {
   it('validates and defaults a scoped key <name>.<scope> like the bare one', () => {
     const profile = withBindings('db.analytics:\n  rendering:\n    size: 500Gi\ndb.eu.public:\n  rendering:\n    size: 1Gi\n    tier: gold');
     const { report } = load(DEFS, profile);
-    expect(pinned({ report })).toEqual([
-      errorAt('cluster.yaml', 'invalid-value', 13, 15, '/spec/capabilities/db.eu.public/rendering/tier'),
-    ]);
+    expect(pinned({ report })).toEqual([errorAt('cluster.yaml', 'invalid-value', 13, 15, '/spec/capabilities/db.eu.public/rendering/tier')]);
     expect(report.diagnostics[0]?.message).toMatch(/^capability "db\.eu\.public": tier must be one of/);
   });
 });
 
 describe('prototype-named properties', () => {
   it('declares __proto__ and constructor as ordinary keys, validated and defaulted without touching a prototype', () => {
-    const defs = { 'defs/weird.yaml': definition('__proto__: {type: string, default: x}\nconstructor: {type: object, properties: {__proto__: {type: integer}}}', 'weird') };
+    const defs = {
+      'defs/weird.yaml': definition('__proto__: {type: string, default: x}\nconstructor: {type: object, properties: {__proto__: {type: integer}}}', 'weird'),
+    };
     const loaded = load(defs, withBindings('weird:\n  rendering:\n    constructor: {__proto__: "1"}'));
     expect(pinned(loaded)).toEqual([errorAt('cluster.yaml', 'wrong-type', 9, 34, '/spec/capabilities/weird/rendering/constructor/__proto__')]);
     const clean = load(defs, withBindings('weird:\n  rendering:\n    constructor: {__proto__: 1}'));
@@ -150,13 +155,20 @@ describe('a definition that failed to load', () => {
   it('leaves its bindings unvalidated and quiet: the definition error explains them', () => {
     const broken = definition('size: {type: string, enum: []}', 'db');
     const profile = withBindings('db:\n  rendering:\n    anything: at all\ndb.eu:\n  rendering: {size: 3}');
-    expect(pinned(load({ 'defs/db.yaml': broken }, profile))).toEqual([errorAt('defs/db.yaml', 'definition-invalid', 8, 34, '/spec/rendering/properties/size/enum')]);
+    expect(pinned(load({ 'defs/db.yaml': broken }, profile))).toEqual([
+      errorAt('defs/db.yaml', 'definition-invalid', 8, 34, '/spec/rendering/properties/size/enum'),
+    ]);
   });
 });
 
 describe('the compiled schema', () => {
   it('is a TypeBox schema, published as plain JSON Schema', () => {
-    const loaded = load({ 'defs/cap.yaml': definition('mode: {type: string, enum: [a, b], default: a, description: the mode}\ncount: {type: integer, required: true, minimum: 1}\nopts: {type: object, additionalProperties: {type: string}}\nany:', 'cap') });
+    const loaded = load({
+      'defs/cap.yaml': definition(
+        'mode: {type: string, enum: [a, b], default: a, description: the mode}\ncount: {type: integer, required: true, minimum: 1}\nopts: {type: object, additionalProperties: {type: string}}\nany:',
+        'cap',
+      ),
+    });
     const schema = loaded.registry.definition('cap')!.schema;
     expect(schema[Kind as unknown as string]).toBe('Object');
     expect(JSON.parse(JSON.stringify(schema))).toEqual({

@@ -44,7 +44,11 @@ describe('definition-invalid: a keyword that does not fit the declared type', ()
   it.each([
     ['required in items', 'ports:\n  type: array\n  items:\n    type: integer\n    required: true', prop('ports', 'items', 'required')],
     ['default in items', 'ports:\n  type: array\n  items:\n    type: integer\n    default: 80', prop('ports', 'items', 'default')],
-    ['required in additionalProperties', 'labels:\n  type: object\n  additionalProperties:\n    type: string\n    required: true', prop('labels', 'additionalProperties', 'required')],
+    [
+      'required in additionalProperties',
+      'labels:\n  type: object\n  additionalProperties:\n    type: string\n    required: true',
+      prop('labels', 'additionalProperties', 'required'),
+    ],
   ])('reports %s, which has no meaning there, at the keyword', (_name, properties, path) => {
     expect(pinned(loadOne(properties))).toEqual([errorAt(FILE, 'definition-invalid', 12, 11, path)]);
   });

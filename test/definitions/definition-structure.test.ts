@@ -4,7 +4,7 @@ import { definition, errorAt, load, pinned, prop } from './helpers.js';
 
 const FILE = 'defs/cap.yaml';
 const loadOne = (text: string) => load({ [FILE]: text });
-const doc = (text: string) => dedent(text).join('\n') + '\n';
+const doc = (text: string) => `${dedent(text).join('\n')}\n`;
 
 describe('CapabilityDefinition structure', () => {
   it('loads a valid definition with no diagnostics', () => {
@@ -17,7 +17,10 @@ describe('CapabilityDefinition structure', () => {
     ['no spec', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}'],
     ['an empty spec', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec: {}'],
     ['a null rendering', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec:\n  rendering:'],
-    ['null properties', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec:\n  rendering:\n    properties:'],
+    [
+      'null properties',
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec:\n  rendering:\n    properties:',
+    ],
   ])('loads a definition with %s as accepting no rendering keys', (_name, text) => {
     const loaded = loadOne(text);
     expect(pinned(loaded)).toEqual([]);
@@ -40,17 +43,80 @@ describe('CapabilityDefinition structure', () => {
   it.each([
     ['a wrong apiVersion', 'apiVersion: wrong.group/v1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}', 'invalid-value', 1, 13, '/apiVersion'],
     ['an empty name', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: ""', 'invalid-value', 4, 9, '/metadata/name'],
-    ['a name that is not a DNS-1123 label', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: my.trait', 'invalid-value', 4, 9, '/metadata/name'],
-    ['an upper-case name', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: MyTrait', 'invalid-value', 4, 9, '/metadata/name'],
-    ['a missing name', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  namespace: x', 'missing-required', 3, 1, '/metadata/name'],
-    ['an unknown metadata field', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: my-trait\n  owner: me', 'unknown-field', 5, 3, '/metadata/owner'],
-    ['a label that is not a string', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: my-trait\n  labels: {tier: 1}', 'wrong-type', 5, 18, '/metadata/labels/tier'],
-    ['an unknown spec field', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec:\n  renderings: {}', 'unknown-field', 5, 3, '/spec/renderings'],
-    ['a description that is not a string', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec:\n  description: [a]', 'wrong-type', 5, 16, '/spec/description'],
-    ['a key directly under rendering', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec:\n  rendering:\n    type: string', 'unknown-field', 6, 5, '/spec/rendering/type'],
-    ['properties written as a list', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec:\n  rendering:\n    properties: []', 'wrong-type', 6, 17, '/spec/rendering/properties'],
+    [
+      'a name that is not a DNS-1123 label',
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: my.trait',
+      'invalid-value',
+      4,
+      9,
+      '/metadata/name',
+    ],
+    [
+      'an upper-case name',
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: MyTrait',
+      'invalid-value',
+      4,
+      9,
+      '/metadata/name',
+    ],
+    [
+      'a missing name',
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  namespace: x',
+      'missing-required',
+      3,
+      1,
+      '/metadata/name',
+    ],
+    [
+      'an unknown metadata field',
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: my-trait\n  owner: me',
+      'unknown-field',
+      5,
+      3,
+      '/metadata/owner',
+    ],
+    [
+      'a label that is not a string',
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: my-trait\n  labels: {tier: 1}',
+      'wrong-type',
+      5,
+      18,
+      '/metadata/labels/tier',
+    ],
+    [
+      'an unknown spec field',
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec:\n  renderings: {}',
+      'unknown-field',
+      5,
+      3,
+      '/spec/renderings',
+    ],
+    [
+      'a description that is not a string',
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec:\n  description: [a]',
+      'wrong-type',
+      5,
+      16,
+      '/spec/description',
+    ],
+    [
+      'a key directly under rendering',
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec:\n  rendering:\n    type: string',
+      'unknown-field',
+      6,
+      5,
+      '/spec/rendering/type',
+    ],
+    [
+      'properties written as a list',
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: my-trait}\nspec:\n  rendering:\n    properties: []',
+      'wrong-type',
+      6,
+      17,
+      '/spec/rendering/properties',
+    ],
   ])('reports %s with a generic code at its position', (_name, text, code, line, column, path) => {
-    expect(pinned(loadOne(text + '\n'))).toEqual([errorAt(FILE, code, line, column, path)]);
+    expect(pinned(loadOne(`${text}\n`))).toEqual([errorAt(FILE, code, line, column, path)]);
   });
 
   it('names the keys allowed under rendering when another is written there', () => {
@@ -71,7 +137,14 @@ describe('property declarations', () => {
     ['an enum that is not a list', 'mode:\n  type: string\n  enum: a', 'wrong-type', 10, 15, prop('mode', 'enum')],
     ['a pattern that is not a string', 'mode:\n  type: string\n  pattern: 3', 'wrong-type', 10, 18, prop('mode', 'pattern')],
     ['items that are not a map', 'mode:\n  type: array\n  items: string', 'wrong-type', 10, 16, prop('mode', 'items')],
-    ['additionalProperties that is neither a boolean nor a map', 'mode:\n  type: object\n  additionalProperties: "yes"', 'wrong-type', 10, 31, prop('mode', 'additionalProperties')],
+    [
+      'additionalProperties that is neither a boolean nor a map',
+      'mode:\n  type: object\n  additionalProperties: "yes"',
+      'wrong-type',
+      10,
+      31,
+      prop('mode', 'additionalProperties'),
+    ],
     ['a nested scalar declaration', 'tls:\n  type: object\n  properties:\n    mode: strict', 'wrong-type', 11, 17, prop('tls', 'properties', 'mode')],
     ['a complex key', '? [a, b]\n: {type: string}', 'invalid-key', 8, 9, '/spec/rendering/properties'],
     ['a duplicate property', 'mode: {type: string}\nmode: {type: integer}', 'duplicate-key', 9, 7, prop('mode')],
@@ -83,7 +156,10 @@ describe('property declarations', () => {
 
   it('hints at the keyword a typo was meant to be', () => {
     const [d] = loadOne(definition('mode:\n  type: string\n  requird: true')).report.diagnostics;
-    expect(d).toMatchObject({ message: expect.stringMatching(/^unknown field "requird" in mode \(allowed: type, required, default/), hint: 'did you mean required?' });
+    expect(d).toMatchObject({
+      message: expect.stringMatching(/^unknown field "requird" in mode \(allowed: type, required, default/),
+      hint: 'did you mean required?',
+    });
   });
 
   it('hints at the type a typo was meant to be', () => {
@@ -135,7 +211,10 @@ describe('definition files with several documents', () => {
   });
 
   it('lists a definitions file with no CapabilityDefinition as skipped, with the reason', () => {
-    const loaded = load({ 'defs/profile.yaml': 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata: {name: staging}\n', 'defs/empty.yaml': '# nothing yet\n' });
+    const loaded = load({
+      'defs/profile.yaml': 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata: {name: staging}\n',
+      'defs/empty.yaml': '# nothing yet\n',
+    });
     expect(pinned(loaded)).toEqual([]);
     expect(loaded.report.files).toEqual([
       { path: 'defs/profile.yaml', kind: 'ClusterProfile', status: 'skipped', reason: 'kind ClusterProfile is not linted' },

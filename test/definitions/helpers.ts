@@ -1,9 +1,9 @@
-import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { Catalogue } from '../../src/catalogue/catalogue.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { InputFile } from '../../src/core/input.js';
-import { lintInputs, type LintReport } from '../../src/operations/lint.js';
+import { type LintReport, lintInputs } from '../../src/operations/lint.js';
+import { type PinnedDiagnostic, pinDiagnostic } from '../helpers/pin.js';
 import { dedent } from '../helpers/profile.js';
-import { pinDiagnostic, type PinnedDiagnostic } from '../helpers/pin.js';
 
 /** The lines every test definition starts with; its properties follow from line 8. */
 const HEADER = (name: string) => [
@@ -26,7 +26,7 @@ export const FIRST_PROPERTY_LINE = 8;
  */
 export function definition(properties: string, name = 'my-trait'): string {
   const lines = dedent(properties).map((line) => (line === '' ? '' : `      ${line}`));
-  return [...HEADER(name), ...lines].join('\n') + '\n';
+  return `${[...HEADER(name), ...lines].join('\n')}\n`;
 }
 
 /** What loading definitions (and optionally a profile) in-process gave. */

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { load, pinned } from './helpers.js';
 
 const DIR = new URL('../../definitions/', import.meta.url);
-const FILES = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f)).sort();
+const FILES = readdirSync(DIR)
+  .filter((f) => /\.ya?ml$/.test(f))
+  .sort();
 const read = (url: URL) => readFileSync(url, 'utf8');
 const ALL: [string, string][] = FILES.map((f) => [`definitions/${f}`, read(new URL(f, DIR))]);
 const profile = (name: string) => read(new URL(`../../profiles/${name}`, import.meta.url));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diagnose, err, lintText, resolve, withBindings } from '../helpers/profile.js';
 
-const profile = (lines: string[]) => lines.join('\n') + '\n';
+const profile = (lines: string[]) => `${lines.join('\n')}\n`;
 const HEAD = ['apiVersion: launcher.gokure.dev/v1alpha1', 'kind: ClusterProfile', 'metadata:', '  name: prod-eu-west'];
 
 describe('the profile document', () => {
@@ -22,7 +22,14 @@ describe('the profile document', () => {
     ['an uppercase metadata.name', [...HEAD.slice(0, 3), '  name: Prod'], 'invalid-value', 4, 9, '/metadata/name'],
     ['a metadata.name that is not a DNS name', [...HEAD.slice(0, 3), '  name: Not A Valid DNS Name!'], 'invalid-value', 4, 9, '/metadata/name'],
     ['a metadata.name ending in a dash', [...HEAD.slice(0, 3), '  name: prod-'], 'invalid-value', 4, 9, '/metadata/name'],
-    ['a metadata.name of 254 characters', [...HEAD.slice(0, 3), `  name: ${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(62)}`], 'invalid-value', 4, 9, '/metadata/name'],
+    [
+      'a metadata.name of 254 characters',
+      [...HEAD.slice(0, 3), `  name: ${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(62)}`],
+      'invalid-value',
+      4,
+      9,
+      '/metadata/name',
+    ],
     ['metadata.labels', [...HEAD, '  labels: {team: platform}'], 'unknown-field', 5, 3, '/metadata/labels'],
     ['metadata.namespace', [...HEAD, '  namespace: flux-system'], 'unknown-field', 5, 3, '/metadata/namespace'],
     ['metadata.annotations', [...HEAD, '  annotations: {}'], 'unknown-field', 5, 3, '/metadata/annotations'],
@@ -54,7 +61,9 @@ describe('the profile document', () => {
 describe('capability bindings', () => {
   // Binding text line n is profile line 6 + n; column c is column 4 + c (see withBindings).
   it('reports a key written directly under the binding (a forgotten rendering:) as unknown-field', () => {
-    const report = lintText(withBindings('expose:\n  controllerType: ingress\n  ingressClassName: nginx\n  rendering: {controllerType: ingress, ingressClassName: nginx}'));
+    const report = lintText(
+      withBindings('expose:\n  controllerType: ingress\n  ingressClassName: nginx\n  rendering: {controllerType: ingress, ingressClassName: nginx}'),
+    );
     expect(report.diagnostics.map((d) => [d.code, d.line, d.column, d.path])).toEqual([
       ['unknown-field', 8, 7, '/spec/capabilities/expose/controllerType'],
       ['unknown-field', 9, 7, '/spec/capabilities/expose/ingressClassName'],
@@ -74,16 +83,24 @@ describe('capability bindings', () => {
     expect(diagnose(withBindings(`${key}:\n  rendering: {controllerType: gateway, gatewayName: gw}`)).filter((d) => d.code === 'invalid-key')).toEqual([]);
   });
 
-  it.each(['.expose', 'expose.', 'Expose', 'expose..internal', 'expose.Internal', 'ex_pose', '-expose', 'expose.-internal', 'expose internal', `${'a'.repeat(64)}.scope`])(
-    'reports the capability key %j as invalid-key at the key, without validating its rendering',
-    (key) => {
-      const report = lintText(withBindings(`"${key}":\n  rendering: {anything: 1}`));
-      expect(report.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([['invalid-key', 7, 5]]);
-      expect(report.diagnostics[0]!.message).toBe(
-        `invalid key "${key}": expected <type> or <type>.<scope>: a DNS-1123 label, optionally followed by . and a DNS-1123 subdomain`,
-      );
-    },
-  );
+  it.each([
+    '.expose',
+    'expose.',
+    'Expose',
+    'expose..internal',
+    'expose.Internal',
+    'ex_pose',
+    '-expose',
+    'expose.-internal',
+    'expose internal',
+    `${'a'.repeat(64)}.scope`,
+  ])('reports the capability key %j as invalid-key at the key, without validating its rendering', (key) => {
+    const report = lintText(withBindings(`"${key}":\n  rendering: {anything: 1}`));
+    expect(report.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([['invalid-key', 7, 5]]);
+    expect(report.diagnostics[0]!.message).toBe(
+      `invalid key "${key}": expected <type> or <type>.<scope>: a DNS-1123 label, optionally followed by . and a DNS-1123 subdomain`,
+    );
+  });
 
   it('routes a scoped key to the handler of its type', () => {
     expect(resolve(withBindings('certificate.internal:\n  rendering:\n    issuerRef: {name: ca}'))).toEqual({

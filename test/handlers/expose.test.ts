@@ -102,7 +102,13 @@ describe('expose: ingress', () => {
 
   it('reports sslRedirect: yes as a string with a hint to write true', () => {
     const [d] = lintText(ingress('sslRedirect: yes')).diagnostics;
-    expect(d).toMatchObject({ code: 'wrong-type', line: 11, column: 22, path: `${RENDERING}/sslRedirect`, hint: 'write true (YAML 1.2 reads "yes" as a string)' });
+    expect(d).toMatchObject({
+      code: 'wrong-type',
+      line: 11,
+      column: 22,
+      path: `${RENDERING}/sslRedirect`,
+      hint: 'write true (YAML 1.2 reads "yes" as a string)',
+    });
   });
 
   it('reports an authURL with a query as invalid-value at the value', () => {
@@ -232,7 +238,14 @@ describe('expose: networkPolicy', () => {
 describe('expose: unknown keys', () => {
   it('reports a misspelled key at the key with a did-you-mean hint', () => {
     const [d] = lintText(ingress('ingresClassName: x')).diagnostics;
-    expect(d).toMatchObject({ code: 'unknown-field', line: 11, column: 9, endColumn: 24, path: `${RENDERING}/ingresClassName`, hint: 'did you mean ingressClassName?' });
+    expect(d).toMatchObject({
+      code: 'unknown-field',
+      line: 11,
+      column: 9,
+      endColumn: 24,
+      path: `${RENDERING}/ingresClassName`,
+      hint: 'did you mean ingressClassName?',
+    });
   });
 
   it('names keys no branch knows even when controllerType is wrong, so one mistake does not hide the next', () => {
@@ -244,7 +257,9 @@ describe('expose: unknown keys', () => {
 
   it('applies to scoped keys, naming the key in the message', () => {
     const report = lintText(withBindings('expose.eu.public:\n  rendering:\n    controllerType: gateway'));
-    expect(report.diagnostics).toMatchObject([{ code: 'missing-required', line: 8, column: 7, path: '/spec/capabilities/expose.eu.public/rendering/gatewayName' }]);
+    expect(report.diagnostics).toMatchObject([
+      { code: 'missing-required', line: 8, column: 7, path: '/spec/capabilities/expose.eu.public/rendering/gatewayName' },
+    ]);
     expect(report.diagnostics[0]!.message).toBe('capability "expose.eu.public": gatewayName is required when controllerType is gateway');
   });
 });
@@ -252,7 +267,16 @@ describe('expose: unknown keys', () => {
 describe('expose handler', () => {
   it('declares the platform-reserved keys an application may not author inline', () => {
     expect([...(expose.platformReserved ?? [])].sort()).toEqual(
-      ['allowedHostnameWildcard', 'authResponseHeaders', 'authURL', 'certManagerClusterIssuer', 'controllerType', 'gatewayName', 'gatewayNamespace', 'networkPolicy'].sort(),
+      [
+        'allowedHostnameWildcard',
+        'authResponseHeaders',
+        'authURL',
+        'certManagerClusterIssuer',
+        'controllerType',
+        'gatewayName',
+        'gatewayNamespace',
+        'networkPolicy',
+      ].sort(),
     );
   });
 
@@ -266,7 +290,12 @@ describe('expose handler', () => {
     expect(result.issues).toEqual([]);
     expect(result.rendering).not.toBe(input);
     expect(result.rendering['networkPolicy']).not.toBe(input.networkPolicy);
-    expect(result.rendering).toEqual({ controllerType: 'gateway', gatewayName: 'gw', gatewayNamespace: 'gateway-system', networkPolicy: { trafficSources: [{ namespace: 'a' }] } });
+    expect(result.rendering).toEqual({
+      controllerType: 'gateway',
+      gatewayName: 'gw',
+      gatewayNamespace: 'gateway-system',
+      networkPolicy: { trafficSources: [{ namespace: 'a' }] },
+    });
     expect(input.gatewayNamespace).toBe('');
   });
 

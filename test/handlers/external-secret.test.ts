@@ -7,7 +7,9 @@ import { diagnose, err, lintText, resolve, withBindings } from '../helpers/profi
 // `extra` lines inside the rendering (keys at column 9).
 const secret = (extra: string[] = [], ref: string[] = []) =>
   withBindings(
-    ['external-secret:', '  rendering:', '    secretStoreRef:', '      name: vault', ...ref.map((l) => `      ${l}`), ...extra.map((l) => `    ${l}`)].join('\n'),
+    ['external-secret:', '  rendering:', '    secretStoreRef:', '      name: vault', ...ref.map((l) => `      ${l}`), ...extra.map((l) => `    ${l}`)].join(
+      '\n',
+    ),
   );
 const RENDERING = '/spec/capabilities/external-secret/rendering';
 

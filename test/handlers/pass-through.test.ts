@@ -61,9 +61,7 @@ describe('the built-in catalogue', () => {
   });
 
   it('marks exactly expose, certificate and external-secret capability-aware, and the first two required', () => {
-    const flags = Object.fromEntries(
-      BUILTIN_HANDLERS.filter((h) => h.capabilityAware).map((h) => [h.type, h.capabilityRequired]),
-    );
+    const flags = Object.fromEntries(BUILTIN_HANDLERS.filter((h) => h.capabilityAware).map((h) => [h.type, h.capabilityRequired]));
     expect(flags).toEqual({ certificate: true, expose: true, 'external-secret': false });
   });
 });

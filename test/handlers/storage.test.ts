@@ -18,7 +18,9 @@ describe('pvc', () => {
   });
 
   it('reports a non-string storageClassName as wrong-type at the value', () => {
-    expect(diagnose(withBindings('pvc:\n  rendering:\n    storageClassName: 3'))).toEqual([err('wrong-type', 9, 27, '/spec/capabilities/pvc/rendering/storageClassName')]);
+    expect(diagnose(withBindings('pvc:\n  rendering:\n    storageClassName: 3'))).toEqual([
+      err('wrong-type', 9, 27, '/spec/capabilities/pvc/rendering/storageClassName'),
+    ]);
   });
 
   it('reports an unknown key at the key with a did-you-mean hint', () => {

@@ -1,8 +1,8 @@
-import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { Catalogue } from '../../src/catalogue/catalogue.js';
-import { buildApplication, type BuildOptions, type BuildReport } from '../../src/operations/build-application.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
-import { pinDiagnostic, type PinnedDiagnostic } from './pin.js';
+import { type BuildOptions, type BuildReport, buildApplication } from '../../src/operations/build-application.js';
+import { type PinnedDiagnostic, pinDiagnostic } from './pin.js';
 
 const APP_HEADER = [
   'apiVersion: launcher.gokure.dev/v1alpha1',
@@ -26,7 +26,7 @@ export const FIRST_TRAIT_LINE = APP_HEADER.length + 1;
  */
 export function appWithTraits(traits: string): string {
   const lines = trimBlock(traits).map((line) => (line === '' ? '' : `    ${line}`));
-  return [...APP_HEADER, ...lines].join('\n') + '\n';
+  return `${[...APP_HEADER, ...lines].join('\n')}\n`;
 }
 
 const PROFILE_HEADER = ['apiVersion: launcher.gokure.dev/v1alpha1', 'kind: ClusterProfile', 'metadata:', '  name: prod', 'spec:', '  capabilities:'];
@@ -37,7 +37,7 @@ const PROFILE_HEADER = ['apiVersion: launcher.gokure.dev/v1alpha1', 'kind: Clust
  */
 export function profileWithBindings(bindings: string): string {
   const lines = trimBlock(bindings).map((line) => (line === '' ? '' : `    ${line}`));
-  return [...PROFILE_HEADER, ...lines].join('\n') + '\n';
+  return `${[...PROFILE_HEADER, ...lines].join('\n')}\n`;
 }
 
 /** Strips a leading newline, trailing blanks and the common indentation. */

@@ -19,7 +19,7 @@ export function runKurel(args: readonly string[], options: { cwd?: string; input
       [CLI, ...args],
       { cwd: options.cwd, env: { ...process.env, NO_COLOR: '1', ...options.env }, maxBuffer: 64 * 1024 * 1024 },
       (err, stdout, stderr) => {
-        const code = err && typeof (err as { code?: unknown }).code === 'number' ? (err as { code: number }).code : err ? 1 : 0;
+        const code = exitCodeOf(err);
         resolve({ code, stdout, stderr });
       },
     );
@@ -29,7 +29,10 @@ export function runKurel(args: readonly string[], options: { cwd?: string; input
 }
 
 /** Runs the CLI with `--format json` appended and parses the envelope. */
-export async function runKurelJson<T = JsonEnvelope>(args: readonly string[], options: { cwd?: string; input?: string | Buffer } = {}): Promise<CliRun & { json: T }> {
+export async function runKurelJson<T = JsonEnvelope>(
+  args: readonly string[],
+  options: { cwd?: string; input?: string | Buffer } = {},
+): Promise<CliRun & { json: T }> {
   const run = await runKurel([...args, '--format', 'json'], options);
   return { ...run, json: JSON.parse(run.stdout) as T };
 }
@@ -51,4 +54,11 @@ export interface JsonEnvelope {
   }[];
   files: { path: string; kind: string; status: string; reason?: string; resolved?: { gitopsEngine: string; capabilities: Record<string, unknown> } }[];
   application?: unknown;
+}
+
+/** The exit code a finished child process reports through execFile's error (0 without one). */
+export function exitCodeOf(err: unknown): number {
+  if (!err) return 0;
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'number' ? code : 1;
 }

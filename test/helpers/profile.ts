@@ -1,7 +1,7 @@
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import type { InputFile } from '../../src/core/input.js';
-import { lintInputs, type LintReport } from '../../src/operations/lint.js';
+import { type LintReport, lintInputs } from '../../src/operations/lint.js';
 
 /** The lines every test profile starts with; bindings follow from line {@link FIRST_BINDING_LINE}. */
 const HEADER = ['apiVersion: launcher.gokure.dev/v1alpha1', 'kind: ClusterProfile', 'metadata:', '  name: test', 'spec:', '  capabilities:'];
@@ -16,7 +16,7 @@ export const FIRST_BINDING_LINE = HEADER.length + 1;
  */
 export function withBindings(bindings: string): string {
   const lines = dedent(bindings).map((line) => (line === '' ? '' : `    ${line}`));
-  return [...HEADER, ...lines].join('\n') + '\n';
+  return `${[...HEADER, ...lines].join('\n')}\n`;
 }
 
 /** Strips a leading newline, trailing blank lines and the common indentation. */
@@ -27,7 +27,10 @@ export function dedent(text: string): string[] {
 }
 
 /** Lints one profile text in-process with the built-in handlers (and optional definition files). */
-export function lintText(text: string | Uint8Array, options: { file?: string; strictCapabilities?: boolean; definitions?: Record<string, string> } = {}): LintReport {
+export function lintText(
+  text: string | Uint8Array,
+  options: { file?: string; strictCapabilities?: boolean; definitions?: Record<string, string> } = {},
+): LintReport {
   const inputs: InputFile[] = [{ file: options.file ?? 'cluster.yaml', content: text, origin: 'argument' }];
   for (const [file, content] of Object.entries(options.definitions ?? {})) inputs.push({ file, content, origin: 'definition' });
   return lintInputs(inputs, createCatalogue(), { strictCapabilities: options.strictCapabilities ?? false });

@@ -2,20 +2,39 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { located, lintBounded } from './bounded-cli.js';
+import { lintBounded, located } from './bounded-cli.js';
 
 // Issue #7: an alias bomb is answered with alias-limit, quickly and in bounded memory (§7).
-const PROFILE = 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\nspec:\n  capabilities:\n    ingress:\n      rendering:\n';
+const PROFILE =
+  'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\nspec:\n  capabilities:\n    ingress:\n      rendering:\n';
 
 // "Billion laughs": nine levels of nine aliases each would expand to 9^9 (387 million) items.
 // Line 9 holds a0; a3 on line 12 is the first to pass 100 alias uses, at its second *a2.
-const LAUGHS = PROFILE + Array.from({ length: 10 }, (_, i) => (i === 0 ? '        a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]' : `        a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(', ')}]`)).join('\n') + '\n';
+const LAUGHS =
+  PROFILE +
+  Array.from({ length: 10 }, (_, i) =>
+    i === 0
+      ? '        a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]'
+      : `        a${i}: &a${i} [${Array(9)
+          .fill(`*a${i - 1}`)
+          .join(', ')}]`,
+  ).join('\n') +
+  '\n';
 
 // The same through merge keys: each map merges ten copies of the one before it.
-const MERGES = PROFILE + Array.from({ length: 10 }, (_, i) => (i === 0 ? '        m0: &m0 {k0: v, k1: v, k2: v, k3: v, k4: v, k5: v, k6: v, k7: v, k8: v, k9: v}' : `        m${i}: &m${i} {<<: [${Array(10).fill(`*m${i - 1}`).join(', ')}], own${i}: v}`)).join('\n') + '\n';
+const MERGES =
+  PROFILE +
+  Array.from({ length: 10 }, (_, i) =>
+    i === 0
+      ? '        m0: &m0 {k0: v, k1: v, k2: v, k3: v, k4: v, k5: v, k6: v, k7: v, k8: v, k9: v}'
+      : `        m${i}: &m${i} {<<: [${Array(10)
+          .fill(`*m${i - 1}`)
+          .join(', ')}], own${i}: v}`,
+  ).join('\n') +
+  '\n';
 
 // A CapabilityDefinition whose enum lists are aliases of aliases.
-const DEFINITION = [
+const DEFINITION = `${[
   'apiVersion: launcher.gokure.dev/v1alpha1',
   'kind: CapabilityDefinition',
   'metadata:',
@@ -24,8 +43,13 @@ const DEFINITION = [
   '  rendering:',
   '    properties:',
   '      size: {type: integer, enum: &e0 [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]}',
-  ...[1, 2, 3, 4, 5].map((i) => `      x${i}: &e${i} {enum: [${Array(10).fill(`*e${i - 1}`).join(', ')}]}`),
-].join('\n') + '\n';
+  ...[1, 2, 3, 4, 5].map(
+    (i) =>
+      `      x${i}: &e${i} {enum: [${Array(10)
+        .fill(`*e${i - 1}`)
+        .join(', ')}]}`,
+  ),
+].join('\n')}\n`;
 
 let dir: string;
 beforeAll(() => {

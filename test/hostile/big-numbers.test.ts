@@ -44,7 +44,10 @@ describe('an integer beyond 2^53 where an integer is expected', () => {
 
   it.each(['9007199254740991', '-9007199254740991'])('accepts size: %s, the last exact integer', (value) => {
     const report = lintText(cache(`size: ${value}`), withDefinition);
-    expect({ diagnostics: report.diagnostics, size: report.files[0]?.resolved?.capabilities['cache']?.['size'] }).toEqual({ diagnostics: [], size: Number(value) });
+    expect({ diagnostics: report.diagnostics, size: report.files[0]?.resolved?.capabilities['cache']?.['size'] }).toEqual({
+      diagnostics: [],
+      size: Number(value),
+    });
   });
 
   it.each(['.inf', '-.inf', '.nan'])('reports size: %s as invalid-value: not a finite number', (value) => {
@@ -52,16 +55,24 @@ describe('an integer beyond 2^53 where an integer is expected', () => {
   });
 
   it('reports one where a string is expected as wrong-type at the value, hinting to quote it', () => {
-    const text = cache(`size: 1`).replace('    cache:\n      rendering:\n        size: 1\n', `    expose:\n      rendering: {controllerType: ingress, ingressClassName: ${BEYOND}}\n`);
+    const text = cache(`size: 1`).replace(
+      '    cache:\n      rendering:\n        size: 1\n',
+      `    expose:\n      rendering: {controllerType: ingress, ingressClassName: ${BEYOND}}\n`,
+    );
     const report = lintText(text);
-    expect(report.diagnostics.map((d) => [d.code, d.line, d.column, d.path, d.hint])).toEqual([['wrong-type', 8, 62, '/spec/capabilities/expose/rendering/ingressClassName', `quote it: "${BEYOND}"`]]);
+    expect(report.diagnostics.map((d) => [d.code, d.line, d.column, d.path, d.hint])).toEqual([
+      ['wrong-type', 8, 62, '/spec/capabilities/expose/rendering/ingressClassName', `quote it: "${BEYOND}"`],
+    ]);
   });
 });
 
 describe('an integer beyond 2^53 where no integer is expected', () => {
   it('is kept exact in a definition property that accepts any value', () => {
     const report = lintText(cache(`anything: ${HUGE}`), withDefinition);
-    expect({ diagnostics: report.diagnostics, anything: report.files[0]?.resolved?.capabilities['cache']?.['anything'] }).toEqual({ diagnostics: [], anything: BigInt(HUGE) });
+    expect({ diagnostics: report.diagnostics, anything: report.files[0]?.resolved?.capabilities['cache']?.['anything'] }).toEqual({
+      diagnostics: [],
+      anything: BigInt(HUGE),
+    });
   });
 
   it('is kept exact in a pass-through rendering and in a podSelector', () => {
@@ -101,6 +112,9 @@ describe('the CLI', () => {
 
   it('exits 1 for an integer beyond 2^53 where an integer is expected', async () => {
     const run = await lintBounded(['beyond.yaml', '--capability-def', 'cache.yaml'], { cwd: dir });
-    expect({ code: run.code, diagnostics: run.json.diagnostics.map((d) => [d.code, d.line, d.column]) }).toEqual({ code: 1, diagnostics: [['invalid-value', 9, 15]] });
+    expect({ code: run.code, diagnostics: run.json.diagnostics.map((d) => [d.code, d.line, d.column]) }).toEqual({
+      code: 1,
+      diagnostics: [['invalid-value', 9, 15]],
+    });
   });
 });

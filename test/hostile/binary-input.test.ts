@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { located, lintBounded } from './bounded-cli.js';
+import { lintBounded, located } from './bounded-cli.js';
 
 // Issue #7: binary files and invalid UTF-8 get a diagnostic at the first bad byte (§7), in a
 // profile named on the command line, on standard input, and among definitions.
@@ -17,7 +17,13 @@ const CASES: [name: string, content: Buffer, line: number, column: number, messa
   ['utf16.yaml', Buffer.concat([bytes([0xff, 0xfe]), Buffer.from(PROFILE, 'utf16le')]), 1, 4, BINARY],
   ['nul-in-value.yaml', bytes(PROFILE, 'spec:\n  x: ab', [0], '\n'), 6, 8, BINARY],
   // Latin-1 é (one byte 0xE9) where UTF-8 needs two.
-  ['latin1.yaml', bytes(PROFILE, 'spec:\n  capabilities:\n    ingress:\n      rendering: {owner: Andr', [0xe9], '}\n'), 8, 30, 'the file is not valid UTF-8 text (byte 149)'],
+  [
+    'latin1.yaml',
+    bytes(PROFILE, 'spec:\n  capabilities:\n    ingress:\n      rendering: {owner: Andr', [0xe9], '}\n'),
+    8,
+    30,
+    'the file is not valid UTF-8 text (byte 149)',
+  ],
   ['overlong.yaml', bytes(PROFILE, '# ', [0xc0, 0xaf], '\n'), 5, 3, 'the file is not valid UTF-8 text (byte 87)'],
   // A UTF-16 surrogate encoded as UTF-8, after two valid two-byte characters.
   ['surrogate.yaml', bytes(PROFILE, '# éé ', [0xed, 0xa0, 0x80], '\n'), 5, 6, 'the file is not valid UTF-8 text (byte 92)'],
@@ -30,18 +36,24 @@ beforeAll(() => {
   for (const [name, content] of CASES) writeFileSync(join(dir, name), content);
   writeFileSync(join(dir, 'good.yaml'), PROFILE);
   mkdirSync(join(dir, 'definitions'));
-  writeFileSync(join(dir, 'definitions', 'cache.yaml'), bytes('apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: ca', [0xff], 'che\n'));
+  writeFileSync(
+    join(dir, 'definitions', 'cache.yaml'),
+    bytes('apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: ca', [0xff], 'che\n'),
+  );
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('binary and invalid UTF-8 input', () => {
-  it.each(CASES.map(([name, , line, column, message]) => [name, line, column, message] as const))('reports %s as yaml-syntax at line %i, column %i', async (name, line, column, message) => {
-    const run = await lintBounded([name], { cwd: dir });
-    expect({ code: run.code, diagnostics: run.json.diagnostics.map((d) => [d.code, d.line, d.column, d.path, d.message]) }).toEqual({
-      code: 1,
-      diagnostics: [['yaml-syntax', line, column, '', message]],
-    });
-  });
+  it.each(CASES.map(([name, , line, column, message]) => [name, line, column, message] as const))(
+    'reports %s as yaml-syntax at line %i, column %i',
+    async (name, line, column, message) => {
+      const run = await lintBounded([name], { cwd: dir });
+      expect({ code: run.code, diagnostics: run.json.diagnostics.map((d) => [d.code, d.line, d.column, d.path, d.message]) }).toEqual({
+        code: 1,
+        diagnostics: [['yaml-syntax', line, column, '', message]],
+      });
+    },
+  );
 
   it('reports binary standard input under its --stdin-filepath name', async () => {
     const run = await lintBounded(['-', '--stdin-filepath', 'piped.yaml'], { input: CASES[0]![1] });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { located, lintBounded } from './bounded-cli.js';
+import { lintBounded, located } from './bounded-cli.js';
 
 // Issue 10, items 1 and 2: patterns that make a backtracking engine stall. Lookarounds are
 // definition-invalid (§7.1); every other shape is matched by RE2 in linear time, so each run
@@ -12,7 +12,16 @@ const definition = (pattern: string) =>
 const PROFILE = `apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\nspec:\n  capabilities:\n    cache:\n      rendering: {host: ${'a'.repeat(50_000)}!}\n`;
 
 const LOOKAROUNDS = ['(?=a*(?=a*(?=a*b)))', '(?=a*b)', '(?=.*x)', '(?<=a+)(?<=a+)b'];
-const BACKTRACKING = ['^(a+)+$', '(a|a)*b', '(x+x+)+y', '^(\\w+\\s?)*$', '^(a|aa)+$', '(.*a){12}', '^([a-z0-9]+-?)*[a-z0-9]$', '(?:[\\x00-\\xff]|[\\x00-\\xff])+$'];
+const BACKTRACKING = [
+  '^(a+)+$',
+  '(a|a)*b',
+  '(x+x+)+y',
+  '^(\\w+\\s?)*$',
+  '^(a|aa)+$',
+  '(.*a){12}',
+  '^([a-z0-9]+-?)*[a-z0-9]$',
+  '(?:[\\x00-\\xff]|[\\x00-\\xff])+$',
+];
 // The two that match a run of `a`s ending in `!`; the others reject it.
 const MATCHING = new Set(['(.*a){12}', '(?:[\\x00-\\xff]|[\\x00-\\xff])+$']);
 
@@ -20,8 +29,8 @@ let dir: string;
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'kurel-redos-'));
   writeFileSync(join(dir, 'cluster.yaml'), PROFILE);
-  LOOKAROUNDS.forEach((pattern, i) => writeFileSync(join(dir, `lookaround-${i}.yaml`), definition(pattern)));
-  BACKTRACKING.forEach((pattern, i) => writeFileSync(join(dir, `shape-${i}.yaml`), definition(pattern)));
+  for (const [i, pattern] of LOOKAROUNDS.entries()) writeFileSync(join(dir, `lookaround-${i}.yaml`), definition(pattern));
+  for (const [i, pattern] of BACKTRACKING.entries()) writeFileSync(join(dir, `shape-${i}.yaml`), definition(pattern));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

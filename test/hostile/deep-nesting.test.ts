@@ -2,12 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { located, lintBounded } from './bounded-cli.js';
+import { lintBounded, located } from './bounded-cli.js';
 
 // Issue #7: documents nested 10,000 deep are too-deep (limit 128, §4.5), never a stack
 // overflow, in flow and block style, pointing at the collection that passes the limit.
 const DEPTH = 10_000;
-const PROFILE = 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\nspec:\n  capabilities:\n    ingress:\n      rendering:\n';
+const PROFILE =
+  'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\nspec:\n  capabilities:\n    ingress:\n      rendering:\n';
 
 // Each file is one document whose root collection is level 1: level 129 starts after 128 openers.
 const FILES: [name: string, text: string, line: number, column: number][] = [

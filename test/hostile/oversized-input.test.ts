@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { located, lintBounded } from './bounded-cli.js';
+import { lintBounded, located } from './bounded-cli.js';
 
 // Issue #7: a 50 MB file is file-too-large (limit 16 MiB, §7), exit 1, never an out-of-memory
 // crash. The file is generated here, never kept in the repository. Its content, a list of 7

@@ -102,9 +102,15 @@ spec:
   it('resolves the key as an own property holding the written value', () => {
     const capabilities = lintText(profile).files[0]?.resolved?.capabilities ?? {};
     const ingress = capabilities['ingress'] as Record<string, unknown>;
-    const selector = ((capabilities['expose'] as { networkPolicy: { trafficSources: Record<string, unknown>[] } }).networkPolicy.trafficSources[0]!['podSelector']) as Record<string, unknown>;
+    const selector = (capabilities['expose'] as { networkPolicy: { trafficSources: Record<string, unknown>[] } }).networkPolicy.trafficSources[0]![
+      'podSelector'
+    ] as Record<string, unknown>;
     expect({
-      ingress: [Object.hasOwn(ingress, k), Object.getPrototypeOf(ingress) === Object.prototype, JSON.stringify(Object.getOwnPropertyDescriptor(ingress, k)?.value)],
+      ingress: [
+        Object.hasOwn(ingress, k),
+        Object.getPrototypeOf(ingress) === Object.prototype,
+        JSON.stringify(Object.getOwnPropertyDescriptor(ingress, k)?.value),
+      ],
       merged: JSON.stringify(Object.getOwnPropertyDescriptor(ingress['merged'] as object, k)?.value),
       selector: [Object.hasOwn(selector, k), Object.hasOwn(selector['matchLabels'] as object, k)],
     }).toEqual({
@@ -166,6 +172,8 @@ describe('the CLI', () => {
     );
     const run = await lintBounded(['cluster.yaml'], { cwd: dir });
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('"ingress": {\n            "__proto__": {\n              "polluted": "yes"\n            },\n            "constructor": {\n              "prototype": {\n                "polluted": "yes"\n              }\n            }\n          }');
+    expect(run.stdout).toContain(
+      '"ingress": {\n            "__proto__": {\n              "polluted": "yes"\n            },\n            "constructor": {\n              "prototype": {\n                "polluted": "yes"\n              }\n            }\n          }',
+    );
   });
 });

@@ -6,8 +6,10 @@ import { lintBounded } from './bounded-cli.js';
 
 // Issue #7: a symbolic link loop in a definitions folder is an error naming the link (§2.2),
 // never an endless walk; links that stay inside the folder are still followed.
-const PROFILE = 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\nspec:\n  capabilities:\n    cache:\n      rendering: {size: 3}\n';
-const DEFINITION = 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: cache\nspec:\n  rendering:\n    properties:\n      size: {type: integer}\n';
+const PROFILE =
+  'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\nspec:\n  capabilities:\n    cache:\n      rendering: {size: 3}\n';
+const DEFINITION =
+  'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: cache\nspec:\n  rendering:\n    properties:\n      size: {type: integer}\n';
 
 let dir: string;
 beforeAll(() => {

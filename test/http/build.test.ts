@@ -17,7 +17,8 @@ spec:
       properties: {host: shop.example.com}
 `;
 
-const build = (app: Parameters<typeof request>[0], body: unknown) => request(app).post('/v1/build').set('Content-Type', 'application/json').send(JSON.stringify(body));
+const build = (app: Parameters<typeof request>[0], body: unknown) =>
+  request(app).post('/v1/build').set('Content-Type', 'application/json').send(JSON.stringify(body));
 
 describe('POST /v1/build', () => {
   it('answers the resolved application with the profile rendering merged under the trait properties', async () => {
@@ -74,7 +75,9 @@ describe('POST /v1/build', () => {
     const application = APPLICATION.replace('type: expose\n      properties: {host: shop.example.com}', 'type: redis-sidecar');
     const profile = `${GATEWAY_PROFILE}    redis-sidecar:\n      rendering: {image: redis:7}\n`;
     const res = await build(app, { application, profile, definitions: [REDIS_DEFINITION] });
-    expect(res.body.diagnostics.map((d: { code: string; file: string; line: number }) => [d.code, d.file, d.line])).toEqual([['unknown-trait', 'application', 10]]);
+    expect(res.body.diagnostics.map((d: { code: string; file: string; line: number }) => [d.code, d.file, d.line])).toEqual([
+      ['unknown-trait', 'application', 10],
+    ]);
   });
 
   it('counts builds by verdict in /metrics', async () => {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
-import { listCapabilities } from '../../src/operations/list-capabilities.js';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { capabilitySchema, renderingSchemaDocument } from '../../src/operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../src/operations/cluster-profile-schema.js';
+import { listCapabilities } from '../../src/operations/list-capabilities.js';
 import { testApp } from './support.js';
 
 describe('catalogue and operations routes', () => {
@@ -21,7 +21,10 @@ describe('catalogue and operations routes', () => {
     const res = await request(app).get('/v1/capabilities/expose');
     expect(res.status).toBe(200);
     const registry = createCatalogue();
-    expect(res.body).toEqual({ ...listCapabilities(registry).find((c) => c.type === 'expose'), schema: renderingSchemaDocument(capabilitySchema(registry, 'expose')!) });
+    expect(res.body).toEqual({
+      ...listCapabilities(registry).find((c) => c.type === 'expose'),
+      schema: renderingSchemaDocument(capabilitySchema(registry, 'expose')!),
+    });
   });
 
   it('answers the editor schema of a whole cluster.yaml as application/schema+json', async () => {
@@ -37,7 +40,11 @@ describe('catalogue and operations routes', () => {
     expect((await request(app).get('/healthz')).body).toEqual({ status: 'ok' });
     const ready = await request(app).get('/readyz');
     expect(ready.status).toBe(200);
-    expect(ready.body).toMatchObject({ status: 'ready', registry: { handlers: createCatalogue().listHandlers().length, definitions: 0 }, lastReload: { ok: true, diagnostics: [] } });
+    expect(ready.body).toMatchObject({
+      status: 'ready',
+      registry: { handlers: createCatalogue().listHandlers().length, definitions: 0 },
+      lastReload: { ok: true, diagnostics: [] },
+    });
   });
 
   it('answers /readyz with 503 once shutdown has begun', async () => {
@@ -87,7 +94,15 @@ describe('catalogue and operations routes', () => {
     const res = await request(app).get('/v1/capabilities/expose').set('X-Request-Id', 'trace-7');
     expect(res.status).toBe(200);
     const line = log.lines.find((l) => l['msg'] === 'request');
-    expect(line).toMatchObject({ level: 20, service: 'kurel', requestId: 'trace-7', method: 'GET', path: '/v1/capabilities/expose', route: '/v1/capabilities/:type', status: 200 });
+    expect(line).toMatchObject({
+      level: 20,
+      service: 'kurel',
+      requestId: 'trace-7',
+      method: 'GET',
+      path: '/v1/capabilities/expose',
+      route: '/v1/capabilities/:type',
+      status: 200,
+    });
     expect(typeof line?.['durationMs']).toBe('number');
   });
 

@@ -6,12 +6,12 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
+import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
 import type { KurelApp } from '../../src/http/app.js';
 import { prepareCatalogueLoader } from '../../src/http/catalogue-loader.js';
 import { startServer } from '../../src/http/server.js';
 import { ServiceState } from '../../src/http/service-state.js';
-import { createCatalogue } from '../../src/catalogue/catalogue.js';
-import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, startSlowRequest, testApp } from './support.js';
 
 interface Operation {
@@ -94,7 +94,14 @@ describe('the running app against openapi.yaml', () => {
     const { app } = testApp();
     const stack = (app as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }).router.stack;
     const served = Object.fromEntries(
-      stack.filter((layer) => layer.route).map((layer) => [layer.route!.path.replace(/:(\w+)/g, '{$1}'), Object.keys(layer.route!.methods).filter((m) => m !== '_all').sort()]),
+      stack
+        .filter((layer) => layer.route)
+        .map((layer) => [
+          layer.route!.path.replace(/:(\w+)/g, '{$1}'),
+          Object.keys(layer.route!.methods)
+            .filter((m) => m !== '_all')
+            .sort(),
+        ]),
     );
     const documented = Object.fromEntries(Object.entries(spec.paths).map(([path, item]) => [path, Object.keys(item).sort()]));
     expect(served).toEqual(documented);
@@ -134,7 +141,9 @@ describe('the running app against openapi.yaml', () => {
       await yaml(REDIS_PROFILE),
       await yaml('not: valid: yaml: ['),
       await json(JSON.stringify(GATEWAY_DOCUMENT)),
-      await json(JSON.stringify({ profile: REDIS_PROFILE.replace('redis:7', '7'), definitions: [REDIS_DEFINITION.replace('redis-sidecar', 'other'), { kind: 'x' }] })),
+      await json(
+        JSON.stringify({ profile: REDIS_PROFILE.replace('redis:7', '7'), definitions: [REDIS_DEFINITION.replace('redis-sidecar', 'other'), { kind: 'x' }] }),
+      ),
       await json(JSON.stringify({ profile: GATEWAY_DOCUMENT })),
       await json('{"profile": 3}'),
       await yaml('kind: x', 'text/plain'),
@@ -146,7 +155,8 @@ describe('the running app against openapi.yaml', () => {
 
   it('answers POST /v1/build as documented', async () => {
     const { app } = testApp();
-    const application = 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: Application\nmetadata: {name: shop}\nspec:\n  components:\n  - name: web\n    type: webservice\n    traits:\n    - type: expose\n';
+    const application =
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: Application\nmetadata: {name: shop}\nspec:\n  components:\n  - name: web\n    type: webservice\n    traits:\n    - type: expose\n';
     const build = (body: unknown) => request(app).post('/v1/build').set('Content-Type', 'application/json').send(JSON.stringify(body));
     const valid = await build({ application, profile: GATEWAY_PROFILE });
     expect(valid.body.valid).toBe(true);
@@ -183,35 +193,64 @@ describe('the running app against openapi.yaml', () => {
 
   it('answers unexpected failures, time-outs and overload as documented', async () => {
     const catalogue = createCatalogue({
-      handlers: [{ handler: { type: 'flaky', description: 'throws', capabilityAware: false, validateAndApplyDefaults: () => { throw new Error('flaky'); } }, source: 'plugin:flaky' }],
+      handlers: [
+        {
+          handler: {
+            type: 'flaky',
+            description: 'throws',
+            capabilityAware: false,
+            validateAndApplyDefaults: () => {
+              throw new Error('flaky');
+            },
+          },
+          source: 'plugin:flaky',
+        },
+      ],
     });
     const failing = testApp({ catalogue });
     const profile = GATEWAY_PROFILE.replace(/expose:[\s\S]*$/, 'flaky: {rendering: {}}\n');
     expectDocumented('post', '/v1/validate', await request(failing.app).post('/v1/validate').set('Content-Type', 'application/yaml').send(profile));
-    expectDocumented('post', '/v1/build', await request(failing.app).post('/v1/build').set('Content-Type', 'application/json').send(JSON.stringify({ application: '', profile })));
+    expectDocumented(
+      'post',
+      '/v1/build',
+      await request(failing.app)
+        .post('/v1/build')
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ application: '', profile })),
+    );
 
     const slow = await startServer(testApp({ limits: { requestTimeoutMs: 200, maxConcurrentRequests: 1 } }), { host: '127.0.0.1', port: 0 });
     try {
       const pending = startSlowRequest(slow.url, '/v1/validate', GATEWAY_PROFILE);
-      const overloaded = await retryUntil(() => request(slow.url).post('/v1/build').set('Content-Type', 'application/json').send('{}'), (res) => res.status === 503);
+      const overloaded = await retryUntil(
+        () => request(slow.url).post('/v1/build').set('Content-Type', 'application/json').send('{}'),
+        (res) => res.status === 503,
+      );
       expectDocumented('post', '/v1/build', overloaded);
       const timedOut = await pending.response;
       expectDocumented('post', '/v1/validate', { status: timedOut.status, headers: timedOut.headers as Record<string, string>, text: timedOut.body });
     } finally {
       await slow.shutdown();
     }
-    expectDocumented('post', '/v1/validate', await (async () => {
-      const busy = await startServer(testApp({ limits: { maxConcurrentRequests: 1 } }), { host: '127.0.0.1', port: 0 });
-      try {
-        const pending = startSlowRequest(busy.url, '/v1/validate', GATEWAY_PROFILE);
-        const res = await retryUntil(() => request(busy.url).post('/v1/validate').set('Content-Type', 'application/yaml').send(GATEWAY_PROFILE), (r) => r.status === 503);
-        pending.finish();
-        await pending.response;
-        return res;
-      } finally {
-        await busy.shutdown();
-      }
-    })());
+    expectDocumented(
+      'post',
+      '/v1/validate',
+      await (async () => {
+        const busy = await startServer(testApp({ limits: { maxConcurrentRequests: 1 } }), { host: '127.0.0.1', port: 0 });
+        try {
+          const pending = startSlowRequest(busy.url, '/v1/validate', GATEWAY_PROFILE);
+          const res = await retryUntil(
+            () => request(busy.url).post('/v1/validate').set('Content-Type', 'application/yaml').send(GATEWAY_PROFILE),
+            (r) => r.status === 503,
+          );
+          pending.finish();
+          await pending.response;
+          return res;
+        } finally {
+          await busy.shutdown();
+        }
+      })(),
+    );
   });
 
   it('has answered every documented success response, and every documented status somewhere', () => {

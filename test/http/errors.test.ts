@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/http/server.js';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
+import { type RunningServer, startServer } from '../../src/http/server.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, sleep, startSlowRequest, testApp } from './support.js';
 
 const MIB = 1024 * 1024;
@@ -24,10 +24,26 @@ describe('request errors are RFC 9457 problems', () => {
     ['a body that is not JSON', '{"profile": ', 'the request body is not valid JSON: '],
     ['an empty body', '', 'the request body is empty; expected a JSON document'],
     ['an envelope whose profile is a number', '{"profile": 1}', '"profile" must be a YAML text or an object, found a number'],
-    ['an envelope with an unknown member', '{"profile": "", "definition": []}', 'unknown member "definition" in the request body; expected profile, definitions'],
-    ['an envelope whose definitions are not a list', '{"profile": "", "definitions": "x"}', '"definitions" must be a list of YAML texts or objects, found a string'],
-    ['an envelope with a definition that is a number', '{"profile": "", "definitions": ["", 2]}', '"definitions[1]" must be a YAML text or an object, found a number'],
-    ['an envelope repeating a member name', '{"profile": {"kind": "a", "kind": "b"}}', 'an object in the request body repeats a member name; every name must be unique'],
+    [
+      'an envelope with an unknown member',
+      '{"profile": "", "definition": []}',
+      'unknown member "definition" in the request body; expected profile, definitions',
+    ],
+    [
+      'an envelope whose definitions are not a list',
+      '{"profile": "", "definitions": "x"}',
+      '"definitions" must be a list of YAML texts or objects, found a string',
+    ],
+    [
+      'an envelope with a definition that is a number',
+      '{"profile": "", "definitions": ["", 2]}',
+      '"definitions[1]" must be a YAML text or an object, found a number',
+    ],
+    [
+      'an envelope repeating a member name',
+      '{"profile": {"kind": "a", "kind": "b"}}',
+      'an object in the request body repeats a member name; every name must be unique',
+    ],
     ['an envelope nesting too deep', `{"profile": {"a": ${'['.repeat(200)}${']'.repeat(200)}}}`, 'the request body nests deeper than 128 levels'],
   ])('answers 400 to validate %s', async (_name, body, detail) => {
     const { app } = testApp();
@@ -39,7 +55,11 @@ describe('request errors are RFC 9457 problems', () => {
   it('answers 400 to a JSON body that is not UTF-8', async () => {
     const server = await startServer(testApp(), { host: '127.0.0.1', port: 0 });
     running.push(server);
-    const res = await fetch(`${server.url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: new Uint8Array([0x7b, 0xff, 0x7d]) });
+    const res = await fetch(`${server.url}/v1/validate`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: new Uint8Array([0x7b, 0xff, 0x7d]),
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ status: 400, detail: 'the request body is not valid UTF-8' });
   });
@@ -88,16 +108,26 @@ describe('request errors are RFC 9457 problems', () => {
 
   it('answers 413 to a body one byte over the 1 MiB limit, and takes a body of exactly 1 MiB', async () => {
     const { app } = testApp();
-    const over = await request(app).post('/v1/validate').set('Content-Type', 'application/yaml').send(`#${'x'.repeat(MIB)}`);
+    const over = await request(app)
+      .post('/v1/validate')
+      .set('Content-Type', 'application/yaml')
+      .send(`#${'x'.repeat(MIB)}`);
     expectProblem(over, 413);
     expect(over.body).toMatchObject({ limitBytes: MIB, detail: 'the request body is larger than the limit of 1048576 bytes' });
-    const at = await request(app).post('/v1/validate').set('Content-Type', 'application/yaml').send(`#${'x'.repeat(MIB - 1)}`);
+    const at = await request(app)
+      .post('/v1/validate')
+      .set('Content-Type', 'application/yaml')
+      .send(`#${'x'.repeat(MIB - 1)}`);
     expect(at.status).toBe(200);
   });
 
   it('decodes a gzip body, and answers 413 when it inflates beyond the limit', async () => {
     const { app } = testApp();
-    const small = await request(app).post('/v1/validate').set('Content-Type', 'application/yaml').set('Content-Encoding', 'gzip').send(gzipSync(GATEWAY_PROFILE));
+    const small = await request(app)
+      .post('/v1/validate')
+      .set('Content-Type', 'application/yaml')
+      .set('Content-Encoding', 'gzip')
+      .send(gzipSync(GATEWAY_PROFILE));
     expect(small.status).toBe(200);
     expect(small.body.valid).toBe(true);
     const bomb = gzipSync(`#${'x'.repeat(4 * MIB)}`);
@@ -108,7 +138,10 @@ describe('request errors are RFC 9457 problems', () => {
 
   it('answers 413 to a build body over the limit', async () => {
     const { app } = testApp();
-    const res = await request(app).post('/v1/build').set('Content-Type', 'application/json').send(JSON.stringify({ profile: 'x'.repeat(MIB), application: '' }));
+    const res = await request(app)
+      .post('/v1/build')
+      .set('Content-Type', 'application/json')
+      .send(JSON.stringify({ profile: 'x'.repeat(MIB), application: '' }));
     expectProblem(res, 413);
   });
 
@@ -144,15 +177,15 @@ describe('request errors are RFC 9457 problems', () => {
       {
         source: 'plugin:./flaky.mjs',
         handler: {
-        type: 'flaky',
-        description: 'a plugin whose check throws',
-        capabilityAware: true,
-        capabilityRequired: false,
-        renderingSchema: { type: 'object' },
-        validateAndApplyDefaults() {
-          throw new Error('flaky exploded');
+          type: 'flaky',
+          description: 'a plugin whose check throws',
+          capabilityAware: true,
+          capabilityRequired: false,
+          renderingSchema: { type: 'object' },
+          validateAndApplyDefaults() {
+            throw new Error('flaky exploded');
+          },
         },
-      },
       },
     ]);
     const { app, log } = testApp({ catalogue });
@@ -165,7 +198,7 @@ describe('request errors are RFC 9457 problems', () => {
     expect(res.text).not.toMatch(/\bat .*:\d+:\d+/);
     const failure = log.lines.find((line) => line['msg'] === 'unexpected failure');
     expect(failure?.['requestId']).toBe(res.headers['x-request-id']);
-    expect((failure?.['err'] as { stack: string }).stack).toContain('flaky exploded');
+    expect((failure?.['err'] as { stack: string } | undefined)?.stack).toContain('flaky exploded');
     const health = await request(app).get('/healthz');
     expect(health.status).toBe(200);
   });
@@ -251,7 +284,14 @@ describe('hostile bodies', () => {
   it.each([
     ['JSON nested 100,000 deep', 'application/json', `${'['.repeat(100_000)}${']'.repeat(100_000)}`, 'too-deep'],
     ['YAML nested 10,000 deep', 'application/yaml', `a: ${'['.repeat(10_000)}${']'.repeat(10_000)}`, 'too-deep'],
-    ['a YAML alias bomb', 'application/yaml', ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((c, i) => `${c}: &${c} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)].join('\n'), 'alias-limit'],
+    [
+      'a YAML alias bomb',
+      'application/yaml',
+      ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...'bcdefgh'.split('').map((c, i) => `${c}: &${c} [${Array(10).fill(`*${'abcdefgh'[i]}`).join(', ')}]`)].join(
+        '\n',
+      ),
+      'alias-limit',
+    ],
   ])('answers %s with a diagnostic, and keeps serving', async (_name, type, body, code) => {
     const { app } = testApp();
     const res = await request(app).post('/v1/validate').set('Content-Type', type).send(body);

@@ -83,15 +83,26 @@ describe('the JSON fast path of POST /v1/validate', () => {
     // Mostly coherent bindings (so many profiles are clean and the fast path answers them),
     // some random ones (so the fallback is exercised too).
     const binding = fc.oneof(
-      { weight: 3, arbitrary: fc.tuple(fc.constantFrom('expose', 'expose.internal'), fc.constantFrom({ controllerType: 'ingress', ingressClassName: 'nginx' }, { controllerType: 'gateway', gatewayName: 'gw' })) },
+      {
+        weight: 3,
+        arbitrary: fc.tuple(
+          fc.constantFrom('expose', 'expose.internal'),
+          fc.constantFrom({ controllerType: 'ingress', ingressClassName: 'nginx' }, { controllerType: 'gateway', gatewayName: 'gw' }),
+        ),
+      },
       { weight: 1, arbitrary: fc.tuple(fc.constant('certificate'), fc.constant({ issuerRef: { name: 'letsencrypt' } })) },
       { weight: 4, arbitrary: fc.tuple(fc.constantFrom('ingress', 'httproute', 'scaler'), openMap) },
       { weight: 2, arbitrary: fc.tuple(key, fc.option(rendering)) },
     );
     const profile = fc.record({
       name: fc.oneof({ weight: 4, arbitrary: fc.constant('edge') }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) }),
-      capabilities: fc.array(binding, { maxLength: 4 }).map((entries) => Object.fromEntries(entries.map(([k, r]) => [k, r === null ? null : { rendering: r }]))),
-      extra: fc.oneof({ weight: 4, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 4 }), anyValue, { maxKeys: 2 }) }),
+      capabilities: fc
+        .array(binding, { maxLength: 4 })
+        .map((entries) => Object.fromEntries(entries.map(([k, r]) => [k, r === null ? null : { rendering: r }]))),
+      extra: fc.oneof(
+        { weight: 4, arbitrary: fc.constant(null) },
+        { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 4 }), anyValue, { maxKeys: 2 }) },
+      ),
     });
     const layout = fc.record({
       indent: fc.constantFrom(undefined, 1, 2, '\t'),

@@ -36,7 +36,11 @@ describe('reloading definitions', () => {
     expect(reload.body).toMatchObject({ reloaded: true, ok: true, definitions: 1, diagnostics: [] });
 
     const after = await validate(app, REDIS_PROFILE);
-    expect(after.body).toEqual({ valid: true, diagnostics: [], resolved: { gitopsEngine: 'fluxcd', capabilities: { 'redis-sidecar': { image: 'redis:7', port: 6379 } } } });
+    expect(after.body).toEqual({
+      valid: true,
+      diagnostics: [],
+      resolved: { gitopsEngine: 'fluxcd', capabilities: { 'redis-sidecar': { image: 'redis:7', port: 6379 } } },
+    });
     const ready = await request(app).get('/readyz');
     expect(ready.body).toMatchObject({ status: 'ready', registry: { definitions: 1 }, lastReload: { ok: true, definitions: 1 } });
     expect(log.lines.find((l) => l['msg'] === 'definitions reloaded')).toMatchObject({ definitions: 1 });
@@ -52,11 +56,15 @@ describe('reloading definitions', () => {
     const reload = await request(app).post('/v1/reload');
     expect(reload.status).toBe(200);
     expect(reload.body).toMatchObject({ reloaded: false, ok: false, definitions: 1 });
-    expect(reload.body.diagnostics.map((d: { code: string; file: string; line: number }) => [d.code, d.file, d.line])).toEqual([['yaml-syntax', join(dir, 'broken.yaml'), 2]]);
+    expect(reload.body.diagnostics.map((d: { code: string; file: string; line: number }) => [d.code, d.file, d.line])).toEqual([
+      ['yaml-syntax', join(dir, 'broken.yaml'), 2],
+    ]);
 
     // The old definition still judges: port is an integer, not the string the new file allows.
     const judged = await validate(app, PORT_PROFILE);
-    expect(judged.body.diagnostics.map((d: { code: string; path: string }) => [d.code, d.path])).toEqual([['wrong-type', '/spec/capabilities/redis-sidecar/rendering/port']]);
+    expect(judged.body.diagnostics.map((d: { code: string; path: string }) => [d.code, d.path])).toEqual([
+      ['wrong-type', '/spec/capabilities/redis-sidecar/rendering/port'],
+    ]);
 
     const ready = await request(app).get('/readyz');
     expect(ready.status).toBe(200);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -65,7 +65,11 @@ const inFlight = async (url: string) => Number(/^kurel_http_requests_in_flight (
 describe('kurel serve', () => {
   it('validates profiles/minimal.yaml as the README shows, on its embedded definitions', async () => {
     const { url } = await serve();
-    const res = await fetch(`${url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: readFileSync(join(ROOT, 'profiles/minimal.yaml')) });
+    const res = await fetch(`${url}/v1/validate`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/yaml' },
+      body: readFileSync(join(ROOT, 'profiles/minimal.yaml')),
+    });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ valid: true, diagnostics: [] });
     const capabilities = (await (await fetch(`${url}/v1/capabilities`)).json()) as { type: string; source: string }[];
@@ -97,7 +101,8 @@ describe('kurel serve', () => {
     const dir = mkdtempSync(join(tmpdir(), 'kurel-serve-'));
     try {
       const served = await serve(['--definitions', dir]);
-      const readiness = async () => (await (await fetch(`${served.url}/readyz`)).json()) as { lastReload: { ok: boolean; at: string }; registry: { definitions: number } };
+      const readiness = async () =>
+        (await (await fetch(`${served.url}/readyz`)).json()) as { lastReload: { ok: boolean; at: string }; registry: { definitions: number } };
       const base = (await readiness()).registry.definitions;
       writeFileSync(join(dir, 'redis-sidecar.yaml'), REDIS_DEFINITION.replace('redis-sidecar', 'cache-sidecar'));
       served.child.kill('SIGHUP');
@@ -129,7 +134,11 @@ describe('kurel serve', () => {
   it.each([
     ['a port that is not a number', ['--port', 'http'], 'error: --port must be an integer from 0 to 65535, found "http"'],
     ['a port out of range', ['--port', '70000'], 'error: --port must be an integer from 0 to 65535, found "70000"'],
-    ['a definitions folder that does not exist', ['--port', '0', '--definitions', 'no-such-folder'], 'kurel serve: refusing to start: the definitions have errors (listed above)'],
+    [
+      'a definitions folder that does not exist',
+      ['--port', '0', '--definitions', 'no-such-folder'],
+      'kurel serve: refusing to start: the definitions have errors (listed above)',
+    ],
     ['a plugin that cannot be found', ['--port', '0', '--plugin', './no-such-plugin.mjs'], 'kurel serve: refusing to start: '],
   ])('exits 2 without listening for %s', async (_name, args, message) => {
     const run = await runKurel(['serve', ...args], { cwd: ROOT });

@@ -1,8 +1,8 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Writable } from 'node:stream';
-import { createApp, type AppOptions, type KurelApp } from '../../src/http/app.js';
-import { createLogger } from '../../src/http/logger.js';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
+import { type AppOptions, createApp, type KurelApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/http/logger.js';
 
 /** A valid profile: one gateway binding, whose namespace the built-in defaults. Line 10 is `gatewayName`. */
 export const GATEWAY_PROFILE = `apiVersion: launcher.gokure.dev/v1alpha1

@@ -101,7 +101,9 @@ describe('POST /v1/validate', () => {
 
   it('applies the definitions of an envelope to its profile', async () => {
     const { app } = testApp();
-    const res = await request(app).post('/v1/validate').send({ profile: REDIS_PROFILE, definitions: [REDIS_DEFINITION] });
+    const res = await request(app)
+      .post('/v1/validate')
+      .send({ profile: REDIS_PROFILE, definitions: [REDIS_DEFINITION] });
     expect(res.body).toEqual({
       valid: true,
       diagnostics: [],
@@ -113,7 +115,9 @@ describe('POST /v1/validate', () => {
     const { app } = testApp();
     const badDefinition = REDIS_DEFINITION.replace('redis-sidecar', 'other-sidecar').replace('default: 6379', 'default: "6379"');
     const profile = REDIS_PROFILE.replace('image: redis:7', 'image: 7');
-    const res = await request(app).post('/v1/validate').send({ profile, definitions: [REDIS_DEFINITION, badDefinition] });
+    const res = await request(app)
+      .post('/v1/validate')
+      .send({ profile, definitions: [REDIS_DEFINITION, badDefinition] });
     expect(res.body.valid).toBe(false);
     expect(res.body.diagnostics.map(pin)).toEqual([
       { code: 'definition-invalid', file: 'definitions[1]', line: 10, column: 38, path: '/spec/rendering/properties/port/default' },
@@ -125,11 +129,25 @@ describe('POST /v1/validate', () => {
     const { app } = testApp();
     const token = `p${process.pid}x${Date.now()}`;
     const properties = Array.from({ length: 64 }, (_, i) => `      p${i}: {type: string, pattern: "^${token}-${i}(?:[\\u0000-\\uffff]|[\\u0000-\\uffff])+$"}`);
-    const definition = ['apiVersion: launcher.gokure.dev/v1alpha1', 'kind: CapabilityDefinition', 'metadata:', '  name: tagged', 'spec:', '  rendering:', '    properties:', ...properties, ''].join('\n');
+    const definition = [
+      'apiVersion: launcher.gokure.dev/v1alpha1',
+      'kind: CapabilityDefinition',
+      'metadata:',
+      '  name: tagged',
+      'spec:',
+      '  rendering:',
+      '    properties:',
+      ...properties,
+      '',
+    ].join('\n');
     const profile = `apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata: {name: prod}\nspec:\n  capabilities:\n    tagged:\n      rendering: {p0: "${token}-0${'a'.repeat(1000)}", p1: "x"}\n`;
-    const res = await request(app).post('/v1/validate').send({ profile, definitions: [definition] });
+    const res = await request(app)
+      .post('/v1/validate')
+      .send({ profile, definitions: [definition] });
     const column = profile.split('\n')[6]!.indexOf('"x"') + 1;
-    expect(res.body.diagnostics.map(pin)).toEqual([{ code: 'invalid-value', file: 'request', line: 7, column, path: '/spec/capabilities/tagged/rendering/p1' }]);
+    expect(res.body.diagnostics.map(pin)).toEqual([
+      { code: 'invalid-value', file: 'request', line: 7, column, path: '/spec/capabilities/tagged/rendering/p1' },
+    ]);
   });
 
   it('lets a definition sent with the request take the place of the service definition of the same name', async () => {
@@ -137,7 +155,9 @@ describe('POST /v1/validate', () => {
     const { app } = testApp({ catalogue });
     const own = await request(app).post('/v1/validate').set('Content-Type', 'application/yaml').send(REDIS_PROFILE);
     expect(own.body.resolved.capabilities['redis-sidecar']).toEqual({ image: 'redis:7', port: 6379 });
-    const sent = await request(app).post('/v1/validate').send({ profile: REDIS_PROFILE, definitions: [REDIS_DEFINITION.replace('default: 6379', 'default: 6380')] });
+    const sent = await request(app)
+      .post('/v1/validate')
+      .send({ profile: REDIS_PROFILE, definitions: [REDIS_DEFINITION.replace('default: 6379', 'default: 6380')] });
     expect(sent.body.resolved.capabilities['redis-sidecar']).toEqual({ image: 'redis:7', port: 6380 });
     const after = await request(app).post('/v1/validate').set('Content-Type', 'application/yaml').send(REDIS_PROFILE);
     expect(after.body.resolved.capabilities['redis-sidecar']).toEqual({ image: 'redis:7', port: 6379 });
@@ -145,9 +165,13 @@ describe('POST /v1/validate', () => {
 
   it('keeps the definitions of one request out of the next', async () => {
     const { app } = testApp();
-    await request(app).post('/v1/validate').send({ profile: REDIS_PROFILE, definitions: [REDIS_DEFINITION] });
+    await request(app)
+      .post('/v1/validate')
+      .send({ profile: REDIS_PROFILE, definitions: [REDIS_DEFINITION] });
     const res = await request(app).post('/v1/validate').set('Content-Type', 'application/yaml').send(REDIS_PROFILE);
-    expect(res.body.diagnostics.map(pin)).toEqual([{ code: 'unknown-capability', file: 'request', line: 7, column: 5, path: '/spec/capabilities/redis-sidecar' }]);
+    expect(res.body.diagnostics.map(pin)).toEqual([
+      { code: 'unknown-capability', file: 'request', line: 7, column: 5, path: '/spec/capabilities/redis-sidecar' },
+    ]);
   });
 
   it('reports a CapabilityDefinition sent as the profile as invalid-value on kind', async () => {

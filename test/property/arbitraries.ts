@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { stringify, type ToStringOptions } from 'yaml';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
-import { type JsonSchema } from '../../src/core/json-schema.js';
+import type { JsonSchema } from '../../src/core/json-schema.js';
 
 /** Keys that must stay plain data wherever they appear. */
 export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
@@ -98,7 +98,9 @@ function exactFor(schema: JsonSchema, valid: boolean): fc.Arbitrary<unknown> {
 }
 
 function stringFor(schema: JsonSchema): fc.Arbitrary<string> {
-  const base = schema.pattern ? fc.stringMatching(new RegExp(schema.pattern, 'u')) : fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('nginx', 'letsencrypt', 'gp3', 'ClusterIssuer'));
+  const base = schema.pattern
+    ? fc.stringMatching(new RegExp(schema.pattern, 'u'))
+    : fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('nginx', 'letsencrypt', 'gp3', 'ClusterIssuer'));
   const min = schema.minLength ?? 0;
   const max = schema.maxLength ?? Infinity;
   return base.filter((s) => [...s].length >= min && [...s].length <= max);
@@ -107,10 +109,9 @@ function stringFor(schema: JsonSchema): fc.Arbitrary<string> {
 function objectFor(schema: JsonSchema, valid: boolean): fc.Arbitrary<Record<string, unknown>> {
   const properties = schema.properties ?? {};
   const required = new Set(schema.required ?? []);
-  const declared = fc.record(
-    Object.fromEntries(Object.keys(properties).map((key) => [key, forSchema(properties[key]!, valid)])),
-    { requiredKeys: Object.keys(properties).filter((k) => required.has(k)) },
-  ) as fc.Arbitrary<Record<string, unknown>>;
+  const declared = fc.record(Object.fromEntries(Object.keys(properties).map((key) => [key, forSchema(properties[key]!, valid)])), {
+    requiredKeys: Object.keys(properties).filter((k) => required.has(k)),
+  }) as fc.Arbitrary<Record<string, unknown>>;
   const open = schema.additionalProperties === true || typeof schema.additionalProperties === 'object';
   const extra = valid && !open ? fc.constant([] as [string, unknown][]) : fc.array(fc.tuple(mapKey, data), { maxLength: valid ? 3 : 2 });
   return fc.tuple(declared, extra).map(([known, more]) => {
@@ -127,12 +128,9 @@ function objectFor(schema: JsonSchema, valid: boolean): fc.Arbitrary<Record<stri
 
 function keysOf(schema: JsonSchema): string[] {
   const own = Object.keys(schema.properties ?? {});
-  const nested = [
-    ...Object.values(schema.properties ?? {}),
-    ...(schema.anyOf ?? []),
-    ...(schema.oneOf ?? []),
-    ...(schema.items ? [schema.items] : []),
-  ].flatMap(keysOf);
+  const nested = [...Object.values(schema.properties ?? {}), ...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.items ? [schema.items] : [])].flatMap(
+    keysOf,
+  );
   return [...own, ...nested];
 }
 
@@ -185,9 +183,45 @@ export const stringifyOptions: fc.Arbitrary<ToStringOptions> = fc.record({
 
 /** Pieces of YAML syntax and near-valid content that edits splice into a text. */
 const TOKENS = [
-  ':', ': ', '- ', '\n', '\n  ', '  ', '\t', '[', ']', '{', '}', ', ', '&a ', '*a', '<<: *a', '"', "'", '# x', '---\n', '...\n',
-  '? ', '|', '>', '!', '!!str ', '%YAML 1.2\n', '@', '`', '~', 'null', '123', '1.5', '9007199254740993', 'yes', '\r\n', 'é', '\u{1F600}',
-  ...KNOWN_KEYS.map((k) => `${k}: `), ...PROTOTYPE_KEYS.map((k) => `${k}: `),
+  ':',
+  ': ',
+  '- ',
+  '\n',
+  '\n  ',
+  '  ',
+  '\t',
+  '[',
+  ']',
+  '{',
+  '}',
+  ', ',
+  '&a ',
+  '*a',
+  '<<: *a',
+  '"',
+  "'",
+  '# x',
+  '---\n',
+  '...\n',
+  '? ',
+  '|',
+  '>',
+  '!',
+  '!!str ',
+  '%YAML 1.2\n',
+  '@',
+  '`',
+  '~',
+  'null',
+  '123',
+  '1.5',
+  '9007199254740993',
+  'yes',
+  '\r\n',
+  'é',
+  '\u{1F600}',
+  ...KNOWN_KEYS.map((k) => `${k}: `),
+  ...PROTOTYPE_KEYS.map((k) => `${k}: `),
 ];
 
 /** One edit of a text: insert a token, delete a span, or repeat a line (a duplicate key). */
@@ -215,7 +249,9 @@ export const editedProfileText: fc.Arbitrary<string> = fc
   .map(([profile, options, edits]) => edits.reduce(applyEdit, stringify(profile, options)));
 
 /** Texts made of YAML syntax pieces in any order. */
-export const yamlishText: fc.Arbitrary<string> = fc.array(fc.oneof(fc.constantFrom(...TOKENS), fc.string({ maxLength: 6 })), { maxLength: 40 }).map((parts) => parts.join(''));
+export const yamlishText: fc.Arbitrary<string> = fc
+  .array(fc.oneof(fc.constantFrom(...TOKENS), fc.string({ maxLength: 6 })), { maxLength: 40 })
+  .map((parts) => parts.join(''));
 
 function isEmptyMap(value: unknown): boolean {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;

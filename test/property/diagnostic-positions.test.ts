@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { isAlias, isMap, isScalar, isSeq, type Document, type Node } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { type Document, isAlias, isMap, isScalar, isSeq, type Node } from 'yaml';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { lintInputs } from '../../src/operations/lint.js';
@@ -13,14 +13,20 @@ const registry = createCatalogue();
 
 /** JSON Pointer segments, unescaped. */
 function segmentsOf(pointer: string): string[] {
-  return pointer === '' ? [] : pointer.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function existsInData(value: unknown, segments: readonly string[]): boolean {
   let node = value;
   for (const segment of segments) {
     if (Array.isArray(node) && /^\d+$/.test(segment) && Number(segment) < node.length) node = node[Number(segment)];
-    else if (typeof node === 'object' && node !== null && !Array.isArray(node) && Object.hasOwn(node, segment)) node = (node as Record<string, unknown>)[segment];
+    else if (typeof node === 'object' && node !== null && !Array.isArray(node) && Object.hasOwn(node, segment))
+      node = (node as Record<string, unknown>)[segment];
     else return false;
   }
   return true;
@@ -57,13 +63,16 @@ function checkDiagnostics(text: string, diagnostics: readonly Diagnostic[]): voi
   for (const d of diagnostics) {
     const segments = segmentsOf(d.path);
     const exists = (s: readonly string[]) => s.length === 0 || documents.some((doc) => existsInData(doc.data, s) || existsInSource(doc.doc, s));
-    expect({
-      file: d.file,
-      line: d.line >= 1 && d.line <= lines,
-      column: d.column >= 1,
-      end: d.endLine > d.line || (d.endLine === d.line && d.endColumn >= d.column),
-      path: exists(segments) || exists(segments.slice(0, -1)) || (isRenderingKey(d, segments) && exists(segments.slice(0, -2))),
-    }, `${d.code} at ${d.line}:${d.column} ${d.path}: ${d.message}`).toEqual({ file: 'cluster.yaml', line: true, column: true, end: true, path: true });
+    expect(
+      {
+        file: d.file,
+        line: d.line >= 1 && d.line <= lines,
+        column: d.column >= 1,
+        end: d.endLine > d.line || (d.endLine === d.line && d.endColumn >= d.column),
+        path: exists(segments) || exists(segments.slice(0, -1)) || (isRenderingKey(d, segments) && exists(segments.slice(0, -2))),
+      },
+      `${d.code} at ${d.line}:${d.column} ${d.path}: ${d.message}`,
+    ).toEqual({ file: 'cluster.yaml', line: true, column: true, end: true, path: true });
   }
 }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { Rendering } from '../../src/schema/handler.js';
-import { forSchema, data } from './arbitraries.js';
+import { data, forSchema } from './arbitraries.js';
 
 // Issue #7: validateAndApplyDefaults of every built-in never mutates its input (§3) and is
 // idempotent: applying it to its own output changes nothing.

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
-import { evaluateProfile } from '../../src/operations/evaluate-profile.js';
 import type { InputFile } from '../../src/core/input.js';
+import { evaluateProfile } from '../../src/operations/evaluate-profile.js';
 import { lintInputs } from '../../src/operations/lint.js';
 import { data, editedProfileText, mapOf, validProfile, yamlishText } from './arbitraries.js';
 
@@ -55,7 +55,11 @@ describe('kurel never throws', () => {
         const spec = profile['spec'] as Record<string, unknown>;
         if (where === 'spec') profile['spec'] = value;
         else if (where === 'capabilities') spec['capabilities'] = value;
-        else spec['capabilities'] = mapOf([['expose', { rendering: value }], ['ingress', { rendering: value }]]);
+        else
+          spec['capabilities'] = mapOf([
+            ['expose', { rendering: value }],
+            ['ingress', { rendering: value }],
+          ]);
         evaluateProfile(profile, registry, 'error');
       }),
       { numRuns: 300 },

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { lintInputs } from '../../src/operations/lint.js';
 import { parseYamlStream } from '../../src/yaml/source.js';

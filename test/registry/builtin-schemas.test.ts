@@ -7,7 +7,9 @@ import { SUPPORTED_KEYWORDS } from '../../src/schema/keywords.js';
 // Built-ins register without the JSON Schema meta-check, so lint starts pay nothing for it;
 // these tests are that check, run at build time.
 const require = createRequire(import.meta.url);
-const Ajv2020 = (require('ajv/dist/2020.js') as { default: new (options: object) => { validateSchema(s: unknown): boolean; compile(s: unknown): unknown; errors: unknown } }).default;
+const Ajv2020 = (
+  require('ajv/dist/2020.js') as { default: new (options: object) => { validateSchema(s: unknown): boolean; compile(s: unknown): unknown; errors: unknown } }
+).default;
 
 const withSchemas = BUILTIN_HANDLERS.filter((h) => h.renderingSchema !== undefined);
 
@@ -32,7 +34,16 @@ function keywordsOf(schema: unknown, found = new Set<string>()): Set<string> {
 
 describe('built-in rendering schemas', () => {
   it('covers every built-in that validates its rendering', () => {
-    expect(withSchemas.map((h) => h.type).sort()).toEqual(['certificate', 'cilium-networkpolicy', 'configmap', 'expose', 'external-secret', 'networkpolicy', 'pvc', 'volsync']);
+    expect(withSchemas.map((h) => h.type).sort()).toEqual([
+      'certificate',
+      'cilium-networkpolicy',
+      'configmap',
+      'expose',
+      'external-secret',
+      'networkpolicy',
+      'pvc',
+      'volsync',
+    ]);
   });
 
   it.each(withSchemas.map((h) => [h.type, h] as const))('%s: is valid JSON Schema 2020-12 and compiles with ajv', (_type, handler) => {
@@ -50,22 +61,27 @@ describe('built-in rendering schemas', () => {
     expect(() => assertHandlerIsSound(handler, 'builtin', { checkSchema: true })).not.toThrow();
   });
 
-  it.each(withSchemas.map((h) => [h.type, h] as const))('%s: closes every object (additionalProperties: false) except free-form selectors', (_type, handler) => {
-    const open: string[] = [];
-    const walk = (schema: unknown, path: string) => {
-      if (typeof schema !== 'object' || schema === null) return;
-      const s = schema as Record<string, unknown>;
-      if (s['type'] === 'object' && s['additionalProperties'] !== false) open.push(path || '/');
-      for (const [name, sub] of Object.entries((s['properties'] as Record<string, unknown>) ?? {})) walk(sub, `${path}/${name}`);
-      for (const branch of [...((s['anyOf'] as unknown[]) ?? []), ...((s['oneOf'] as unknown[]) ?? [])]) walk(branch, path);
-      if (s['items']) walk(s['items'], `${path}/[]`);
-    };
-    walk(handler.renderingSchema, '');
-    expect(open.filter((p) => !p.endsWith('/podSelector'))).toEqual([]);
-  });
+  it.each(withSchemas.map((h) => [h.type, h] as const))(
+    '%s: closes every object (additionalProperties: false) except free-form selectors',
+    (_type, handler) => {
+      const open: string[] = [];
+      const walk = (schema: unknown, path: string) => {
+        if (typeof schema !== 'object' || schema === null) return;
+        const s = schema as Record<string, unknown>;
+        if (s['type'] === 'object' && s['additionalProperties'] !== false) open.push(path || '/');
+        for (const [name, sub] of Object.entries((s['properties'] as Record<string, unknown>) ?? {})) walk(sub, `${path}/${name}`);
+        for (const branch of [...((s['anyOf'] as unknown[]) ?? []), ...((s['oneOf'] as unknown[]) ?? [])]) walk(branch, path);
+        if (s['items']) walk(s['items'], `${path}/[]`);
+      };
+      walk(handler.renderingSchema, '');
+      expect(open.filter((p) => !p.endsWith('/podSelector'))).toEqual([]);
+    },
+  );
 
   it('publishes expose as a union of exactly two closed branches told apart by controllerType', () => {
-    const schema = BUILTIN_HANDLERS.find((h) => h.type === 'expose')!.renderingSchema as { anyOf: { properties: { controllerType: { const: string } }; required: string[] }[] };
+    const schema = BUILTIN_HANDLERS.find((h) => h.type === 'expose')!.renderingSchema as {
+      anyOf: { properties: { controllerType: { const: string } }; required: string[] }[];
+    };
     expect(schema.anyOf.map((b) => [b.properties.controllerType.const, [...b.required].sort()])).toEqual([
       ['ingress', ['controllerType', 'ingressClassName']],
       ['gateway', ['controllerType', 'gatewayName']],

@@ -20,7 +20,11 @@ function refusal(candidate: unknown): RegistryError {
 describe('the startup assertion refuses a broken handler', () => {
   it('refuses a second handler for a built-in type, naming the type and who holds it', () => {
     const e = refusal({ ...valid, type: 'expose' });
-    expect({ type: e.handlerType, reason: e.reason, source: e.source }).toEqual({ type: 'expose', reason: 'type "expose" is already registered by builtin', source: SOURCE });
+    expect({ type: e.handlerType, reason: e.reason, source: e.source }).toEqual({
+      type: 'expose',
+      reason: 'type "expose" is already registered by builtin',
+      source: SOURCE,
+    });
     expect(e.message).toBe('handler "expose" (plugin:./broken.mjs): type "expose" is already registered by builtin');
   });
 
@@ -43,10 +47,18 @@ describe('the startup assertion refuses a broken handler', () => {
 
   it.each([
     ['an unknown type name', { type: 'objekt' }, /^renderingSchema is not a valid JSON Schema: .*type must be equal to one of the allowed values/],
-    ['a negative minLength', { type: 'object', properties: { a: { type: 'string', minLength: -1 } } }, /^renderingSchema is not a valid JSON Schema: .*minLength must be >= 0/],
+    [
+      'a negative minLength',
+      { type: 'object', properties: { a: { type: 'string', minLength: -1 } } },
+      /^renderingSchema is not a valid JSON Schema: .*minLength must be >= 0/,
+    ],
     ['a required list that is not a list', { type: 'object', required: 'name' }, /^renderingSchema is not a valid JSON Schema: .*required must be array/],
     ['a pattern that does not compile', { type: 'string', pattern: '(' }, /^renderingSchema is not a valid JSON Schema: .*Unterminated group/],
-    ['a keyword kurel does not evaluate', { type: 'object', properties: { a: { if: { type: 'string' } } } }, /^renderingSchema is not a valid JSON Schema: keyword "if" at \/properties\/a is not supported/],
+    [
+      'a keyword kurel does not evaluate',
+      { type: 'object', properties: { a: { if: { type: 'string' } } } },
+      /^renderingSchema is not a valid JSON Schema: keyword "if" at \/properties\/a is not supported/,
+    ],
     ['not an object', 'object', /^renderingSchema must be a JSON Schema object$/],
   ])('refuses a rendering schema with %s', (_name, renderingSchema, reason) => {
     const e = refusal({ ...valid, renderingSchema });
@@ -56,7 +68,12 @@ describe('the startup assertion refuses a broken handler', () => {
 
   it.each([
     ['not an object', 'expose', '(unnamed)', 'a handler must be an object, found string'],
-    ['a type that is not a DNS-1123 label', { ...valid, type: 'Redis_Sidecar' }, 'Redis_Sidecar', 'type must be a DNS-1123 label (lowercase letters, digits and -)'],
+    [
+      'a type that is not a DNS-1123 label',
+      { ...valid, type: 'Redis_Sidecar' },
+      'Redis_Sidecar',
+      'type must be a DNS-1123 label (lowercase letters, digits and -)',
+    ],
     ['no description', { type: 'redis', capabilityAware: false }, 'redis', 'description must be a string'],
     ['no capabilityAware flag', { type: 'redis', description: 'x' }, 'redis', 'capabilityAware must be true or false'],
     ['capabilityRequired without capabilityAware', { ...valid, capabilityRequired: true }, 'redis', 'capabilityRequired needs capabilityAware: true'],
@@ -71,7 +88,10 @@ describe('the startup assertion refuses a broken handler', () => {
     const registry = createCatalogue({
       handlers: [
         { handler: valid, source: SOURCE },
-        { handler: { ...valid, type: 'memcached', renderingSchema: { type: 'object', properties: { size: { type: 'integer' } }, additionalProperties: false } }, source: SOURCE },
+        {
+          handler: { ...valid, type: 'memcached', renderingSchema: { type: 'object', properties: { size: { type: 'integer' } }, additionalProperties: false } },
+          source: SOURCE,
+        },
       ],
     });
     expect([registry.handler('redis')?.source, registry.handler('memcached')?.source]).toEqual([SOURCE, SOURCE]);

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseYamlStream } from '../../src/yaml/source.js';
-import { runKurel, type JsonEnvelope } from '../helpers/cli.js';
+import { type JsonEnvelope, runKurel } from '../helpers/cli.js';
 
 // The published schema and `kurel lint` must give the same verdict on every profile below.
 // Each bad profile holds one mistake and names what lint reports in its first line:
@@ -52,7 +52,9 @@ function expectationOf(c: Case): { code: string; path: string } {
 
 function dataOf(text: string, file: string): { hasDocument: boolean; data: unknown } {
   const document = parseYamlStream(text, file).documents[0];
-  return document === undefined || document.data === undefined || document.isEmpty ? { hasDocument: false, data: undefined } : { hasDocument: true, data: document.data };
+  return document === undefined || document.data === undefined || document.isEmpty
+    ? { hasDocument: false, data: undefined }
+    : { hasDocument: true, data: document.data };
 }
 
 /** Where an ajv error points, as a JSON Pointer (a missing or extra key: that key's pointer). */
@@ -117,7 +119,10 @@ describe('the bad-profile corpus', () => {
     expect(bad.length).toBeGreaterThanOrEqual(40);
     const paths = bad.map((c) => expectationOf(c).path);
     for (const capability of ['expose', 'certificate', 'external-secret', 'pvc', 'volsync', 'configmap', 'networkpolicy', 'cilium-networkpolicy']) {
-      expect(paths.some((p) => p.startsWith(`/spec/capabilities/${capability}`)), capability).toBe(true);
+      expect(
+        paths.some((p) => p.startsWith(`/spec/capabilities/${capability}`)),
+        capability,
+      ).toBe(true);
     }
     const codes = new Set(bad.map((c) => expectationOf(c).code));
     for (const code of ['unknown-field', 'missing-required', 'wrong-type', 'invalid-value', 'invalid-key', 'field-not-allowed']) {
@@ -145,7 +150,10 @@ describe('kurel lint and the published schema agree', () => {
     // The schema refuses it at the mistake (or at a node holding it), not for some other reason.
     const allowed = new Set(ancestorsOrSelf(expected.path).filter((p) => p !== '' || expected.path === ''));
     const located = (builtinValidator.errors ?? []).filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'if').map(locate);
-    expect(located.some((p) => allowed.has(p)), `ajv errors at ${located.join(', ')}`).toBe(true);
+    expect(
+      located.some((p) => allowed.has(p)),
+      `ajv errors at ${located.join(', ')}`,
+    ).toBe(true);
   });
 
   it.each(unsayable.map((c) => [c.name, c] as const))('lint rejects %s, which the schema cannot see', (name, c) => {

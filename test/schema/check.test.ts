@@ -1,11 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { describe, expect, it } from 'vitest';
-import { checkSchema } from '../../src/schema/check.js';
 import type { Issue } from '../../src/core/diagnostics.js';
-import { type JsonSchema } from '../../src/core/json-schema.js';
+import type { JsonSchema } from '../../src/core/json-schema.js';
+import { checkSchema } from '../../src/schema/check.js';
 
 /** An issue reduced to what these tests pin: code, path, and the part it points at. */
-const brief = (issues: Issue[]) => issues.map((i) => ({ code: i.code, path: i.path.join('/'), ...(i.part ? { part: i.part } : {}), ...(i.at ? { at: i.at } : {}) }));
+const brief = (issues: Issue[]) =>
+  issues.map((i) => ({ code: i.code, path: i.path.join('/'), ...(i.part ? { part: i.part } : {}), ...(i.at ? { at: i.at } : {}) }));
 
 const Closed = Type.Object(
   {

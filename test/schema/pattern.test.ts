@@ -222,7 +222,7 @@ describe('publishPattern', () => {
     '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
     String.raw`^\p{L}[\p{L}\p{N}_-]{0,62}$`,
     String.raw`^\d+\.\d+$`,
-    String.raw`[.]`,
+    '[.]',
     // An escaped backslash before s, and an escaped dot: no whitespace class, no wildcard.
     String.raw`\\s\.`,
     String.raw`[\\s]`,
@@ -240,13 +240,64 @@ describe('publishPattern', () => {
 // The patterns whose published form must say what RE2 says: every rewrite, in and out of
 // classes, negated or not, beside anchors, word boundaries and Unicode properties.
 const AGREEMENT_PATTERNS = [
-  '.', '^.$', 'a.b', '^.*$', '.+x', String.raw`\s`, String.raw`^\s+$`, String.raw`\S`, String.raw`^\S*$`,
-  String.raw`[\s]`, String.raw`[^\s]`, String.raw`[\S]`, String.raw`[^\S]`, String.raw`[\S\d]`, String.raw`[^\S\d]`,
-  String.raw`[\S\n]`, String.raw`[^\S\n]`, String.raw`[\s\S]`, String.raw`^[^\s\S]$`, String.raw`[\s\w]`, String.raw`[^\s\w]+$`,
-  String.raw`[\S\t-\r]`, String.raw`[^\S\t-\r]`, String.raw`[\S\p{Zs}]`, String.raw`[^\S\p{Cc}]`, String.raw`^[.\s]+$`,
-  String.raw`\bx\b`, String.raw`^\w+\s?\w*$`, String.raw`^\p{L}+$`, String.raw`[\p{L}\s]+$`, String.raw`\d\D`, String.raw`^a$`,
+  '.',
+  '^.$',
+  'a.b',
+  '^.*$',
+  '.+x',
+  String.raw`\s`,
+  String.raw`^\s+$`,
+  String.raw`\S`,
+  String.raw`^\S*$`,
+  String.raw`[\s]`,
+  String.raw`[^\s]`,
+  String.raw`[\S]`,
+  String.raw`[^\S]`,
+  String.raw`[\S\d]`,
+  String.raw`[^\S\d]`,
+  String.raw`[\S\n]`,
+  String.raw`[^\S\n]`,
+  String.raw`[\s\S]`,
+  String.raw`^[^\s\S]$`,
+  String.raw`[\s\w]`,
+  String.raw`[^\s\w]+$`,
+  String.raw`[\S\t-\r]`,
+  String.raw`[^\S\t-\r]`,
+  String.raw`[\S\p{Zs}]`,
+  String.raw`[^\S\p{Cc}]`,
+  String.raw`^[.\s]+$`,
+  String.raw`\bx\b`,
+  String.raw`^\w+\s?\w*$`,
+  String.raw`^\p{L}+$`,
+  String.raw`[\p{L}\s]+$`,
+  String.raw`\d\D`,
+  '^a$',
 ];
-const ALPHABET = ['a', 'b', 'x', '0', '_', '.', ' ', '\t', '\n', '\v', '\f', '\r', '\u0085', '\u00a0', '\u2028', '\u2029', '\u3000', '\ufeff', 'é', '中', '\u{1F600}', '\uD800', '\uDC00'];
+const ALPHABET = [
+  'a',
+  'b',
+  'x',
+  '0',
+  '_',
+  '.',
+  ' ',
+  '\t',
+  '\n',
+  '\v',
+  '\f',
+  '\r',
+  '\u0085',
+  '\u00a0',
+  '\u2028',
+  '\u2029',
+  '\u3000',
+  '\ufeff',
+  'é',
+  '中',
+  '\u{1F600}',
+  '\uD800',
+  '\uDC00',
+];
 
 describe('published patterns agree with RE2', () => {
   it.each(AGREEMENT_PATTERNS)('%s matches the same strings in RE2 and, published, in ECMAScript', (pattern) => {
@@ -274,7 +325,7 @@ describe('published patterns agree with RE2', () => {
 
   it('needs the rewrite: unpublished, . and \\s disagree with RE2', () => {
     const cache = new PatternCache();
-    expect([cache.test('^.$', '\r'), new RegExp('^.$', 'u').test('\r')]).toEqual([true, false]);
-    expect([cache.test('^\\s$', '\v'), new RegExp('^\\s$', 'u').test('\v')]).toEqual([false, true]);
+    expect([cache.test('^.$', '\r'), /^.$/u.test('\r')]).toEqual([true, false]);
+    expect([cache.test('^\\s$', '\v'), /^\s$/u.test('\v')]).toEqual([false, true]);
   });
 });

@@ -3,12 +3,12 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
+import type { JsonSchema } from '../../src/core/json-schema.js';
 import { capabilitySchema } from '../../src/operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../src/operations/cluster-profile-schema.js';
 import { lintInputs } from '../../src/operations/lint.js';
-import { publishSchema } from '../../src/schema/publish.js';
 import { checkSchema } from '../../src/schema/check.js';
-import { type JsonSchema } from '../../src/core/json-schema.js';
+import { publishSchema } from '../../src/schema/publish.js';
 
 const ajv = () => new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
 
@@ -16,7 +16,10 @@ function judgeWithAjv(schema: JsonSchema, value: unknown): boolean {
   return ajv().compile(publishSchema(schema))(value);
 }
 
-const Optional = Type.Object({ a: Type.Optional(Type.String()), b: Type.Optional(Type.String()) }, { dependentRequired: { a: ['b'] }, additionalProperties: false });
+const Optional = Type.Object(
+  { a: Type.Optional(Type.String()), b: Type.Optional(Type.String()) },
+  { dependentRequired: { a: ['b'] }, additionalProperties: false },
+);
 const proto = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"additionalProperties":false}') as JsonSchema;
 
 // Each row: a schema of the shapes handlers and definitions declare, a value, and the verdict
@@ -83,7 +86,10 @@ describe('clusterProfileJsonSchema', () => {
       type: 'sidecar',
       description: 'Adds a sidecar',
       capabilityAware: false,
-      renderingSchema: Type.Object({ image: Type.Optional(Type.String({ minLength: 3 })), port: Type.Optional(Type.Integer()) }, { additionalProperties: false }),
+      renderingSchema: Type.Object(
+        { image: Type.Optional(Type.String({ minLength: 3 })), port: Type.Optional(Type.Integer()) },
+        { additionalProperties: false },
+      ),
     };
     const definition = `apiVersion: launcher.gokure.dev/v1alpha1
 kind: CapabilityDefinition
@@ -111,7 +117,12 @@ spec:
 
   it('keeps a binding of a type no one knows open, and refuses a key that is not a capability key', () => {
     const validate = ajv().compile(clusterProfileJsonSchema(createCatalogue()));
-    const profile = (capabilities: unknown) => ({ apiVersion: 'launcher.gokure.dev/v1alpha1', kind: 'ClusterProfile', metadata: { name: 'p' }, spec: { capabilities } });
+    const profile = (capabilities: unknown) => ({
+      apiVersion: 'launcher.gokure.dev/v1alpha1',
+      kind: 'ClusterProfile',
+      metadata: { name: 'p' },
+      spec: { capabilities },
+    });
     expect(validate(profile({ mesh: { rendering: { anything: [1, { deep: true }] } } }))).toBe(true);
     expect(validate(profile({ 'mesh.eu.west': null }))).toBe(true);
     expect(validate(profile({ mesh: { settings: {} } }))).toBe(false);

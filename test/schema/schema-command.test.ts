@@ -41,12 +41,30 @@ describe('kurel schema', () => {
   it('prints the draft 2020-12 schema of a whole cluster.yaml, with a property for every built-in', async () => {
     const run = await runKurel(['schema']);
     expect(run.code).toBe(0);
-    const schema = JSON.parse(run.stdout) as { $schema: string; title: string; properties: { spec: { properties: { capabilities: { properties: Record<string, unknown> } } } } };
+    const schema = JSON.parse(run.stdout) as {
+      $schema: string;
+      title: string;
+      properties: { spec: { properties: { capabilities: { properties: Record<string, unknown> } } } };
+    };
     expect(schema.$schema).toBe(DRAFT);
     expect(schema.title).toBe('ClusterProfile');
     expect(Object.keys(schema.properties.spec.properties.capabilities.properties)).toEqual([
-      'certificate', 'cilium-networkpolicy', 'configmap', 'expose', 'external-secret', 'fluxcd-patches', 'fluxcd-postbuild', 'httproute',
-      'ingress', 'networkpolicy', 'prune-protection', 'pvc', 'rbac', 'scaler', 'security-context', 'volsync',
+      'certificate',
+      'cilium-networkpolicy',
+      'configmap',
+      'expose',
+      'external-secret',
+      'fluxcd-patches',
+      'fluxcd-postbuild',
+      'httproute',
+      'ingress',
+      'networkpolicy',
+      'prune-protection',
+      'pvc',
+      'rbac',
+      'scaler',
+      'security-context',
+      'volsync',
     ]);
     const checker = ajv();
     expect(checker.validateSchema(schema), checker.errorsText(checker.errors)).toBe(true);

@@ -14,7 +14,7 @@ describe('reading a profile file', () => {
   });
 
   it('reports a second document as multiple-documents at its ---, and still checks the first', () => {
-    const text = PROFILE + '---\nkind: ClusterProfile\n';
+    const text = `${PROFILE}---\nkind: ClusterProfile\n`;
     const report = lintText(text);
     expect(report.diagnostics.map((d) => ({ code: d.code, line: d.line, column: d.column, endColumn: d.endColumn }))).toEqual([
       { code: 'multiple-documents', line: 11, column: 1, endColumn: 4 },
@@ -23,8 +23,11 @@ describe('reading a profile file', () => {
   });
 
   it('reports a second document as multiple-documents together with the errors of the first', () => {
-    const text = withBindings('expose:\n  rendering:\n    controllerType: ingress') + '---\nmetadata: {}\n';
-    expect(diagnose(text)).toEqual([err('missing-required', 8, 7, '/spec/capabilities/expose/rendering/ingressClassName'), err('multiple-documents', 10, 1, '')]);
+    const text = `${withBindings('expose:\n  rendering:\n    controllerType: ingress')}---\nmetadata: {}\n`;
+    expect(diagnose(text)).toEqual([
+      err('missing-required', 8, 7, '/spec/capabilities/expose/rendering/ingressClassName'),
+      err('multiple-documents', 10, 1, ''),
+    ]);
   });
 
   it.each(['---\n', '---\n---\n', '---\n# the end\n'])('ignores trailing empty documents (%j)', (tail) => {
@@ -32,7 +35,7 @@ describe('reading a profile file', () => {
   });
 
   it('accepts a leading --- and a document end marker', () => {
-    expect(diagnose('---\n' + PROFILE + '...\n')).toEqual([]);
+    expect(diagnose(`---\n${PROFILE}...\n`)).toEqual([]);
   });
 
   it('accepts a UTF-8 byte order mark', () => {
@@ -57,7 +60,9 @@ describe('reading a profile file', () => {
   });
 
   it('reports a duplicate key at its second occurrence and still evaluates the rest', () => {
-    const text = withBindings('expose:\n  rendering:\n    controllerType: ingress\n    ingressClassName: nginx\n    ingressClassName: traefik\n    sslRedirect: "no"');
+    const text = withBindings(
+      'expose:\n  rendering:\n    controllerType: ingress\n    ingressClassName: nginx\n    ingressClassName: traefik\n    sslRedirect: "no"',
+    );
     expect(diagnose(text)).toEqual([
       err('duplicate-key', 11, 9, '/spec/capabilities/expose/rendering/ingressClassName'),
       err('wrong-type', 12, 22, '/spec/capabilities/expose/rendering/sslRedirect'),
@@ -80,7 +85,12 @@ describe('reading a profile file', () => {
     );
     const report = lintText(text);
     expect(report.diagnostics.map((d) => ({ line: d.line, column: d.column, path: d.path, message: d.message }))).toEqual([
-      { line: 10, column: 27, path: '/spec/capabilities/expose/rendering/ingressClassName', message: 'capability "expose": ingressClassName must be a string, found integer 42' },
+      {
+        line: 10,
+        column: 27,
+        path: '/spec/capabilities/expose/rendering/ingressClassName',
+        message: 'capability "expose": ingressClassName must be a string, found integer 42',
+      },
       {
         line: 12,
         column: 18,
@@ -118,7 +128,16 @@ describe('reading a profile file', () => {
 
   it('resolves a merged binding with its own keys winning', () => {
     const text = withBindings(
-      ['expose:', '  rendering: &gw', '    controllerType: gateway', '    gatewayName: public', 'expose.internal:', '  rendering:', '    <<: *gw', '    gatewayName: internal'].join('\n'),
+      [
+        'expose:',
+        '  rendering: &gw',
+        '    controllerType: gateway',
+        '    gatewayName: public',
+        'expose.internal:',
+        '  rendering:',
+        '    <<: *gw',
+        '    gatewayName: internal',
+      ].join('\n'),
     );
     expect(resolve(text)).toEqual({
       expose: { controllerType: 'gateway', gatewayName: 'public', gatewayNamespace: 'gateway-system' },
@@ -153,7 +172,16 @@ describe('reading a profile file', () => {
 
   it.each(['__proto__', 'constructor', 'prototype'])('reports %s in a closed map as unknown-field and keeps it as data in a pass-through rendering', (key) => {
     const text = withBindings(
-      ['expose:', '  rendering:', '    controllerType: ingress', '    ingressClassName: nginx', `    ${key}: {polluted: true}`, 'scaler:', '  rendering:', `    ${key}: {polluted: true}`].join('\n'),
+      [
+        'expose:',
+        '  rendering:',
+        '    controllerType: ingress',
+        '    ingressClassName: nginx',
+        `    ${key}: {polluted: true}`,
+        'scaler:',
+        '  rendering:',
+        `    ${key}: {polluted: true}`,
+      ].join('\n'),
     );
     const report = lintText(text);
     expect(report.diagnostics.map((d) => ({ code: d.code, line: d.line, column: d.column, path: d.path }))).toEqual([

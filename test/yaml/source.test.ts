@@ -44,7 +44,13 @@ describe('positions of diagnostics', () => {
   });
 
   it("points a missing key of a list item at the item's first line", () => {
-    expect(at(error('missing-required', ['root', 'list', 0, 'third'], 'x'))).toEqual({ line: 4, column: 7, endLine: 4, endColumn: 15, path: '/root/list/0/third' });
+    expect(at(error('missing-required', ['root', 'list', 0, 'third'], 'x'))).toEqual({
+      line: 4,
+      column: 7,
+      endLine: 4,
+      endColumn: 15,
+      path: '/root/list/0/third',
+    });
   });
 
   it("points a missing key under an absent parent at the nearest existing ancestor's key", () => {
@@ -104,7 +110,9 @@ describe('parseYamlStream', () => {
 
   it('reports a duplicate key at its second occurrence, naming the first line', () => {
     const doc = parseYamlStream('a: 1\nb:\n  c: 1\n  d: 2\n  c: 3\n', 'f.yaml').documents[0]!;
-    expect(doc.diagnostics).toMatchObject([{ code: 'duplicate-key', line: 5, column: 3, endColumn: 4, path: '/b/c', message: 'duplicate key "c" (first defined on line 3)' }]);
+    expect(doc.diagnostics).toMatchObject([
+      { code: 'duplicate-key', line: 5, column: 3, endColumn: 4, path: '/b/c', message: 'duplicate key "c" (first defined on line 3)' },
+    ]);
     expect(doc.data).toEqual({ a: 1, b: { c: 1, d: 2 } });
   });
 
@@ -184,12 +192,21 @@ describe('anchors, aliases and merge keys', () => {
 
   it('points an error at an aliased scalar at the *alias, naming the anchor on the same line', () => {
     const doc = parseYamlStream(TEXT_ALIAS, 'f.yaml').documents[0]!;
-    expect(doc.toDiagnostic(error('invalid-value', ['nameAgain'], 'bad'))).toMatchObject({ line: 6, column: 12, message: 'bad (value from the anchor on line 4)' });
+    expect(doc.toDiagnostic(error('invalid-value', ['nameAgain'], 'bad'))).toMatchObject({
+      line: 6,
+      column: 12,
+      message: 'bad (value from the anchor on line 4)',
+    });
   });
 
   it('points an error in a key brought in by <<: *x at the *x', () => {
     const doc = parseYamlStream(TEXT_ALIAS, 'f.yaml').documents[0]!;
-    expect(doc.toDiagnostic(error('wrong-type', ['merged', 'kind'], 'bad'))).toMatchObject({ line: 8, column: 7, endColumn: 12, message: 'bad (value from the anchor on line 1)' });
+    expect(doc.toDiagnostic(error('wrong-type', ['merged', 'kind'], 'bad'))).toMatchObject({
+      line: 8,
+      column: 7,
+      endColumn: 12,
+      message: 'bad (value from the anchor on line 1)',
+    });
     expect(doc.toDiagnostic(error('wrong-type', ['many', 'kind'], 'bad'))).toMatchObject({ line: 11, column: 8 });
   });
 

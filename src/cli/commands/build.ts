@@ -1,16 +1,16 @@
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { readSourceFile, type ReadResult } from '../../files/read-file.js';
-import { buildApplication, type BuildReport } from '../../operations/build-application.js';
 import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import type { InputFile } from '../../core/input.js';
+import { stringifyJson } from '../../core/json-text.js';
+import { gatherInputs, isDirectory } from '../../files/gather-inputs.js';
+import { type ReadResult, readSourceFile } from '../../files/read-file.js';
+import { type BuildReport, buildApplication } from '../../operations/build-application.js';
 import { buildEnvelope } from '../../operations/envelopes.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { exitCodeOf } from '../exit-code.js';
-import { stringifyJson } from '../../core/json-text.js';
 import { formatText, paletteFor, summarize } from '../format/text.js';
-import { gatherInputs, isDirectory } from '../../files/gather-inputs.js';
 import type { CommandIo } from '../io.js';
 
 /** How `kurel build` prints its result. */
@@ -79,7 +79,7 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
   const resolved = code === 0 ? (report?.application ?? null) : null;
 
   if (options.format === 'json') {
-    io.stdout(stringifyJson(buildEnvelope(code === 0, diagnostics, report?.files ?? [], resolved)) + '\n');
+    io.stdout(`${stringifyJson(buildEnvelope(code === 0, diagnostics, report?.files ?? [], resolved))}\n`);
     return code;
   }
   if (diagnostics.length > 0) {
@@ -88,7 +88,7 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
     io.stderr(`${formatText(diagnostics, report?.sources ?? new Map(), palette)}\n${summarize(diagnostics, checked)}\n`);
   }
   if (resolved) {
-    io.stdout(options.output === 'json' ? stringifyJson(resolved) + '\n' : stringify(resolved, { lineWidth: 0, aliasDuplicateObjects: false }));
+    io.stdout(options.output === 'json' ? `${stringifyJson(resolved)}\n` : stringify(resolved, { lineWidth: 0, aliasDuplicateObjects: false }));
   }
   return code;
 }

@@ -1,8 +1,8 @@
-import { listCapabilities, type CapabilityListing } from '../../operations/list-capabilities.js';
-import { EXIT } from '../exit-code.js';
 import { stringifyJson } from '../../core/json-text.js';
+import { type CapabilityListing, listCapabilities } from '../../operations/list-capabilities.js';
+import { type CapabilitySourceOptions, loadPublishedCatalogue } from '../command-catalogue.js';
+import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
-import { loadPublishedCatalogue, type CapabilitySourceOptions } from '../command-catalogue.js';
 
 /** Options of `kurel capabilities`. */
 export interface CapabilitiesCommandOptions extends CapabilitySourceOptions {
@@ -14,7 +14,7 @@ export async function runCapabilities(options: CapabilitiesCommandOptions, io: C
   const loaded = await loadPublishedCatalogue(options, io);
   if (!loaded.ok) return loaded.exitCode;
   const listing = listCapabilities(loaded.catalogue);
-  io.stdout((options.format === 'json' ? stringifyJson(listing) : formatTable(listing)) + '\n');
+  io.stdout(`${options.format === 'json' ? stringifyJson(listing) : formatTable(listing)}\n`);
   return EXIT.ok;
 }
 

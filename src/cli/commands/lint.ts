@@ -1,11 +1,10 @@
-import { compareDiagnostics, fileDiagnostic, type Diagnostic } from '../../core/diagnostics.js';
-import { lintInputs, type LintReport } from '../../operations/lint.js';
-
+import { compareDiagnostics, type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
+import { gatherInputs } from '../../files/gather-inputs.js';
+import { type LintReport, lintInputs } from '../../operations/lint.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { exitCodeOf } from '../exit-code.js';
-import { renderReport, type LintFormat } from '../format/index.js';
+import { type LintFormat, renderReport } from '../format/index.js';
 import { paletteFor } from '../format/text.js';
-import { gatherInputs } from '../../files/gather-inputs.js';
 import type { CommandIo } from '../io.js';
 
 /** Options of `kurel lint`. */
@@ -22,7 +21,12 @@ export interface LintCommandOptions {
 /** Runs `kurel lint`; returns the exit code. */
 export async function runLint(paths: readonly string[], options: LintCommandOptions, io: CommandIo): Promise<number> {
   const gathered = await gatherInputs(
-    { paths, definitionDirs: options.definitions, definitionFiles: options.capabilityDef, ...(options.stdinFilepath ? { stdinName: options.stdinFilepath } : {}) },
+    {
+      paths,
+      definitionDirs: options.definitions,
+      definitionFiles: options.capabilityDef,
+      ...(options.stdinFilepath ? { stdinName: options.stdinFilepath } : {}),
+    },
     io.stdin,
   );
   let fatal = gathered.fatal;
@@ -47,6 +51,6 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
     sources: report.sources,
     palette: paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env),
   });
-  io.stdout(text + '\n');
+  io.stdout(`${text}\n`);
   return code;
 }

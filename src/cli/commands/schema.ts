@@ -1,9 +1,9 @@
+import { stringifyJson } from '../../core/json-text.js';
+import { didYouMean } from '../../core/suggest.js';
 import { capabilitySchema, renderingSchemaDocument } from '../../operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
-import { didYouMean } from '../../core/suggest.js';
-import { loadPublishedCatalogue, type CapabilitySourceOptions } from '../command-catalogue.js';
+import { type CapabilitySourceOptions, loadPublishedCatalogue } from '../command-catalogue.js';
 import { EXIT } from '../exit-code.js';
-import { stringifyJson } from '../../core/json-text.js';
 import type { CommandIo } from '../io.js';
 
 /**
@@ -15,7 +15,7 @@ export async function runSchema(type: string | undefined, options: CapabilitySou
   if (!loaded.ok) return loaded.exitCode;
   const { catalogue } = loaded;
   if (type === undefined) {
-    io.stdout(stringifyJson(clusterProfileJsonSchema(catalogue)) + '\n');
+    io.stdout(`${stringifyJson(clusterProfileJsonSchema(catalogue))}\n`);
     return EXIT.ok;
   }
   const capability = capabilitySchema(catalogue, type);
@@ -24,6 +24,6 @@ export async function runSchema(type: string | undefined, options: CapabilitySou
     io.stderr(`error: unknown capability type "${type}"${hint ? ` (${hint})` : ''}; known types: ${catalogue.knownTypes().join(', ')}\n`);
     return EXIT.usage;
   }
-  io.stdout(stringifyJson(renderingSchemaDocument(capability)) + '\n');
+  io.stdout(`${stringifyJson(renderingSchemaDocument(capability))}\n`);
   return EXIT.ok;
 }

@@ -24,10 +24,7 @@ export async function runServe(options: ServeCommandOptions, io: CommandIo): Pro
     io.stderr(`error: --port must be an integer from 0 to 65535, found ${JSON.stringify(options.port)}\n`);
     return EXIT.usage;
   }
-  return runService(
-    { host: options.host, port, definitionDirs: [...embeddedDirs(io.cwd), ...options.definitions], plugins: options.plugin, cwd: io.cwd },
-    io,
-  );
+  return runService({ host: options.host, port, definitionDirs: [...embeddedDirs(io.cwd), ...options.definitions], plugins: options.plugin, cwd: io.cwd }, io);
 }
 
 function parsePort(text: string): number | undefined {

@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
+import type { JsonSchema } from '../../core/json-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
+import { type CapabilitySourceOptions, loadPublishedCatalogue } from '../command-catalogue.js';
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
-import { loadPublishedCatalogue, type CapabilitySourceOptions } from '../command-catalogue.js';
-import { type JsonSchema } from '../../core/json-schema.js';
 
 /** Options of `kurel types`. */
 export interface TypesCommandOptions extends CapabilitySourceOptions {

@@ -1,12 +1,12 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/input.js';
-import type { SourceText } from '../../yaml/source.js';
-import { formatGithub } from './github.js';
 import { stringifyJson } from '../../core/json-text.js';
 import { envelopeOf } from '../../operations/envelopes.js';
+import type { SourceText } from '../../yaml/source.js';
+import { formatGithub } from './github.js';
 import { formatJunit } from './junit.js';
 import { formatSarif } from './sarif.js';
-import { formatText, summarize, type Palette } from './text.js';
+import { formatText, type Palette, summarize } from './text.js';
 
 /** The output formats of `kurel lint`. */
 export const LINT_FORMATS = ['text', 'json', 'sarif', 'github', 'junit'] as const;

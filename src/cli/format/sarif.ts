@@ -1,8 +1,8 @@
 import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, DiagnosticCode } from '../../core/diagnostics.js';
-import { VERSION } from '../../core/version.js';
 import { stringifyJson } from '../../core/json-text.js';
+import { VERSION } from '../../core/version.js';
 
 /** What each diagnostic code means, in one line: the rule descriptions of a SARIF run. */
 export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {

@@ -56,5 +56,5 @@ function sourceLine(source: SourceText, line: number): string | undefined {
   if (start === undefined) return undefined;
   const next = starts[line];
   const text = source.text.slice(start, next === undefined ? undefined : next - 1).replace(/\r$/, '');
-  return text.length > 300 ? text.slice(0, 300) + '…' : text;
+  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
 }

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { buildApplication } from '../../operations/build-application.js';
 import { bodyBytes, decodeJsonBody } from '../body.js';
-import { readEnvelope } from '../request-envelope.js';
 import type { ServiceMetrics } from '../metrics.js';
+import { readEnvelope } from '../request-envelope.js';
 import { sendJson } from '../respond.js';
 import type { ServiceState } from '../service-state.js';
 

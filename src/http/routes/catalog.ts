@@ -1,12 +1,12 @@
 import type { RequestHandler } from 'express';
 import type { Catalogue } from '../../catalogue/catalogue.js';
-import { listCapabilities, type CapabilityListing } from '../../operations/list-capabilities.js';
+import type { JsonSchema } from '../../core/json-schema.js';
 import { capabilitySchema, renderingSchemaDocument } from '../../operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
+import { type CapabilityListing, listCapabilities } from '../../operations/list-capabilities.js';
 import { HttpProblem } from '../problem.js';
 import { sendJson } from '../respond.js';
 import type { ServiceState } from '../service-state.js';
-import { type JsonSchema } from '../../core/json-schema.js';
 
 // A catalogue never changes once in service (a reload swaps in a new one), so what is published
 // from it is computed once per catalogue.

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
-import { validateJsonProfile, validateProfile, type ProfileVerdict } from '../../operations/validate-profile.js';
-import { bodyBytes, decodeJsonBody, type BodyKind } from '../body.js';
-import { isEnvelope, readEnvelope } from '../request-envelope.js';
+import { type ProfileVerdict, validateJsonProfile, validateProfile } from '../../operations/validate-profile.js';
+import { type BodyKind, bodyBytes, decodeJsonBody } from '../body.js';
 import type { ServiceMetrics } from '../metrics.js';
+import { isEnvelope, readEnvelope } from '../request-envelope.js';
 import { sendJson } from '../respond.js';
 import type { ServiceState } from '../service-state.js';
 
