@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import { withPatternBudget } from '../registry/regex-safety.js';
 import type { Registry } from '../registry/registry.js';
 import { readBody, type BodyKind } from './body.js';
+import { consoleAssetRoute, consolePageRoute } from './console.js';
 import { edge } from './edge.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 import { silentLogger, type Logger } from './logger.js';
@@ -10,6 +11,7 @@ import { readOpenApiText } from './package-files.js';
 import { HttpProblem, sendProblem } from './problem.js';
 import { buildRoute } from './routes/build.js';
 import { capabilitiesRoute, capabilityRoute, clusterProfileSchemaRoute } from './routes/catalog.js';
+import { codeExplanationRoute } from './routes/codes.js';
 import { healthRoute, logReloads, metricsRoute, openApiRoute, readinessRoute, reloadRoute } from './routes/operations.js';
 import { validateRoute } from './routes/validate.js';
 import { ServiceState } from './service-state.js';
@@ -69,6 +71,9 @@ export function createApp(options: AppOptions): KurelApp {
     { path: '/readyz', methods: { get: [readinessRoute(state)] } },
     { path: '/metrics', methods: { get: [metricsRoute(metrics)] } },
     { path: '/openapi.yaml', methods: { get: [openApiRoute(readOpenApiText())] } },
+    { path: '/', methods: { get: [consolePageRoute()] } },
+    { path: '/assets/:name', methods: { get: [consoleAssetRoute()] } },
+    { path: '/codes/:code', methods: { get: [codeExplanationRoute()] } },
   ];
 
   const app = express();
