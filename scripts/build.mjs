@@ -64,8 +64,8 @@ async function buildConsole(out) {
     splitting: true,
     format: 'esm',
     platform: 'browser',
-    // CompressionStream('deflate-raw') and CSS nesting are the newest features the console uses.
-    target: ['chrome120', 'firefox117', 'safari17'],
+    // Browsers with CompressionStream('deflate-raw'), the newest feature the console needs.
+    target: ['chrome103', 'firefox113', 'safari16.4'],
     minify: true,
     entryNames: '[name]-[hash]',
     chunkNames: '[name]-[hash]',

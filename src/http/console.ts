@@ -10,10 +10,10 @@ import { sendText } from './respond.js';
 const CONSOLE_DIR = ['dist', 'console'];
 
 /** What the build wrote into the page where each response's CSP nonce goes. */
-export const NONCE_PLACEHOLDER = '{{nonce}}';
+const NONCE_PLACEHOLDER = '{{nonce}}';
 
 /** The console's build manifest: the page's file name and every asset with its media type. */
-export interface ConsoleManifest {
+interface ConsoleManifest {
   page: string;
   assets: Record<string, string>;
 }
