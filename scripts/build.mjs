@@ -4,7 +4,8 @@
 // dist/ never sees a half-written tree.
 
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, renameSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -37,6 +38,53 @@ const bundleStartupPackages = {
   },
 };
 
+// What the console's assets are served as, by extension; the build emits nothing else.
+const CONSOLE_MEDIA_TYPES = { '.js': 'text/javascript', '.css': 'text/css' };
+
+/**
+ * Bundles the browser console (console/) into `<out>/console/`: assets under `assets/` with
+ * content-hashed names (served as immutable), the page with their relative URLs filled in (the
+ * server fills in each response's nonce at `{{nonce}}`), and `manifest.json` naming both, which
+ * `kurel serve` reads on the first request for the console. The playground (CodeMirror) is a
+ * chunk of its own, loaded when the view is first opened.
+ */
+async function buildConsole(out) {
+  const dir = `${out}/console`;
+  const result = await build({
+    entryPoints: { console: 'console/main.ts' },
+    outdir: `${dir}/assets`,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    // Browsers with CompressionStream('deflate-raw'), the newest feature the console needs.
+    target: ['chrome103', 'firefox113', 'safari16.4'],
+    minify: true,
+    entryNames: '[name]-[hash]',
+    chunkNames: '[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const assets = {};
+  let script;
+  let style;
+  for (const [path, output] of Object.entries(result.metafile.outputs)) {
+    const name = basename(path);
+    const mediaType = CONSOLE_MEDIA_TYPES[name.slice(name.lastIndexOf('.'))];
+    if (!mediaType) throw new Error(`the console build wrote ${name}, which has no media type to be served as`);
+    assets[name] = mediaType;
+    if (output.entryPoint === 'console/main.ts') {
+      script = name;
+      style = output.cssBundle && basename(output.cssBundle);
+    }
+  }
+  if (!script || !style) throw new Error('the console build wrote no entry script or no stylesheet');
+  const page = readFileSync('console/index.html', 'utf8').replaceAll('{{script}}', `assets/${script}`).replaceAll('{{style}}', `assets/${style}`);
+  writeFileSync(`${dir}/index.html`, page);
+  writeFileSync(`${dir}/manifest.json`, `${JSON.stringify({ page: 'index.html', assets }, null, 2)}\n`);
+}
+
 const staging = `dist.build-${process.pid}`;
 rmSync(staging, { recursive: true, force: true });
 try {
@@ -68,6 +116,7 @@ try {
     banner: { js: "import { createRequire as __kurelCreateRequire } from 'node:module'; const require = __kurelCreateRequire(import.meta.url);" },
   });
   chmodSync(`${staging}/cli.js`, 0o755);
+  await buildConsole(staging);
   const old = `dist.old-${process.pid}`;
   if (existsSync('dist')) renameSync('dist', old);
   renameSync(staging, 'dist');

@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { readOpenApiText } from '../files/package-files.js';
 import { type BodyKind, readBody } from './body.js';
+import { consoleAssetRoute, consolePageRoute } from './console.js';
 import { edge } from './edge.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 import { type Logger, silentLogger } from './logger.js';
@@ -9,6 +10,7 @@ import { createMetrics, type ServiceMetrics } from './metrics.js';
 import { HttpProblem, sendProblem } from './problem.js';
 import { buildRoute } from './routes/build.js';
 import { capabilitiesRoute, capabilityRoute, clusterProfileSchemaRoute } from './routes/catalog.js';
+import { codeExplanationRoute } from './routes/codes.js';
 import { healthRoute, logReloads, metricsRoute, openApiRoute, readinessRoute, reloadRoute } from './routes/operations.js';
 import { validateRoute } from './routes/validate.js';
 import { ServiceState } from './service-state.js';
@@ -65,6 +67,9 @@ export function createApp(options: AppOptions): KurelApp {
     { path: '/readyz', methods: { get: [readinessRoute(state)] } },
     { path: '/metrics', methods: { get: [metricsRoute(metrics)] } },
     { path: '/openapi.yaml', methods: { get: [openApiRoute(readOpenApiText())] } },
+    { path: '/', methods: { get: [consolePageRoute()] } },
+    { path: '/assets/:name', methods: { get: [consoleAssetRoute()] } },
+    { path: '/codes/:code', methods: { get: [codeExplanationRoute()] } },
   ];
 
   const app = express();

@@ -104,7 +104,6 @@ function dependency(schema: JsonSchema, key: string, needs: readonly string[]): 
       ...(nonNull.length > 0 ? { properties: Object.fromEntries(nonNull.map((name) => [name, NOT_NULL])) } : {}),
     };
   };
-  // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword, not a thenable
   return { if: present([key]), then: present(needs) };
 }
 

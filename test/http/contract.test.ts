@@ -177,6 +177,16 @@ describe('the running app against openapi.yaml', () => {
     expectDocumented('get', '/v1/schema/cluster-profile', await request(app).get('/v1/schema/cluster-profile'));
   });
 
+  it('answers the console, its assets and the code explanations as documented', async () => {
+    const { app } = testApp();
+    const page = await request(app).get('/');
+    expectDocumented('get', '/', page);
+    const assets = [...page.text.matchAll(/"assets\/([^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.map((name) => name.split('.').pop()).sort()).toEqual(['css', 'js']);
+    for (const name of [...assets, 'nothing-here.js']) expectDocumented('get', '/assets/{name}', await request(app).get(`/assets/${name}`));
+    for (const code of ['yaml-syntax', 'no-such-code', 'Not_A_Code']) expectDocumented('get', '/codes/{code}', await request(app).get(`/codes/${code}`));
+  });
+
   it('answers the operations routes as documented', async () => {
     const { app, state } = reloadable;
     expectDocumented('get', '/healthz', await request(app).get('/healthz'));
