@@ -98,6 +98,16 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     });
 
   program
+    .command('crd')
+    .description('print the Kubernetes CustomResourceDefinitions of ClusterProfile and CapabilityDefinition')
+    .addOption(new Option('--format <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
+    .exitOverride()
+    .action(async (options) => {
+      const { runCrd } = await import('./commands/crd.js');
+      setExit(runCrd(options, io));
+    });
+
+  program
     .command('serve')
     .description('serve the validation API over HTTP (routes in openapi.yaml); loads the embedded definitions/ too')
     .option('--host <host>', 'the address to listen on', '127.0.0.1')
