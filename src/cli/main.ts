@@ -113,7 +113,10 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .option('--host <host>', 'the address to listen on', '127.0.0.1')
     .option('--port <port>', 'the port to listen on (0 picks a free one)', '8080')
     .option('--definitions <dir>', 'load CapabilityDefinitions from this folder too (repeatable; reloaded on SIGHUP)', collect, [])
+    .option('--watch-definitions', 'reload by itself when a file under a --definitions folder changes', false)
     .addOption(pluginOption())
+    .option('--tls-cert <file>', 'serve HTTPS only, with this PEM certificate (reloaded when the file changes; needs --tls-key)')
+    .option('--tls-key <file>', 'the PEM private key of --tls-cert')
     .exitOverride()
     .action(async (options) => {
       const { runServe } = await import('./commands/serve.js');

@@ -4,8 +4,10 @@ import { createApp } from '../../http/app.js';
 import { batchedDestination, createLogger, diagnosticLines } from '../../http/logger.js';
 import { embeddedDefinitionsDir } from '../../http/package-files.js';
 import { prepareRegistryLoader } from '../../http/registry-loader.js';
-import { startServer, type RunningServer } from '../../http/server.js';
+import { startServer, type RunningServer, type TlsOptions } from '../../http/server.js';
 import { ServiceState } from '../../http/service-state.js';
+import { loadTlsPair, TlsPairError } from '../../http/tls.js';
+import { watchDefinitions, type DefinitionsWatch } from '../../http/watch-definitions.js';
 import { RegistryError } from '../../registry/errors.js';
 import { EXIT } from '../exit-code.js';
 import { formatText, paletteFor } from '../format/text.js';
@@ -17,6 +19,12 @@ export interface ServeCommandOptions {
   port: string;
   definitions: string[];
   plugin: string[];
+  /** Serve HTTPS only with this certificate (PEM), reloaded when it changes. */
+  tlsCert?: string;
+  /** The private key (PEM) of `tlsCert`. */
+  tlsKey?: string;
+  /** Reload when a file under a `--definitions` folder changes. */
+  watchDefinitions?: boolean;
 }
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
@@ -33,6 +41,10 @@ export async function runServe(options: ServeCommandOptions, io: CommandIo): Pro
     io.stderr(`error: --port must be an integer from 0 to 65535, found ${JSON.stringify(options.port)}\n`);
     return EXIT.usage;
   }
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
+    io.stderr(`error: --tls-cert and --tls-key go together; found only ${options.tlsCert === undefined ? '--tls-key' : '--tls-cert'}\n`);
+    return EXIT.usage;
+  }
   const destination = batchedDestination((text) => io.stdout(text));
   // The lines of the last turn of the event loop still go out when the process ends.
   process.once('exit', destination.flush);
@@ -42,6 +54,17 @@ export async function runServe(options: ServeCommandOptions, io: CommandIo): Pro
     logger.fatal(message);
     return EXIT.usage;
   };
+
+  let tls: TlsOptions | undefined;
+  if (options.tlsCert !== undefined && options.tlsKey !== undefined) {
+    const files = { certFile: options.tlsCert, keyFile: options.tlsKey };
+    try {
+      tls = { files, pair: loadTlsPair(files) };
+    } catch (err) {
+      if (!(err instanceof TlsPairError)) throw err;
+      return refuse(`cannot serve TLS: ${err.message}`);
+    }
+  }
 
   let loader;
   try {
@@ -61,9 +84,15 @@ export async function runServe(options: ServeCommandOptions, io: CommandIo): Pro
   const kurel = createApp({ state, logger, processMetrics: true });
   let running: RunningServer;
   try {
-    running = await startServer(kurel, { host: options.host, port });
+    running = await startServer(kurel, { host: options.host, port, ...(tls ? { tls } : {}) });
   } catch (err) {
     return refuse(`cannot listen on ${options.host}:${port}: ${(err as Error).message}`);
+  }
+  let watching: DefinitionsWatch | undefined;
+  if (options.watchDefinitions && options.definitions.length > 0) {
+    watching = await watchDefinitions(options.definitions, state, { logger });
+  } else if (options.watchDefinitions) {
+    logger.warn('--watch-definitions has no --definitions folder to watch');
   }
   const reload = () => void state.reload();
   let stop: (signal: NodeJS.Signals) => void = () => undefined;
@@ -89,10 +118,11 @@ export async function runServe(options: ServeCommandOptions, io: CommandIo): Pro
   // Logged once the signal handlers are in place: a supervisor may signal as soon as it reads this.
   const registry = state.registry;
   logger.info(
-    { url: running.url, handlers: registry.listHandlers().length, definitions: registry.listDefinitions().length, startupMs: Math.round(performance.now()), limits: kurel.limits },
+    { url: running.url, tls: tls !== undefined, watchDefinitions: watching !== undefined, handlers: registry.listHandlers().length, definitions: registry.listDefinitions().length, startupMs: Math.round(performance.now()), limits: kurel.limits },
     'listening',
   );
   const code = await stopped;
+  await watching?.close();
   process.off('SIGHUP', reload);
   for (const signal of STOP_SIGNALS) process.off(signal, stop);
   // Whatever handle a dependency left open must not keep a stopped service alive.
