@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KurelApp } from './app.js';
-import { createHttpsServer, type TlsFiles, type TlsPair, type TlsReloadTiming } from './tls.js';
+import type { TlsFiles, TlsPair, TlsReloadTiming } from './tls.js';
 
 /** A listening service and the way to stop it. */
 export interface RunningServer {
@@ -31,8 +31,9 @@ export async function startServer(kurel: KurelApp, options: { host: string; port
   const { app, state, limits } = kurel;
   // Node checks its header and request time-outs at this interval (30 s unless told).
   const connectionsCheckingInterval = 1000;
+  // TLS (node:https and the reload machinery) loads only for a service that serves it.
   const server: Server = options.tls
-    ? createHttpsServer({ ...options.tls, logger: kurel.logger, metrics: kurel.metrics.registry, connectionsCheckingInterval }, app)
+    ? (await import('./tls.js')).createHttpsServer({ ...options.tls, logger: kurel.logger, metrics: kurel.metrics.registry, connectionsCheckingInterval }, app)
     : createServer({ connectionsCheckingInterval }, app);
   // Node's own limits back the app's time limit up: a client that never finishes its headers
   // or body is dropped even if no handler runs.

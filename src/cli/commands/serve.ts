@@ -6,7 +6,6 @@ import { embeddedDefinitionsDir } from '../../http/package-files.js';
 import { prepareRegistryLoader } from '../../http/registry-loader.js';
 import { startServer, type RunningServer, type TlsOptions } from '../../http/server.js';
 import { ServiceState } from '../../http/service-state.js';
-import { loadTlsPair, TlsPairError } from '../../http/tls.js';
 import { watchDefinitions, type DefinitionsWatch } from '../../http/watch-definitions.js';
 import { RegistryError } from '../../registry/errors.js';
 import { EXIT } from '../exit-code.js';
@@ -58,6 +57,7 @@ export async function runServe(options: ServeCommandOptions, io: CommandIo): Pro
   let tls: TlsOptions | undefined;
   if (options.tlsCert !== undefined && options.tlsKey !== undefined) {
     const files = { certFile: options.tlsCert, keyFile: options.tlsKey };
+    const { loadTlsPair, TlsPairError } = await import('../../http/tls.js');
     try {
       tls = { files, pair: loadTlsPair(files) };
     } catch (err) {
