@@ -99,12 +99,25 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     });
 
   program
+    .command('crd')
+    .description('print the Kubernetes CustomResourceDefinitions of ClusterProfile and CapabilityDefinition')
+    .addOption(new Option('--format <format>', 'output format').choices(['yaml', 'json']).default('yaml'))
+    .exitOverride()
+    .action(async (options) => {
+      const { runCrd } = await import('./commands/crd.js');
+      setExit(runCrd(options, io));
+    });
+
+  program
     .command('serve')
     .description('serve the validation API over HTTP (routes in openapi.yaml); loads the embedded definitions/ too')
     .option('--host <host>', 'the address to listen on', '127.0.0.1')
     .option('--port <port>', 'the port to listen on (0 picks a free one)', '8080')
     .option('--definitions <dir>', 'load CapabilityDefinitions from this folder too (repeatable; reloaded on SIGHUP)', collect, [])
+    .option('--watch-definitions', 'reload by itself when a file under a --definitions folder changes', false)
     .addOption(pluginOption())
+    .option('--tls-cert <file>', 'serve HTTPS only, with this PEM certificate (reloaded when the file changes; needs --tls-key)')
+    .option('--tls-key <file>', 'the PEM private key of --tls-cert')
     .exitOverride()
     .action(async (options) => {
       const { runServe } = await import('./commands/serve.js');

@@ -2,8 +2,9 @@ import { RegistryError } from '../catalogue/errors.js';
 import { createApp } from './app.js';
 import { prepareCatalogueLoader } from './catalogue-loader.js';
 import { batchedDestination, createLogger, diagnosticLines } from './logger.js';
-import { type RunningServer, startServer } from './server.js';
+import { type RunningServer, startServer, type TlsOptions } from './server.js';
 import { type CatalogueLoader, ServiceState } from './service-state.js';
+import { type DefinitionsWatch, watchDefinitions } from './watch-definitions.js';
 
 /** What the service is started with (the `kurel serve` flags, parsed). */
 export interface ServiceOptions {
@@ -13,6 +14,10 @@ export interface ServiceOptions {
   definitionDirs: readonly string[];
   plugins: readonly string[];
   cwd: string;
+  /** Folders to watch for changes (`--watch-definitions`); a change reloads, debounced. */
+  watchedDirs?: readonly string[] | undefined;
+  /** Serve HTTPS only with this certificate and key (PEM files), reloaded when they change. */
+  tls?: { certFile: string; keyFile: string };
 }
 
 /** Where the service writes: its log lines and its start-up refusal. */
@@ -43,6 +48,17 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     return SERVICE_EXIT.refused;
   };
 
+  let tls: TlsOptions | undefined;
+  if (options.tls) {
+    const { loadTlsPair, TlsPairError } = await import('./tls.js');
+    try {
+      tls = { files: options.tls, pair: loadTlsPair(options.tls) };
+    } catch (err) {
+      if (!(err instanceof TlsPairError)) throw err;
+      return refuse(`cannot serve TLS: ${err.message}`);
+    }
+  }
+
   let loader: CatalogueLoader;
   try {
     loader = await prepareCatalogueLoader({ definitionDirs: options.definitionDirs, plugins: options.plugins, cwd: options.cwd });
@@ -58,9 +74,15 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   const kurel = createApp({ state, logger, processMetrics: true });
   let running: RunningServer;
   try {
-    running = await startServer(kurel, { host: options.host, port: options.port });
+    running = await startServer(kurel, { host: options.host, port: options.port, ...(tls ? { tls } : {}) });
   } catch (err) {
     return refuse(`cannot listen on ${options.host}:${options.port}: ${(err as Error).message}`);
+  }
+  let watching: DefinitionsWatch | undefined;
+  if (options.watchedDirs && options.watchedDirs.length > 0) {
+    watching = await watchDefinitions(options.watchedDirs, state, { logger });
+  } else if (options.watchedDirs) {
+    logger.warn('--watch-definitions has no --definitions folder to watch');
   }
   const reload = () => void state.reload();
   let stop: (signal: NodeJS.Signals) => void = () => undefined;
@@ -88,6 +110,8 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   logger.info(
     {
       url: running.url,
+      tls: tls !== undefined,
+      watchDefinitions: watching !== undefined,
       handlers: catalogue.listHandlers().length,
       definitions: catalogue.listDefinitions().length,
       startupMs: Math.round(performance.now()),
@@ -96,6 +120,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     'listening',
   );
   const code = await stopped;
+  await watching?.close();
   process.off('SIGHUP', reload);
   for (const signal of STOP_SIGNALS) process.off(signal, stop);
   // Whatever handle a dependency left open must not keep a stopped service alive.

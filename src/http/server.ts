@@ -1,11 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { KurelApp } from './app.js';
+import type { TlsFiles, TlsPair, TlsReloadTiming } from './tls.js';
 
 /** A listening service and the way to stop it. */
 export interface RunningServer {
   server: Server;
-  /** The base URL it listens on, e.g. `http://127.0.0.1:8080`. */
+  /** The base URL it listens on, e.g. `http://127.0.0.1:8080` (`https://` with TLS). */
   url: string;
   /**
    * Stops gracefully: readiness fails, no new connection is accepted, requests in flight are
@@ -15,11 +16,25 @@ export interface RunningServer {
   shutdown(): Promise<{ forced: boolean }>;
 }
 
-/** Serves an app on `host:port` (port 0 picks a free one); resolves once it listens. */
-export async function startServer(kurel: KurelApp, options: { host: string; port: number }): Promise<RunningServer> {
+/** Serving HTTPS only: the files of the pair, the pair loaded from them, and how to follow their changes. */
+export interface TlsOptions {
+  files: TlsFiles;
+  pair: TlsPair;
+  timing?: TlsReloadTiming;
+}
+
+/**
+ * Serves an app on `host:port` (port 0 picks a free one), over HTTPS only when `tls` is given;
+ * resolves once it listens.
+ */
+export async function startServer(kurel: KurelApp, options: { host: string; port: number; tls?: TlsOptions }): Promise<RunningServer> {
   const { app, state, limits } = kurel;
   // Node checks its header and request time-outs at this interval (30 s unless told).
-  const server = createServer({ connectionsCheckingInterval: 1000 }, app);
+  const connectionsCheckingInterval = 1000;
+  // TLS (node:https and the reload machinery) loads only for a service that serves it.
+  const server: Server = options.tls
+    ? (await import('./tls.js')).createHttpsServer({ ...options.tls, logger: kurel.logger, metrics: kurel.metrics.registry, connectionsCheckingInterval }, app)
+    : createServer({ connectionsCheckingInterval }, app);
   // Node's own limits back the app's time limit up: a client that never finishes its headers
   // or body is dropped even if no handler runs.
   server.headersTimeout = limits.requestTimeoutMs;
@@ -56,5 +71,5 @@ export async function startServer(kurel: KurelApp, options: { host: string; port
     });
     return stopping;
   };
-  return { server, url: `http://${host}:${address.port}`, shutdown };
+  return { server, url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`, shutdown };
 }

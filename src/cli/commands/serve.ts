@@ -11,6 +11,12 @@ export interface ServeCommandOptions {
   port: string;
   definitions: string[];
   plugin: string[];
+  /** Serve HTTPS only with this certificate (PEM), reloaded when it changes. */
+  tlsCert?: string;
+  /** The private key (PEM) of `tlsCert`. */
+  tlsKey?: string;
+  /** Reload when a file under a `--definitions` folder changes. */
+  watchDefinitions?: boolean;
 }
 
 /**
@@ -24,7 +30,22 @@ export async function runServe(options: ServeCommandOptions, io: CommandIo): Pro
     io.stderr(`error: --port must be an integer from 0 to 65535, found ${JSON.stringify(options.port)}\n`);
     return EXIT.usage;
   }
-  return runService({ host: options.host, port, definitionDirs: [...embeddedDirs(io.cwd), ...options.definitions], plugins: options.plugin, cwd: io.cwd }, io);
+  if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
+    io.stderr(`error: --tls-cert and --tls-key go together; found only ${options.tlsCert === undefined ? '--tls-key' : '--tls-cert'}\n`);
+    return EXIT.usage;
+  }
+  return runService(
+    {
+      host: options.host,
+      port,
+      definitionDirs: [...embeddedDirs(io.cwd), ...options.definitions],
+      watchedDirs: options.watchDefinitions ? options.definitions : undefined,
+      plugins: options.plugin,
+      cwd: io.cwd,
+      ...(options.tlsCert !== undefined && options.tlsKey !== undefined ? { tls: { certFile: options.tlsCert, keyFile: options.tlsKey } } : {}),
+    },
+    io,
+  );
 }
 
 function parsePort(text: string): number | undefined {
