@@ -27,6 +27,12 @@ export const DIAGNOSTIC_CODES = [
   'missing-capability',
   'platform-reserved',
   'unvalidated-capability',
+  'version-not-found',
+  'unpinned-capability',
+  'version-mismatch',
+  'definition-changed',
+  'lock-outdated',
+  'version-deprecated',
 ] as const;
 
 /** A stable kebab-case diagnostic code. */
@@ -83,6 +89,7 @@ const KEY_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
   'unknown-capability',
   'unvalidated-capability',
   'missing-capability',
+  'unpinned-capability',
 ]);
 
 /** The part of the source a code points at when the issue does not say. */

@@ -2,13 +2,19 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import { describeValue, isMap, joinOr, setOwn } from '../core/data.js';
 import { defaultPart, error, type Issue, type Path, warning } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/json-schema.js';
+import { refuseDefinitionVersion } from '../core/versions.js';
 import { checkSchema, matchesType } from '../schema/check.js';
 import { checkPattern } from '../schema/pattern.js';
 import { CapabilityDefinitionSchema, PropertyDeclarationSchema, type PropertyType } from './capability-definition.js';
+import { hintQuotedVersion, type SourceTextReader } from './common.js';
 
 /** A CapabilityDefinition compiled to the schema its renderings are checked with. */
 export interface CompiledDefinition {
   name: string;
+  /** `spec.version` (a valid SemVer version), or undefined for an unversioned definition. */
+  version: string | undefined;
+  /** `spec.deprecation`: the note of a deprecated version. */
+  deprecation: string | undefined;
   description: string;
   /** The rendering's TypeBox schema (plain JSON Schema): closed, with every default. */
   schema: JsonSchema;
@@ -27,6 +33,8 @@ export interface DefinitionCompilation {
 export interface CompileDefinitionOptions {
   /** True for the type of a built-in handler, which a definition may not take. */
   isBuiltin?: (name: string) => boolean;
+  /** The source text of a scalar, to quote a version written as a number as it was written. */
+  sourceOf?: SourceTextReader;
 }
 
 /** A compiled declaration and whether its key must be written. */
@@ -84,13 +92,28 @@ export function compileDefinition(data: unknown, options: CompileDefinitionOptio
     );
   }
   const spec = isMap(doc['spec']) ? doc['spec'] : {};
+  const version = checkVersion(spec['version'], issues, options.sourceOf);
+  const deprecation = typeof spec['deprecation'] === 'string' ? spec['deprecation'] : undefined;
   const rendering = isMap(spec['rendering']) ? spec['rendering'] : {};
   const declared = isMap(rendering['properties']) ? rendering['properties'] : {};
   const properties = compileProperties(declared, RENDERING_PROPERTIES, '', issues);
   const description = typeof spec['description'] === 'string' ? spec['description'] : '';
   if (name === undefined || !properties || issues.some(isError)) return { name, definition: undefined, issues };
   const schema = Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
-  return { name, definition: { name, description, schema }, issues };
+  return { name, definition: { name, version, deprecation, description, schema }, issues };
+}
+
+const VERSION_PATH: Path = ['spec', 'version'];
+
+// `spec.version` (DESIGN §8.1, §11 "Grammar"): a string the structure check let through must
+// be an exact SemVer version; a number was already refused as `wrong-type`, quoted in a hint.
+function checkVersion(value: unknown, issues: Issue[], sourceOf: SourceTextReader | undefined): string | undefined {
+  hintQuotedVersion(issues, VERSION_PATH, value, sourceOf);
+  if (typeof value !== 'string') return undefined;
+  const refusal = refuseDefinitionVersion(value);
+  if (!refusal) return value;
+  issues.push(error('invalid-value', VERSION_PATH, refusal.reason, refusal.hint ? { hint: refusal.hint } : {}));
+  return undefined;
 }
 
 function compileProperties(declared: Record<string, unknown>, at: Path, parentLabel: string, issues: Issue[]): Record<string, TSchema> | undefined {

@@ -123,6 +123,28 @@ export class SourceDocument implements Locatable {
     return diagnostic;
   }
 
+  /**
+   * The text of the value at `path` as written (`1.20` for a number YAML reads as 1.2), or
+   * undefined when the path does not lead to a value of this document's own text.
+   */
+  sourceTextAt(path: Path): string | undefined {
+    let node: unknown = this.doc.contents;
+    for (const segment of path) {
+      if (isMap(node)) {
+        const hit = this.indexPairs(node).get(String(segment));
+        if (!hit) return undefined;
+        node = hit.value;
+      } else if (isSeq(node) && typeof segment === 'number') {
+        node = node.items[segment];
+      } else {
+        return undefined;
+      }
+    }
+    if (!isScalar(node)) return undefined;
+    const [start, end] = rangeOf(node);
+    return this.source.text.slice(start, end);
+  }
+
   /** The span of the key or value at `path`; a missing node falls back to its nearest existing ancestor's key. */
   locate(path: Path, part: Part): Span {
     if (part === 'parent') return this.locate(path.slice(0, -1), 'key');

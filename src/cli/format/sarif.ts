@@ -31,6 +31,12 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   'missing-capability': 'a required capability has no binding in the profile',
   'platform-reserved': 'an application sets a key only the platform may set',
   'unvalidated-capability': 'a used capability is validated by nothing',
+  'version-not-found': 'no version of the capability satisfies the pin',
+  'unpinned-capability': 'a binding of a versioned capability has no version pin',
+  'version-mismatch': "the version the profile resolved does not satisfy the trait's @pin",
+  'definition-changed': 'a locked definition version was edited in place',
+  'lock-outdated': 'the lockfile no longer matches the profile',
+  'version-deprecated': 'a binding resolves to a deprecated definition version',
 };
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
