@@ -5,6 +5,9 @@ import { LIMITS } from '../core/limits.js';
 import { findYamlFiles } from './find-yaml-files.js';
 import { readSourceFile } from './read-file.js';
 
+/** The name standard input has in diagnostics when `--stdin-filepath` gives none. */
+export const STDIN_NAME = '<stdin>';
+
 /** Inputs gathered from the command line, and what went wrong on the way. */
 export interface GatheredInputs {
   inputs: InputFile[];
@@ -37,7 +40,7 @@ export async function gatherInputs(
   for (const path of request.paths ?? []) {
     if (path === '-') {
       const bytes = await stdin();
-      const name = request.stdinName ?? '<stdin>';
+      const name = request.stdinName ?? STDIN_NAME;
       if (bytes.length > LIMITS.maxFileBytes) {
         result.diagnostics.push(fileDiagnostic(name, 'file-too-large', `input is ${bytes.length} bytes; the limit is ${LIMITS.maxFileBytes} bytes (16 MiB)`));
       } else {

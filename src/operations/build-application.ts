@@ -283,7 +283,7 @@ function checkTraitPin(type: string, pin: string, key: string, typePath: Path, c
   const resolved = Object.hasOwn(profile.versions, key) ? profile.versions[key] : undefined;
   if (resolved !== undefined && satisfiesPin(resolved, pin)) return;
   const name = profile.name === undefined ? 'the ClusterProfile' : `ClusterProfile "${profile.name}"`;
-  const found = resolved === undefined ? `${type} has no version there` : `resolves ${key} to ${type} ${resolved}`;
+  const found = resolved === undefined ? `${type} has no version there` : `resolves ${key} to ${resolved}`;
   context.appIssues.push(
     error('version-mismatch', typePath, `component "${component}" trait "${type}" was written for ${type} ${pin}, but ${name} (${profile.file}) ${found}`, {
       hint:

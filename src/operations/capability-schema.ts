@@ -1,5 +1,6 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { JsonSchema } from '../core/json-schema.js';
+import { refusePin, resolvePin } from '../core/versions.js';
 import { DRAFT_2020_12, publishSchema } from '../schema/publish.js';
 
 /** One capability's rendering as kurel judges it, published as JSON Schema 2020-12. */
@@ -19,15 +20,37 @@ const PASS_THROUGH: JsonSchema = { type: 'object', additionalProperties: true };
 /**
  * The published rendering schema of a capability type known to the catalogue (definition and
  * handler schema both apply, definition first, as in lint); undefined for an unknown type.
+ * `version` picks a definition version; without it, the one an unpinned binding resolves to.
  */
-export function capabilitySchema(catalogue: Catalogue, type: string): CapabilitySchema | undefined {
+export function capabilitySchema(catalogue: Catalogue, type: string, version?: string): CapabilitySchema | undefined {
   if (!catalogue.knows(type)) return undefined;
-  const definition = catalogue.definition(type);
+  const definition = catalogue.definition(type, version);
   const handler = catalogue.handler(type)?.handler;
   const parts = [definition?.schema, handler?.renderingSchema].filter((s): s is JsonSchema => s !== undefined);
   const schema = parts.length === 0 ? PASS_THROUGH : publishSchema(parts.length === 1 ? parts[0]! : { allOf: parts });
   const description = handler?.description || definition?.description || `the ${type} capability`;
   return { type, description, schema, isValidated: parts.length > 0, acceptsEmpty: acceptsEmptyRendering(catalogue, type) };
+}
+
+/** What a pin resolves to among a capability's versions (`kurel schema TYPE@PIN`, `?version=`). */
+export type CapabilityVersionChoice =
+  | { ok: true; version: string | undefined }
+  | { ok: false; reason: 'malformed'; message: string; hint?: string }
+  | { ok: false; reason: 'not-found'; message: string; versions: string[] };
+
+/**
+ * Resolves a pin as a binding would (DESIGN §11 "Schemas of a version"); without a pin, the
+ * version an unpinned binding resolves to. The type must be known to the catalogue.
+ */
+export function chooseCapabilityVersion(catalogue: Catalogue, type: string, pin: string | undefined): CapabilityVersionChoice {
+  const versions = catalogue.versionsOf(type);
+  if (pin === undefined) return { ok: true, version: resolvePin(versions, undefined) };
+  const refusal = refusePin(pin);
+  if (refusal) return { ok: false, reason: 'malformed', message: refusal.reason, ...(refusal.hint ? { hint: refusal.hint } : {}) };
+  const version = resolvePin(versions, pin);
+  if (version !== undefined) return { ok: true, version };
+  const has = versions.length === 0 ? `${type} has no versions` : `${type} has ${versions.join(', ')}`;
+  return { ok: false, reason: 'not-found', message: `${has}; none matches ${pin}`, versions };
 }
 
 /** Every capability type the catalogue knows (handlers and definitions), sorted by type. */

@@ -1,6 +1,7 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { type Diagnostic, error } from '../core/diagnostics.js';
 import type { LockData } from '../documents/capability-lock.js';
+import type { Locatable } from '../yaml/source.js';
 import type { ProfileLock } from './evaluate-profile.js';
 
 /** A lockfile a run follows (DESIGN §8.3, §11). */
@@ -68,4 +69,37 @@ export function unlistedProfile(file: string, lockfile: string): Diagnostic {
 
 function short(digest: string): string {
   return `${digest.slice(0, 'sha256:'.length + 12)}…`;
+}
+
+/** A service's catalogue under its lockfile, or why it cannot be served. */
+export type LockedCatalogue = { ok: true; catalogue: Catalogue } | { ok: false; diagnostics: Diagnostic[] };
+
+/**
+ * The service with a lockfile (DESIGN §11): the locked versions are the only versions of their
+ * names. A loaded document whose digest differs from the lock (`definition-changed`, in the
+ * definition) or a locked version no longer loaded (`lock-outdated`, at its entry in the
+ * lockfile) refuses the catalogue. `lockfile` positions diagnostics about the lock's entries.
+ */
+export function lockCatalogue(catalogue: Catalogue, lock: LockData, lockfile: { display: string; document: Locatable | undefined }): LockedCatalogue {
+  const diagnostics = changedDefinitions(catalogue, { lock, lockfile: lockfile.display });
+  const allowed = new Map<string, Set<string>>();
+  for (const name of Object.keys(lock.definitions)) {
+    const versions = new Set(Object.keys(lock.definitions[name]!));
+    allowed.set(name, versions);
+    for (const version of versions) {
+      if (catalogue.definition(name, version)) continue;
+      const message = `${name} ${version} is locked in ${lockfile.display} but no definition loaded holds it`;
+      const issue = error('lock-outdated', ['definitions', name, version], message, {
+        part: 'key',
+        hint: 'load the definition folder that holds it, or run kurel lock',
+      });
+      diagnostics.push(
+        lockfile.document
+          ? lockfile.document.toDiagnostic(issue)
+          : { ...unlistedProfile(lockfile.display, lockfile.display), message, path: `/definitions/${name}/${version}` },
+      );
+    }
+  }
+  if (diagnostics.length > 0) return { ok: false, diagnostics };
+  return { ok: true, catalogue: catalogue.restrictVersions(allowed) };
 }

@@ -1,7 +1,8 @@
 import { compareDiagnostics, type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
-import { gatherInputs } from '../../files/gather-inputs.js';
+import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
+import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
 import { exitCodeOf } from '../exit-code.js';
 import { type LintFormat, renderReport } from '../format/index.js';
 import { paletteFor } from '../format/text.js';
@@ -14,6 +15,10 @@ export interface LintCommandOptions {
   plugin: string[];
   strict: boolean;
   strictCapabilities: boolean;
+  /** `--require-pinned` (false or absent with `--no-require-pinned`). */
+  requirePinned?: boolean;
+  /** `--lockfile FILE`, or false for `--no-lockfile`. */
+  lockfile?: string | false;
   format: LintFormat;
   stdinFilepath?: string;
 }
@@ -34,10 +39,18 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
   const handlers = await loadCommandHandlers(options.plugin, io.cwd);
   if (handlers.refused) extra.push(handlers.diagnostic);
   fatal ||= handlers.refused;
+  const lockfile = readCommandLockfile(options, io.cwd);
+  extra.push(...lockfile.diagnostics);
+  fatal ||= lockfile.fatal;
   // An unreadable path still exits 2, but the readable inputs are linted and reported too.
   const report: Pick<LintReport, 'diagnostics' | 'files' | 'sources'> = handlers.refused
     ? { diagnostics: [], files: [], sources: new Map() }
-    : lintInputs(gathered.inputs, handlers.catalogue, { strictCapabilities: options.strictCapabilities });
+    : lintInputs(gathered.inputs, handlers.catalogue, {
+        strictCapabilities: options.strictCapabilities,
+        requirePinned: options.requirePinned === true,
+        lock: lockFollowing(lockfile, io.cwd, 'follow', { unnamedStdin: options.stdinFilepath ? undefined : STDIN_NAME }),
+      });
+  for (const [file, source] of lockfile.sources) report.sources.set(file, source);
   if (!fatal && !gathered.inputs.some((i) => i.origin !== 'definition') && extra.length === 0) {
     extra.push(fileDiagnostic(paths.join(' ') || '<command line>', 'io-error', 'no input found: no *.yaml or *.yml files in the paths given'));
     fatal = true;

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import { buildApplication } from '../../operations/build-application.js';
+import { type BuildOptions, buildApplication } from '../../operations/build-application.js';
 import { bodyBytes, decodeJsonBody } from '../body.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { readEnvelope } from '../request-envelope.js';
@@ -11,7 +11,7 @@ import type { ServiceState } from '../service-state.js';
  * `{valid, diagnostics, application}` whatever the verdict. Diagnostics name the files
  * `application`, `profile` and `definitions[i]`.
  */
-export function buildRoute(state: ServiceState, metrics: ServiceMetrics): RequestHandler {
+export function buildRoute(state: ServiceState, metrics: ServiceMetrics, options: BuildOptions = {}): RequestHandler {
   return (req, res) => {
     const catalogue = state.catalogue;
     const { text, data } = decodeJsonBody(bodyBytes(req));
@@ -24,6 +24,7 @@ export function buildRoute(state: ServiceState, metrics: ServiceMetrics): Reques
       },
       // The request's definitions make a catalogue of their own; the one in service never changes.
       catalogue,
+      options,
     );
     const valid = !report.diagnostics.some((d) => d.severity === 'error');
     metrics.validations.inc({ operation: 'build', verdict: valid ? 'valid' : 'invalid' });

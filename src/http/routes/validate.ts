@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import type { LintOptions } from '../../operations/lint.js';
 import { type ProfileVerdict, validateJsonProfile, validateProfile } from '../../operations/validate-profile.js';
 import { type BodyKind, bodyBytes, decodeJsonBody } from '../body.js';
 import type { ServiceMetrics } from '../metrics.js';
@@ -13,13 +14,13 @@ export const REQUEST_FILE = 'request';
  * `POST /v1/validate`: a ClusterProfile as YAML or JSON, or the JSON envelope
  * `{profile, definitions?}`; answers 200 `{valid, diagnostics, resolved}` whatever the verdict.
  */
-export function validateRoute(state: ServiceState, metrics: ServiceMetrics): RequestHandler {
+export function validateRoute(state: ServiceState, metrics: ServiceMetrics, options: LintOptions = {}): RequestHandler {
   return (req, res) => {
     const catalogue = state.catalogue;
     const bytes = bodyBytes(req);
     let verdict: ProfileVerdict;
     if ((res.locals['bodyKind'] as BodyKind) === 'yaml') {
-      verdict = validateProfile({ profile: { file: REQUEST_FILE, content: bytes } }, catalogue);
+      verdict = validateProfile({ profile: { file: REQUEST_FILE, content: bytes } }, catalogue, options);
     } else {
       const { text, data } = decodeJsonBody(bytes);
       if (isEnvelope(data)) {
@@ -27,10 +28,10 @@ export function validateRoute(state: ServiceState, metrics: ServiceMetrics): Req
         const { profile, definitions } = envelope;
         verdict =
           profile.data !== undefined && definitions.length === 0
-            ? validateJsonProfile(REQUEST_FILE, profile.text, profile.data, catalogue)
-            : validateProfile({ profile: { file: REQUEST_FILE, content: profile.text }, definitions }, catalogue);
+            ? validateJsonProfile(REQUEST_FILE, profile.text, profile.data, catalogue, options)
+            : validateProfile({ profile: { file: REQUEST_FILE, content: profile.text }, definitions }, catalogue, options);
       } else {
-        verdict = validateJsonProfile(REQUEST_FILE, text, data, catalogue);
+        verdict = validateJsonProfile(REQUEST_FILE, text, data, catalogue, options);
       }
     }
     metrics.validations.inc({ operation: 'validate', verdict: verdict.valid ? 'valid' : 'invalid' });
