@@ -12,7 +12,7 @@ import { buildEnvelope } from '../../operations/envelopes.js';
 import type { SourceText } from '../../yaml/source.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
-import { exitCodeOf } from '../exit-code.js';
+import { EXIT, exitCodeOf } from '../exit-code.js';
 import { formatTable } from '../format/table.js';
 import { formatText, paletteFor, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
@@ -110,7 +110,8 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
     return { profile, valid, diagnostics: own, application: valid ? (report?.application ?? null) : null };
   });
   const all = uniqueDiagnostics(perProfile.flatMap((r) => r.diagnostics).concat(diagnostics));
-  const code = fatal ? exitCodeOf(all, { fatal }) : perProfile.every((r) => r.valid) ? 0 : 1;
+  let code = exitCodeOf(all, { fatal });
+  if (code === EXIT.ok && !perProfile.every((r) => r.valid)) code = EXIT.problems;
   if (options.format === 'json') {
     const files = uniqueFiles(results.flatMap((r) => r.report?.files ?? []));
     io.stdout(`${stringifyJson({ valid: code === 0, diagnostics: all, files, results: perProfile })}\n`);
