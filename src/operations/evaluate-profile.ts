@@ -224,7 +224,7 @@ function resolveBindingVersion(
     return { version: undefined, locked: entry?.version, unresolved: true };
   }
   if (pin === undefined && locksVersions && options.requirePinned) {
-    const suggestion = version === undefined ? '' : `; add version: "${version.split('.').slice(0, 2).join('.')}" to stay on ${version}`;
+    const suggestion = version === undefined ? '' : `: "${version.split('.').slice(0, 2).join('.')}" to stay on ${version}`;
     issues.push(
       error(
         'unpinned-capability',
