@@ -56,7 +56,9 @@ describe('several versions of one definition (DESIGN §8.1)', () => {
       { 'cluster.yaml': profileText({ 'redis-sidecar': '"1.0.0"' }) },
     );
     expect(pinnedOf(report)).toEqual([at('defs/z-copy.yaml', 'definition-conflict', 12, 29, '/spec/rendering/properties/port/default')]);
-    expect(report.diagnostics[0]!.message).toMatch(/^definition "redis-sidecar" 1\.1\.0 in defs\/z-copy\.yaml conflicts with the one in defs\/redis-sidecar-1\.1\.0\.yaml/);
+    expect(report.diagnostics[0]!.message).toMatch(
+      /^definition "redis-sidecar" 1\.1\.0 in defs\/z-copy\.yaml conflicts with the one in defs\/redis-sidecar-1\.1\.0\.yaml/,
+    );
     expect(report.catalogue.definitionVersions('redis-sidecar')).toEqual([]);
     expect(report.catalogue.isBroken('redis-sidecar')).toBe(true);
   });

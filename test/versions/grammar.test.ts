@@ -105,7 +105,12 @@ describe('resolving a pin (DESIGN §8.2)', () => {
     fc.assert(
       fc.property(fc.uniqueArray(version, { minLength: 1, maxLength: 8 }), pin, fc.infiniteStream(fc.nat()), (versions, p, seeds) => {
         const shuffled = versions.map((v) => [seeds.next().value, v] as const).sort((a, b) => a[0] - b[0]);
-        expect(resolvePin(shuffled.map(([, v]) => v), p)).toBe(resolvePin(versions, p));
+        expect(
+          resolvePin(
+            shuffled.map(([, v]) => v),
+            p,
+          ),
+        ).toBe(resolvePin(versions, p));
       }),
     );
   });

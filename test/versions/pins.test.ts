@@ -73,7 +73,10 @@ describe('a binding pinned to a version (DESIGN §8.2)', () => {
 
   it('holds a pin on a built-in to its handler’s one version', () => {
     const expose = (pin: string) =>
-      lintWith({}, { 'cluster.yaml': profileText({}).concat(`    expose:\n      version: ${pin}\n      rendering: {controllerType: ingress, ingressClassName: nginx}\n`) });
+      lintWith(
+        {},
+        { 'cluster.yaml': profileText({}).concat(`    expose:\n      version: ${pin}\n      rendering: {controllerType: ingress, ingressClassName: nginx}\n`) },
+      );
     expect(pinnedOf(expose('"1"'))).toEqual([]);
     expect(resolvedOf(expose('"1"'))?.versions).toEqual({});
     const report = expose('"^2"');
@@ -105,7 +108,10 @@ describe('--require-pinned (DESIGN §8.2)', () => {
 describe('deprecated versions (DESIGN §11)', () => {
   const deprecated = {
     ...REDIS_VERSIONS,
-    'defs/redis-sidecar-1.1.0.yaml': REDIS_VERSIONS['defs/redis-sidecar-1.1.0.yaml']!.replace('  version: 1.1.0\n', '  version: 1.1.0\n  deprecation: use 2.0.0\n'),
+    'defs/redis-sidecar-1.1.0.yaml': REDIS_VERSIONS['defs/redis-sidecar-1.1.0.yaml']!.replace(
+      '  version: 1.1.0\n',
+      '  version: 1.1.0\n  deprecation: use 2.0.0\n',
+    ),
   };
 
   it('warns version-deprecated at the version value, with the note', () => {
