@@ -21,7 +21,10 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const kurel = (...args: string[]) => runKurel(args, { cwd: dir });
 const json = async (...args: string[]) => {
   const run = await kurel(...args, '--format', 'json');
-  return { code: run.code, json: JSON.parse(run.stdout) as Record<string, unknown> & { diagnostics: (Parameters<typeof pinDiagnostic>[0] & { message: string; hint?: string })[] } };
+  return {
+    code: run.code,
+    json: JSON.parse(run.stdout) as Record<string, unknown> & { diagnostics: (Parameters<typeof pinDiagnostic>[0] & { message: string; hint?: string })[] },
+  };
 };
 const read = (file: string) => readFileSync(join(dir, file), 'utf8');
 const write = (file: string, text: string) => writeFileSync(join(dir, file), text);
