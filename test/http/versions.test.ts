@@ -9,7 +9,9 @@ import { writeLockText } from '../../src/documents/capability-lock.js';
 import { prepareCatalogueLoader } from '../../src/http/catalogue-loader.js';
 import { ServiceState } from '../../src/http/service-state.js';
 import { planLock } from '../../src/operations/lock.js';
+import { runKurel } from '../helpers/cli.js';
 import { pinDiagnostic } from '../helpers/pin.js';
+import { startServe } from '../helpers/serve.js';
 import { lintWith, profileText } from '../versions/helpers.js';
 import { testApp } from './support.js';
 
@@ -164,5 +166,40 @@ describe('the service with a lockfile (DESIGN §11)', () => {
     expect(reload.body).toMatchObject({ reloaded: false, ok: false });
     expect(reload.body.diagnostics.map((d: { code: string }) => d.code)).toEqual(['definition-changed']);
     expect(state.catalogue).toBe(before);
+  });
+});
+
+describe('kurel serve --lockfile', () => {
+  // The service also loads the package's own definitions/, whose redis-sidecar is unversioned;
+  // the fixture's versions go by another name here so the two do not conflict.
+  beforeEach(() => {
+    for (const file of ['1.0.0', '1.1.0', '2.0.0-rc.1'].map((v) => `definitions/redis-sidecar-${v}.yaml`).concat('clusters/partial.yaml')) {
+      writeFileSync(join(dir, file), readFileSync(join(dir, file), 'utf8').replaceAll('redis-sidecar', 'redis-cache'));
+    }
+  });
+
+  it('serves the locked versions and reports the registry digest it logs', async () => {
+    writeLock();
+    const served = await startServe(['--port', '0', '--definitions', definitionsDir(), '--lockfile', 'kurel.lock.yaml'], { cwd: dir });
+    try {
+      const listening = served.lines.find((line) => line['msg'] === 'listening')!;
+      const ready = await (await fetch(`${served.url}/readyz`)).json();
+      expect(ready.registry.digest).toBe(listening['registryDigest']);
+      expect(listening['lockfile']).toBe('kurel.lock.yaml');
+      const capability = await (await fetch(`${served.url}/v1/capabilities/redis-cache`)).json();
+      expect(capability.versions.map((v: { version: string }) => v.version)).toEqual(['1.1.0']);
+    } finally {
+      await served.stop();
+    }
+  });
+
+  it('refuses to start, exit 2, when a locked definition was edited in place', async () => {
+    writeLock();
+    const file = join(dir, 'definitions/redis-sidecar-1.1.0.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('6379', '6380'));
+    const run = await runKurel(['serve', '--port', '0', '--definitions', 'definitions', '--lockfile', 'kurel.lock.yaml'], { cwd: dir });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('definition-changed');
+    expect(run.stderr).toContain('kurel serve: refusing to start: the definitions have errors');
   });
 });
