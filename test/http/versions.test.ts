@@ -183,10 +183,10 @@ describe('kurel serve --lockfile', () => {
     const served = await startServe(['--port', '0', '--definitions', definitionsDir(), '--lockfile', 'kurel.lock.yaml'], { cwd: dir });
     try {
       const listening = served.lines.find((line) => line['msg'] === 'listening')!;
-      const ready = await (await fetch(`${served.url}/readyz`)).json();
+      const ready = (await (await fetch(`${served.url}/readyz`)).json()) as { registry: { digest: string } };
       expect(ready.registry.digest).toBe(listening['registryDigest']);
       expect(listening['lockfile']).toBe('kurel.lock.yaml');
-      const capability = await (await fetch(`${served.url}/v1/capabilities/redis-cache`)).json();
+      const capability = (await (await fetch(`${served.url}/v1/capabilities/redis-cache`)).json()) as { versions: { version: string }[] };
       expect(capability.versions.map((v: { version: string }) => v.version)).toEqual(['1.1.0']);
     } finally {
       await served.stop();
