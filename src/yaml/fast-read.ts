@@ -37,15 +37,15 @@ export function readFast(input: string): FastRead {
  * parse, a syntax error of the fast parser, a warning, a root that is not a map, a key that
  * reads as a number, boolean or null, and a duplicate key also fall back.
  */
-export const FAST_READ_FALLBACKS: readonly { readonly name: string; readonly pattern: RegExp }[] = [
+export const FAST_READ_FALLBACKS: readonly { readonly name: string; readonly pattern: RegExp }[] = Object.freeze([
   // Tabs, a byte order mark, control and non-printable characters, Unicode line separators.
   { name: 'character', pattern: /[\t\ufeff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]/ },
   { name: 'lone surrogate', pattern: /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/ },
   { name: 'carriage return without line feed', pattern: /\r(?!\n)/ },
-  // Wherever a node may start, and after quotes too: inside a word (`R&D`, `hi!`) it is text.
-  // Without any anchor an alias (`*a`) is an error of the fast parser, as is a plain scalar
-  // starting with `@` or a backtick, so those need no scan.
-  { name: 'anchor or tag', pattern: /[&!](?<![^\s[\]{},:"'][&!])/ },
+  // Wherever a node may start, in quotes and comments too; inside a word (`R&D`, `hi!`) or just
+  // after a quote it is text. Without any anchor an alias (`*a`) is an error of the fast parser,
+  // as is a plain scalar starting with `@` or a backtick, so those need no scan.
+  { name: 'anchor or tag', pattern: /[&!](?<![^\s[\]{},:][&!])/ },
   { name: 'directive', pattern: /(?:^|\n)%/ },
   { name: 'complex key', pattern: /\?(?<![^\s[\]{},]\?)(?=[\s[\]{},]|$)/ },
   { name: 'merge key', pattern: /<</ },
@@ -58,7 +58,7 @@ export const FAST_READ_FALLBACKS: readonly { readonly name: string; readonly pat
   // The fast parser accepts a comment with no white space before it.
   { name: 'comment without white space', pattern: /[\]}"']#/ },
   { name: 'document end marker', pattern: /(?:^|\n)\.\.\./ },
-];
+]);
 
 // A document start marker is allowed once, before any content, with nothing after it on its line.
 const DOCUMENT_START = /(?:^|\n)---/g;
@@ -68,8 +68,11 @@ const REST_OF_MARKER_LINE = /(?:[ ]+(?:#[^\n]*)?)?(?:\r?\n|$)/y;
 // An implicit key ends at most 1024 characters after it starts; the fast parser does not check.
 const MAX_LINE = 1000;
 
+// One pass over the text for all of them is cheaper than one pass each.
+const ANY_FALLBACK = new RegExp(FAST_READ_FALLBACKS.map((f) => `(?:${f.pattern.source})`).join('|'));
+
 function outsideSubset(text: string): boolean {
-  for (const { pattern } of FAST_READ_FALLBACKS) if (pattern.test(text)) return true;
+  if (ANY_FALLBACK.test(text)) return true;
   return !singleDocument(text) || hasLongLine(text) || hasMultilineFlow(text);
 }
 
@@ -113,6 +116,9 @@ function hasMultilineFlow(text: string): boolean {
   return false;
 }
 
+// The flow collections open on the line being read, innermost last.
+const openFlows: number[] = [];
+
 /**
  * Reads one line as YAML does where it matters here: a quote opens a quoted scalar only where
  * a node starts (the start of the line, after `- `, `? `, `: `, a flow opener or a comma in a
@@ -120,7 +126,7 @@ function hasMultilineFlow(text: string): boolean {
  * inside a flow. Brackets in plain text count too, so a line is never judged simpler than it is.
  */
 function simpleFlowLine(text: string, start: number, end: number): boolean {
-  const flow: number[] = [];
+  openFlows.length = 0;
   let brackets = 0;
   let nodeStart = true;
   let previous = 0;
@@ -138,21 +144,21 @@ function simpleFlowLine(text: string, start: number, end: number): boolean {
     let next = false;
     if (c === OPEN_SQUARE || c === OPEN_CURLY) {
       brackets += 1;
-      if (nodeStart || flow.length > 0) {
-        if (flow[flow.length - 1] === OPEN_CURLY && (previous === OPEN_CURLY || previous === COMMA)) return false;
-        flow.push(c);
+      if (nodeStart || openFlows.length > 0) {
+        if (openFlows[openFlows.length - 1] === OPEN_CURLY && (previous === OPEN_CURLY || previous === COMMA)) return false;
+        openFlows.push(c);
         next = true;
       }
     } else if (c === CLOSE_SQUARE || c === CLOSE_CURLY) {
       brackets -= 1;
       if (brackets < 0) return false;
-      flow.pop();
+      openFlows.pop();
     } else if (c === COMMA) {
-      next = flow.length > 0;
+      next = openFlows.length > 0;
     } else if (c === COLON) {
       const after = i + 1 === end ? SPACE : text.charCodeAt(i + 1);
       const jsonKey = previous === DOUBLE_QUOTE || previous === SINGLE_QUOTE || previous === CLOSE_SQUARE || previous === CLOSE_CURLY;
-      next = after === SPACE || after === CR || (flow.length > 0 && (jsonKey || after === COMMA || after === OPEN_SQUARE || after === CLOSE_SQUARE || after === OPEN_CURLY || after === CLOSE_CURLY));
+      next = after === SPACE || after === CR || (openFlows.length > 0 && (jsonKey || after === COMMA || after === OPEN_SQUARE || after === CLOSE_SQUARE || after === OPEN_CURLY || after === CLOSE_CURLY));
     } else if (c === DASH || c === QUESTION) {
       const after = i + 1 === end ? SPACE : text.charCodeAt(i + 1);
       next = nodeStart && (after === SPACE || after === CR);
@@ -160,7 +166,7 @@ function simpleFlowLine(text: string, start: number, end: number): boolean {
     nodeStart = next;
     previous = c;
   }
-  return brackets === 0 && flow.length === 0;
+  return brackets === 0 && openFlows.length === 0;
 }
 
 // The offset of the quote closing the one at `open` on the same line, or -1.
