@@ -51,8 +51,21 @@ export const FAST_READ_FALLBACKS: readonly { readonly name: string; readonly pat
   { name: 'merge key', pattern: /<</ },
   { name: 'flow collection as key', pattern: /[\]}][ ]*:/ },
   { name: 'empty key', pattern: /:(?=[\s[\]{},]|$)(?<=(?:^|[[{,\n]|(?:^|\s)-[ ])[ ]*:)/ },
+  // After an entry with nothing on its line the fast parser may take a less indented `-` as
+  // the same list's next entry (`a:\n  -\n- x`), which the full reader refuses.
+  { name: 'empty sequence entry', pattern: /-(?<![^ \n]-)[ ]*(?:#[^\n]*)?(?:\r?\n|$)/ },
+  // A plain scalar on its own line after a comment indented less than it: the full reader may
+  // join it with the next key (`b:\n#c\n  x\nd: 1`). A line holding `key:` or `- ` is no scalar.
+  {
+    name: 'plain scalar after a less indented comment',
+    pattern: /(?:^|\n)(?<indent>[ ]*)#[^\n]*\n(?:[ ]*(?:#[^\n]*)?\r?\n)*\k<indent>[ ]+(?!["'[{|>]|-(?:[ \r\n]|$))(?![^\n#]*:(?:[ \r\n]|$))[^ \r\n#]/,
+  },
   // The readers disagree on trailing white-space lines under these block scalar headers.
   { name: 'block scalar indentation indicator or keep chomping', pattern: /[|>](?<![^ \n][|>])(?:[-+]?[0-9]|\+)/ },
+  // The full reader refuses leading empty lines holding spaces, the fast parser does not.
+  { name: 'block scalar with leading white-space lines', pattern: /[|>](?<![^ \n][|>])-?[ ]*(?:#[^\n]*)?\r?\n(?:[ ]*\r?\n)*[ ]+(?:\r?\n|$)/ },
+  // A header alone on its line (after `key:` on the line above) ends its scalar differently.
+  { name: 'block scalar header on its own line', pattern: /(?:^|\n)[ ]*[|>][-+0-9]*[ ]*(?:#[^\n]*)?(?:\r?\n|$)/ },
   // The readers fold an escaped line break followed by an empty line differently.
   { name: 'escaped line break', pattern: /\\\r?\n/ },
   // The fast parser accepts a comment with no white space before it.

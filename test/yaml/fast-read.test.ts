@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { FAST_READ_FALLBACKS, readFast } from '../../src/yaml/fast-read.js';
 import { parseYamlStream } from '../../src/yaml/source.js';
 import { editedProfileText, stringifyOptions, validProfile, yamlishText } from '../property/arbitraries.js';
-import { editedYamlText, yamlText } from './yaml-text-arbitraries.js';
+import { editedYamlText, subsetText, yamlText } from './yaml-text-arbitraries.js';
 
 // DESIGN §6.1: whenever the fast path answers, its data is exactly the `yaml` reader's data for
 // one clean document, and a text the `yaml` reader reports anything about never takes it.
@@ -153,6 +153,10 @@ const TRIGGERS: Record<string, [fallsBack: string, twin: string]> = {
   'flow collection as key': ['a: {[x]: 1}\n', 'a: {x: 1}\n'],
   'empty key': ['a: 1\n: 2\n', 'a: 1\nb: 2\n'],
   'block scalar indentation indicator or keep chomping': ['a: |+\n  x\n\nb: 1\n', 'a: |\n  x\n\nb: 1\n'],
+  'empty sequence entry': ['a:\n  - x\n  -\n- y\n', 'a:\n  - x\n  - ~\nb: 1\n'],
+  'plain scalar after a less indented comment': ['a:\n  b:\n #c\n    x\n  d: 1\n', 'a:\n  b:\n #c\n    "x"\n  d: 1\n'],
+  'block scalar with leading white-space lines': ['a: |\n   \n  x\n', 'a: |\n\n  x\n'],
+  'block scalar header on its own line': ['a:\n  b:\n    |\n     x\n', 'a:\n  b: |\n     x\n'],
   'escaped line break': ['a: "x \\\n\n  y"\n', 'a: "x \n\n  y"\n'],
   'comment without white space': ['a: "x"#c\n', 'a: "x" #c\n'],
   'document end marker': ['a: 1\n...\n', 'a: 1\n'],
@@ -214,13 +218,14 @@ describe('the fast path falls back', () => {
 });
 
 // A run takes the fast path often enough that the rule is really exercised: the share of fast
-// reads among the runs is far above these floors (measured: about 5%, 2%, 12% and 8%).
+// reads among the runs is far above these floors (measured: about 5%, 2%, 12%, 9% and 10%).
 describe('the fast path agrees with the yaml reader on every text (property)', () => {
   const cases: [name: string, texts: fc.Arbitrary<string>, runs: number, atLeast: number][] = [
-    ['generated YAML texts with every construct of §7', yamlText, 1500, 20],
-    ['generated YAML texts after small edits', editedYamlText, 1000, 5],
-    ['texts made of YAML syntax pieces', yamlishText, 1000, 30],
-    ['valid profiles after small edits', editedProfileText, 800, 20],
+    ['generated YAML texts with every construct of §7', yamlText, 1000, 15],
+    ['generated YAML texts after small edits', editedYamlText, 600, 3],
+    ['texts made of YAML syntax pieces', yamlishText, 600, 20],
+    ['valid profiles after small edits', editedProfileText, 500, 15],
+    ['texts made of pieces the scan lets through', subsetText, 15000, 600],
   ];
   it.each(cases)('%s', (_name, texts, numRuns, atLeast) => {
     let fast = 0;
@@ -235,7 +240,7 @@ describe('the fast path agrees with the yaml reader on every text (property)', (
 
   it('valid profiles written by the yaml package in every style mostly take the fast path', () => {
     let fast = 0;
-    const numRuns = 400;
+    const numRuns = 300;
     fc.assert(
       fc.property(validProfile, stringifyOptions, (profile, options) => {
         if (agrees(stringify(profile, options))) fast += 1;

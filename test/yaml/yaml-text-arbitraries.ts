@@ -263,3 +263,23 @@ export const editedYamlText: fc.Arbitrary<string> = fc
       return typeof e === 'string' ? acc.slice(0, p) + e + acc.slice(p) : acc.slice(0, p) + acc.slice(p + e);
     }, t),
   );
+
+/**
+ * Pieces of YAML the fast path's scan mostly lets through: indentation, comments, block
+ * scalar headers, flow brackets, quotes, scalars of every type, line ends. Texts made of them
+ * reach the corners where the two readers could still part (indentation after comments or
+ * empty entries, block scalars with odd contents), and many of them are read fast.
+ */
+const SUBSET_PIECES = [
+  'a', 'b', 'k', 'x y', '1', '-1', '-0', '0x1F', '0o17', '1.5', '.inf', '9007199254740993', 'true', 'True', '~', 'null', 'Null', '__proto__',
+  ': ', ':', 'x: ', 'k2: ', '- ', '-', '- - ', '\n', '\n', '\n', '\n ', '\n  ', '\n  ', '\n   ', '\n    ', '\n     ', '\n      ', '\n\n',
+  '\n- ', '\n  - ', '\n  -', 'x\n', ': |\n', ': >\n', ' ', '  ', '[', ']', '{', '}', ' [', ' {', ', ', ',', '[a, b]', '{a: 1}', '{"a":1}',
+  '["x", y]', '"', "'", '"x"', "'y'", '"a b"', '"a\\"b"', '"\\"', "''", '"\n  ', "'\n  ", '#', ' #', ' # c', '\n#c', '\n #c', '\n  #c',
+  '|', '>', '|-', '>-', '\r\n', '*', '@', '`', 'é', '\\', '\\n', '?', '.', 'e', '+', '0', '---', '--- ', '\n---\n', '%', '&', '!', '<', ' :',
+];
+const ROOTS = ['a: ', 'a:\n  ', 'k: v\na:\n- ', 'a:\n  b: ', 'x:\n  y: |\n', '{a: '];
+
+/** Texts made of pieces the scan mostly lets through, under a map root. */
+export const subsetText: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom(...ROOTS), fc.array(fc.constantFrom(...SUBSET_PIECES), { minLength: 3, maxLength: 30 }))
+  .map(([root, pieces]) => root + pieces.join(''));
