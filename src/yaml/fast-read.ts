@@ -68,6 +68,8 @@ export const FAST_READ_FALLBACKS: readonly { readonly name: string; readonly pat
   { name: 'block scalar header on its own line', pattern: /(?:^|\n)[ ]*[|>][-+0-9]*[ ]*(?:#[^\n]*)?(?:\r?\n|$)/ },
   // The readers fold an escaped line break followed by an empty line differently.
   { name: 'escaped line break', pattern: /\\\r?\n/ },
+  // The fast parser accepts code points beyond U+10FFFF; the full reader refuses them.
+  { name: 'escape beyond Unicode', pattern: /\\U(?!00(?:0[0-9a-fA-F]|10)[0-9a-fA-F]{4})/ },
   // The fast parser accepts a comment with no white space before it.
   { name: 'comment without white space', pattern: /[\]}"']#/ },
   { name: 'document end marker', pattern: /(?:^|\n)\.\.\./ },

@@ -30,7 +30,7 @@ const KEY_NAMES = ['a', 'b', 'name', 'kind', 'spec', 'value', '__proto__', 'cons
 const NON_STRING_KEYS = ['1', '-1', '0x1F', '1.5', '.inf', 'true', 'False', 'null', '~', 'Null', ''];
 
 const ESCAPES = ['\\n', '\\t', '\\\\', '\\"', '\\/', '\\ ', '\\0', '\\a', '\\b', '\\e', '\\f', '\\r', '\\v', '\\N', '\\_', '\\L', '\\P', '\\x41', '\\xe9', '\\u00e9', '\\u263A', '\\U0001F600', '\\\t'];
-const BAD_ESCAPES = ['\\q', '\\x4', '\\u12', '\\U0001', '\\x', '\\ud800', '\\uDC00'];
+const BAD_ESCAPES = ['\\q', '\\x4', '\\u12', '\\U0001', '\\x', '\\ud800', '\\uDC00', '\\U0000D800', '\\U00110000', '\\UFFFFFFFF', '\\U0010FFFF'];
 
 const text = fc.string({ unit: 'grapheme', maxLength: 8 });
 const word = fc.stringMatching(/^[a-z][a-z0-9]{0,6}$/);
@@ -283,3 +283,18 @@ const ROOTS = ['a: ', 'a:\n  ', 'k: v\na:\n- ', 'a:\n  b: ', 'x:\n  y: |\n', '{a
 export const subsetText: fc.Arbitrary<string> = fc
   .tuple(fc.constantFrom(...ROOTS), fc.array(fc.constantFrom(...SUBSET_PIECES), { minLength: 3, maxLength: 30 }))
   .map(([root, pieces]) => root + pieces.join(''));
+
+// Single characters for edits: every ASCII punctuation, digits and letters of escapes, line
+// ends, and characters other readers take for white space.
+const EDIT_CHARS = [...' !"#$%&\'()*+,-./0123456789:;<=>?@ABCUZ[\\]^_`abcuxz{|}~\n\r\u00a0é\u2000\u3000\u{1F600}'];
+
+/** A generated text with one to three characters inserted, deleted or replaced. */
+export const mutatedYamlText: fc.Arbitrary<string> = fc
+  .tuple(yamlText, fc.array(fc.tuple(fc.nat(), fc.constantFrom('insert', 'delete', 'replace'), fc.constantFrom(...EDIT_CHARS)), { minLength: 1, maxLength: 3 }))
+  .map(([t, edits]) =>
+    edits.reduce((acc, [at, kind, ch]) => {
+      const p = at % (acc.length + 1);
+      if (kind === 'insert') return acc.slice(0, p) + ch + acc.slice(p);
+      return acc.slice(0, p) + (kind === 'replace' ? ch : '') + acc.slice(p + 1);
+    }, t),
+  );
