@@ -196,8 +196,12 @@ const PARSE_TRIGGERS: Record<string, [fallsBack: string, twin: string]> = {
 };
 
 describe('the fast path falls back', () => {
-  it('has an example for every trigger of the scan', () => {
+  it('has an example for every trigger of the scan, found by that trigger and absent from its twin', () => {
     expect(Object.keys(TRIGGERS).sort()).toEqual(FAST_READ_FALLBACKS.map((f) => f.name).sort());
+    for (const { name, pattern } of FAST_READ_FALLBACKS) {
+      const [fallsBack, twin] = TRIGGERS[name]!;
+      expect({ name, found: pattern.test(fallsBack), inTwin: pattern.test(twin) }).toEqual({ name, found: true, inTwin: false });
+    }
   });
 
   it.each(Object.entries({ ...TRIGGERS, ...PARSE_TRIGGERS }))('on %s', (_name, [fallsBack, twin]) => {
