@@ -1,4 +1,4 @@
-import { FAILSAFE_SCHEMA, Type, load, type LoadOptions } from 'js-yaml';
+import { FAILSAFE_SCHEMA, type LoadOptions, load, Type } from 'js-yaml';
 
 /**
  * The outcome of a fast read: the document's data, or `ok: false` when the text must go to
@@ -38,9 +38,10 @@ export function readFast(input: string): FastRead {
  * reads as a number, boolean or null, and a duplicate key also fall back.
  */
 export const FAST_READ_FALLBACKS: readonly { readonly name: string; readonly pattern: RegExp }[] = Object.freeze([
-  // Tabs, a byte order mark, control and non-printable characters, Unicode line separators.
-  { name: 'character', pattern: /[\t\ufeff\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]/ },
-  { name: 'lone surrogate', pattern: /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/ },
+  // Control characters but line ends (a tab too), a byte order mark, Unicode line separators,
+  // non-characters.
+  { name: 'character', pattern: /[^\P{Cc}\n\r]|[\ufeff\u2028\u2029\ufffe\uffff]/u },
+  { name: 'lone surrogate', pattern: /\p{Cs}/u },
   { name: 'carriage return without line feed', pattern: /\r(?!\n)/ },
   // Wherever a node may start, in quotes and comments too; inside a word (`R&D`, `hi!`) or just
   // after a quote it is text. Without any anchor an alias (`*a`) is an error of the fast parser,
@@ -84,7 +85,7 @@ const REST_OF_MARKER_LINE = /(?:[ ]+(?:#[^\n]*)?)?(?:\r?\n|$)/y;
 const MAX_LINE = 1000;
 
 // One pass over the text for all of them is cheaper than one pass each.
-const ANY_FALLBACK = new RegExp(FAST_READ_FALLBACKS.map((f) => `(?:${f.pattern.source})`).join('|'));
+const ANY_FALLBACK = new RegExp(FAST_READ_FALLBACKS.map((f) => `(?:${f.pattern.source})`).join('|'), 'u');
 
 function outsideSubset(text: string): boolean {
   if (ANY_FALLBACK.test(text)) return true;
@@ -173,7 +174,11 @@ function simpleFlowLine(text: string, start: number, end: number): boolean {
     } else if (c === COLON) {
       const after = i + 1 === end ? SPACE : text.charCodeAt(i + 1);
       const jsonKey = previous === DOUBLE_QUOTE || previous === SINGLE_QUOTE || previous === CLOSE_SQUARE || previous === CLOSE_CURLY;
-      next = after === SPACE || after === CR || (openFlows.length > 0 && (jsonKey || after === COMMA || after === OPEN_SQUARE || after === CLOSE_SQUARE || after === OPEN_CURLY || after === CLOSE_CURLY));
+      next =
+        after === SPACE ||
+        after === CR ||
+        (openFlows.length > 0 &&
+          (jsonKey || after === COMMA || after === OPEN_SQUARE || after === CLOSE_SQUARE || after === OPEN_CURLY || after === CLOSE_CURLY));
     } else if (c === DASH || c === QUESTION) {
       const after = i + 1 === end ? SPACE : text.charCodeAt(i + 1);
       next = nodeStart && (after === SPACE || after === CR);

@@ -9,27 +9,201 @@ import fc from 'fast-check';
 /** Plain scalars worth resolving: every core-schema form, YAML 1.1 look-alikes, near misses. */
 export const PLAIN_SCALARS = [
   // null, bool
-  '~', 'null', 'Null', 'NULL', 'nULL', 'true', 'True', 'TRUE', 'tRUE', 'false', 'False', 'FALSE',
+  '~',
+  'null',
+  'Null',
+  'NULL',
+  'nULL',
+  'true',
+  'True',
+  'TRUE',
+  'tRUE',
+  'false',
+  'False',
+  'FALSE',
   // YAML 1.1 forms that stay strings in 1.2
-  'yes', 'no', 'on', 'off', 'Yes', 'y', 'n', '0777', '1:20', '1:20:30', '2001-12-14', '2001-12-14t21:59:43.10-05:00', '1_000', '0b1010', '+0x1F', '-0o17', '.Inf.', '=',
+  'yes',
+  'no',
+  'on',
+  'off',
+  'Yes',
+  'y',
+  'n',
+  '0777',
+  '1:20',
+  '1:20:30',
+  '2001-12-14',
+  '2001-12-14t21:59:43.10-05:00',
+  '1_000',
+  '0b1010',
+  '+0x1F',
+  '-0o17',
+  '.Inf.',
+  '=',
   // integers
-  '0', '-0', '+0', '12', '+12', '-12', '007', '-007', '0o17', '0o0', '0O17', '0o18', '0x1F', '0x1f', '0X1F', '0x', '0xG', '9007199254740991', '9007199254740992',
-  '9007199254740993', '-9007199254740993', '123456789012345678901234567890', '0x20000000000001', '0o400000000000000001', '000000000000000000001', '-000000000000000000000',
+  '0',
+  '-0',
+  '+0',
+  '12',
+  '+12',
+  '-12',
+  '007',
+  '-007',
+  '0o17',
+  '0o0',
+  '0O17',
+  '0o18',
+  '0x1F',
+  '0x1f',
+  '0X1F',
+  '0x',
+  '0xG',
+  '9007199254740991',
+  '9007199254740992',
+  '9007199254740993',
+  '-9007199254740993',
+  '123456789012345678901234567890',
+  '0x20000000000001',
+  '0o400000000000000001',
+  '000000000000000000001',
+  '-000000000000000000000',
   // floats
-  '1.5', '-1.5', '+1.5', '1.', '-1.', '.5', '-.5', '+.5', '1.0', '-0.0', '0.0', '1e3', '1E3', '1e+3', '1e-3', '-1.5e-3', '.5e3', '1.e3', 'e3', '1e', '1.5.1',
-  '.inf', '.Inf', '.INF', '+.inf', '-.inf', '-.Inf', '.iNF', '.nan', '.NaN', '.NAN', '-.nan', 'nan', 'inf', '1e400', '-1e400', '4.9e-324', '1e-400',
+  '1.5',
+  '-1.5',
+  '+1.5',
+  '1.',
+  '-1.',
+  '.5',
+  '-.5',
+  '+.5',
+  '1.0',
+  '-0.0',
+  '0.0',
+  '1e3',
+  '1E3',
+  '1e+3',
+  '1e-3',
+  '-1.5e-3',
+  '.5e3',
+  '1.e3',
+  'e3',
+  '1e',
+  '1.5.1',
+  '.inf',
+  '.Inf',
+  '.INF',
+  '+.inf',
+  '-.inf',
+  '-.Inf',
+  '.iNF',
+  '.nan',
+  '.NaN',
+  '.NAN',
+  '-.nan',
+  'nan',
+  'inf',
+  '1e400',
+  '-1e400',
+  '4.9e-324',
+  '1e-400',
   // strings
-  'nginx', 'hello world', 'a-b', 'a_b', 'a.b', 'v1.2.3', '1.2.3', '1h30m', '.example.com', 'http://example.com/a?b=c', 'a:b', 'a#b', 'a,b', 'x]', 'x}',
-  'é', 'naïve', '日本語', '\u{1F600}', 'a\u00a0b', '-a', '?a', ':a', 'a:', '<<', '__proto__', 'constructor',
+  'nginx',
+  'hello world',
+  'a-b',
+  'a_b',
+  'a.b',
+  'v1.2.3',
+  '1.2.3',
+  '1h30m',
+  '.example.com',
+  'http://example.com/a?b=c',
+  'a:b',
+  'a#b',
+  'a,b',
+  'x]',
+  'x}',
+  'é',
+  'naïve',
+  '日本語',
+  '\u{1F600}',
+  'a\u00a0b',
+  '-a',
+  '?a',
+  ':a',
+  'a:',
+  '<<',
+  '__proto__',
+  'constructor',
   // indicators inside text: a word, a quoted scalar, the middle of a plain scalar
-  'R&D', 'hi!', 'a *b', 'x @y', 'use `kurel`', '50%', '"30 2 * * *"', "'*.example.com'", '"&a"', "'!x'", '"#fff"', "'@x'", '"`x`"', '*', '@x', '`x', '%x', '&', '!',
+  'R&D',
+  'hi!',
+  'a *b',
+  'x @y',
+  'use `kurel`',
+  '50%',
+  '"30 2 * * *"',
+  "'*.example.com'",
+  '"&a"',
+  "'!x'",
+  '"#fff"',
+  "'@x'",
+  '"`x`"',
+  '*',
+  '@x',
+  '`x',
+  '%x',
+  '&',
+  '!',
 ];
 
 /** Map keys: names, prototype names, look-alikes of other types, strings needing quotes. */
-const KEY_NAMES = ['a', 'b', 'name', 'kind', 'spec', 'value', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'x y', 'é', '日本', '1a', 'a1', '-k', 'k-'];
+const KEY_NAMES = [
+  'a',
+  'b',
+  'name',
+  'kind',
+  'spec',
+  'value',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'x y',
+  'é',
+  '日本',
+  '1a',
+  'a1',
+  '-k',
+  'k-',
+];
 const NON_STRING_KEYS = ['1', '-1', '0x1F', '1.5', '.inf', 'true', 'False', 'null', '~', 'Null', ''];
 
-const ESCAPES = ['\\n', '\\t', '\\\\', '\\"', '\\/', '\\ ', '\\0', '\\a', '\\b', '\\e', '\\f', '\\r', '\\v', '\\N', '\\_', '\\L', '\\P', '\\x41', '\\xe9', '\\u00e9', '\\u263A', '\\U0001F600', '\\\t'];
+const ESCAPES = [
+  '\\n',
+  '\\t',
+  '\\\\',
+  '\\"',
+  '\\/',
+  '\\ ',
+  '\\0',
+  '\\a',
+  '\\b',
+  '\\e',
+  '\\f',
+  '\\r',
+  '\\v',
+  '\\N',
+  '\\_',
+  '\\L',
+  '\\P',
+  '\\x41',
+  '\\xe9',
+  '\\u00e9',
+  '\\u263A',
+  '\\U0001F600',
+  '\\\t',
+];
 const BAD_ESCAPES = ['\\q', '\\x4', '\\u12', '\\U0001', '\\x', '\\ud800', '\\uDC00', '\\U0000D800', '\\U00110000', '\\UFFFFFFFF', '\\U0010FFFF'];
 
 const text = fc.string({ unit: 'grapheme', maxLength: 8 });
@@ -49,9 +223,12 @@ interface Entry {
 }
 
 const doubleQuoted = fc
-  .array(fc.oneof({ weight: 6, arbitrary: text }, { weight: 3, arbitrary: fc.constantFrom(...ESCAPES) }, { weight: 1, arbitrary: fc.constantFrom(...BAD_ESCAPES) }), {
-    maxLength: 5,
-  })
+  .array(
+    fc.oneof({ weight: 6, arbitrary: text }, { weight: 3, arbitrary: fc.constantFrom(...ESCAPES) }, { weight: 1, arbitrary: fc.constantFrom(...BAD_ESCAPES) }),
+    {
+      maxLength: 5,
+    },
+  )
   .map((parts) => `"${parts.map((p) => (p.startsWith('\\') ? p : p.replace(/[\\"]/g, (c) => `\\${c}`))).join('')}"`);
 
 const singleQuoted = text.map((s) => `'${s.replace(/'/g, "''")}'`);
@@ -65,20 +242,48 @@ const bareScalar: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: doubleQuoted },
   { weight: 2, arbitrary: singleQuoted },
   { weight: 1, arbitrary: rawPlain },
-  { weight: 1, arbitrary: fc.constantFrom('', '""', "''", '[]', '{}', '[a]', '{a: 1}', '!!str 1', '!!int "3"', '!custom x', '! 12', '!!binary aGk=', '!!timestamp 2001-12-14', '&a 1', '*a') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '',
+      '""',
+      "''",
+      '[]',
+      '{}',
+      '[a]',
+      '{a: 1}',
+      '!!str 1',
+      '!!int "3"',
+      '!custom x',
+      '! 12',
+      '!!binary aGk=',
+      '!!timestamp 2001-12-14',
+      '&a 1',
+      '*a',
+    ),
+  },
 );
 
 // A comment after a scalar, with or without the white space YAML requires before it.
-const inlineScalar: fc.Arbitrary<string> = fc
-  .tuple(bareScalar, fc.constantFrom('', '', '', '', '', '', ' # c', '#c', '  #'))
-  .map(([s, c]) => s + c);
+const inlineScalar: fc.Arbitrary<string> = fc.tuple(bareScalar, fc.constantFrom('', '', '', '', '', '', ' # c', '#c', '  #')).map(([s, c]) => s + c);
 
 const blockScalar: fc.Arbitrary<Node> = fc
   .record({
     style: fc.constantFrom('|', '>'),
     chomp: fc.constantFrom('', '-', '+'),
     indicator: fc.constantFrom('', '', '', '1', '2', '4'),
-    lines: fc.array(fc.oneof(word, fc.constant(''), word.map((w) => `  ${w}`), word.map((w) => `${w}  `), rawPlain, fc.constantFrom('\u0000 ', '\u0000   ', '\u0000'), fc.constantFrom('# not a comment', 'a: b', '- x', '---', '...')), { minLength: 0, maxLength: 5 }),
+    lines: fc.array(
+      fc.oneof(
+        word,
+        fc.constant(''),
+        word.map((w) => `  ${w}`),
+        word.map((w) => `${w}  `),
+        rawPlain,
+        fc.constantFrom('\u0000 ', '\u0000   ', '\u0000'),
+        fc.constantFrom('# not a comment', 'a: b', '- x', '---', '...'),
+      ),
+      { minLength: 0, maxLength: 5 },
+    ),
     trailing: fc.constantFrom('', '\n', '\n\n'),
     comment: fc.constantFrom('', ' # c'),
   })
@@ -102,9 +307,16 @@ const multiline: fc.Arbitrary<Node> = fc
       )
       .map((lines) => lines.flat()),
   })
-  .map(({ quote, parts }) => ({ t: 'multiline' as const, first: quote + parts[0]!, rest: parts.slice(1).map((p, i, all) => (i === all.length - 1 ? p + quote : p)) }));
+  .map(({ quote, parts }) => ({
+    t: 'multiline' as const,
+    first: quote + parts[0]!,
+    rest: parts.slice(1).map((p, i, all) => (i === all.length - 1 ? p + quote : p)),
+  }));
 
-const props = fc.oneof({ weight: 12, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.constantFrom('&a ', '&b ', '!!map ', '!!seq ', '!tag ', '&a !!map ') });
+const props = fc.oneof(
+  { weight: 12, arbitrary: fc.constant('') },
+  { weight: 1, arbitrary: fc.constantFrom('&a ', '&b ', '!!map ', '!!seq ', '!tag ', '&a !!map ') },
+);
 
 const keyText: fc.Arbitrary<string> = fc.oneof(
   { weight: 10, arbitrary: fc.constantFrom(...KEY_NAMES) },
@@ -112,7 +324,10 @@ const keyText: fc.Arbitrary<string> = fc.oneof(
   { weight: 2, arbitrary: doubleQuoted },
   { weight: 1, arbitrary: singleQuoted },
   { weight: 1, arbitrary: fc.constantFrom(...NON_STRING_KEYS) },
-  { weight: 1, arbitrary: fc.constantFrom('<<', '? a', '? [a, b]', '[a, b]', '{a: 1}', '&k a', '*a', '!!str 1', '"a\n  b"', 'x'.repeat(1030), '"1"', "'null'") },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('<<', '? a', '? [a, b]', '[a, b]', '{a: 1}', '&k a', '*a', '!!str 1', '"a\n  b"', 'x'.repeat(1030), '"1"', "'null'"),
+  },
 );
 
 const { node } = fc.letrec<{ node: Node; map: Node; seq: Node }>((tie) => ({
@@ -149,7 +364,7 @@ function layout(n: Node, indent: number, step: number, flow: boolean): { inline:
     case 'block-scalar':
       if (flow) return { inline: '"in flow"' };
       // `\0` marks a line of white space only, laid out shorter or longer than the indentation.
-      return { block: [n.header, ...n.lines.map((l) => (l === '' ? '' : l.startsWith('\u0000') ? pad.slice(1) + l.slice(1) : pad + l))] };
+      return { block: [n.header, ...n.lines.map((l) => blockLine(l, pad))] };
     case 'multiline':
       return { inline: [n.first, ...n.rest.map((r) => (r === '' ? '' : pad + r))].join('\n') };
     case 'map': {
@@ -189,6 +404,11 @@ function layout(n: Node, indent: number, step: number, flow: boolean): { inline:
   }
 }
 
+function blockLine(line: string, pad: string): string {
+  if (line === '') return '';
+  return line.startsWith('\u0000') ? pad.slice(1) + line.slice(1) : pad + line;
+}
+
 function flowText(n: Node, indent: number, step: number): string {
   const v = layout(n, indent + step, step, true);
   return 'inline' in v ? v.inline : '"?"';
@@ -209,16 +429,27 @@ const mapBody: fc.Arbitrary<string> = fc
   });
 
 /** Nesting around the depth limits: js-yaml's 100 and kurel's 128, in flow or block style. */
-const deep: fc.Arbitrary<string> = fc.record({ depth: fc.integer({ min: 90, max: 140 }), style: fc.constantFrom('flow-seq', 'flow-map', 'block-map', 'block-seq', 'mixed') }).map(({ depth, style }) => {
-  if (style === 'flow-seq') return `${'['.repeat(depth)}1${']'.repeat(depth)}`;
-  if (style === 'flow-map') return `${'{a: '.repeat(depth)}1${'}'.repeat(depth)}`;
-  if (style === 'block-seq') return `${'- '.repeat(depth)}1`;
-  const lines: string[] = [];
-  for (let i = 0; i < depth; i++) lines.push(`${' '.repeat(i)}${style === 'mixed' && i % 2 ? '- ' : ''}k${i}:`);
-  return lines.join('\n') + ' 1';
-});
+const deep: fc.Arbitrary<string> = fc
+  .record({ depth: fc.integer({ min: 90, max: 140 }), style: fc.constantFrom('flow-seq', 'flow-map', 'block-map', 'block-seq', 'mixed') })
+  .map(({ depth, style }) => {
+    if (style === 'flow-seq') return `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+    if (style === 'flow-map') return `${'{a: '.repeat(depth)}1${'}'.repeat(depth)}`;
+    if (style === 'block-seq') return `${'- '.repeat(depth)}1`;
+    const lines: string[] = [];
+    for (let i = 0; i < depth; i++) lines.push(`${' '.repeat(i)}${style === 'mixed' && i % 2 ? '- ' : ''}k${i}:`);
+    return `${lines.join('\n')} 1`;
+  });
 
-const comment = fc.constantFrom('# a comment', '#', '# --- not a marker', '  # indented', '# é \u{1F600}', '# * a `b` & c! *d &e !f @g %h', '#!x', '  #   "q" [');
+const comment = fc.constantFrom(
+  '# a comment',
+  '#',
+  '# --- not a marker',
+  '  # indented',
+  '# é \u{1F600}',
+  '# * a `b` & c! *d &e !f @g %h',
+  '#!x',
+  '  #   "q" [',
+);
 
 /** Spreads comment lines and end-of-line comments into a text. */
 function withComments(textIn: string, at: number[], comments: string[]): string {
@@ -233,7 +464,10 @@ function withComments(textIn: string, at: number[], comments: string[]): string 
 /** Document framing: directives, markers, several documents, byte order mark, line ends. */
 const framing = fc.record({
   bom: fc.constantFrom(false, false, false, false, true),
-  directive: fc.oneof({ weight: 20, arbitrary: fc.constant('') }, { weight: 1, arbitrary: fc.constantFrom('%YAML 1.2\n', '%YAML 1.1\n', '%TAG !e! tag:example.com,2000:\n') }),
+  directive: fc.oneof(
+    { weight: 20, arbitrary: fc.constant('') },
+    { weight: 1, arbitrary: fc.constantFrom('%YAML 1.2\n', '%YAML 1.1\n', '%TAG !e! tag:example.com,2000:\n') },
+  ),
   start: fc.constantFrom('', '', '---\n', '--- # start\n', '---\n\n'),
   end: fc.constantFrom('', '', '', '', '\n...', '\n---', '\n---\nb: 2', '\n...\n---\nc: 3', '\n--- x'),
   crlf: fc.constantFrom(false, false, false, true),
@@ -253,7 +487,41 @@ export const yamlText: fc.Arbitrary<string> = fc
   });
 
 /** Small edits of a generated text, to reach the texts just beside valid ones. */
-const TOKENS = [':', ': ', '- ', '\n', '\n  ', ' ', '\t', '[', ']', '{', '}', ',', '"', "'", '#', '&a ', '*a', '!', '? ', '|', '>', '---\n', '...\n', '%', '@', '`', '\r', '\u0085', '\u2028', '\ufeff', '\u0007', '\ud800', 'é'];
+const TOKENS = [
+  ':',
+  ': ',
+  '- ',
+  '\n',
+  '\n  ',
+  ' ',
+  '\t',
+  '[',
+  ']',
+  '{',
+  '}',
+  ',',
+  '"',
+  "'",
+  '#',
+  '&a ',
+  '*a',
+  '!',
+  '? ',
+  '|',
+  '>',
+  '---\n',
+  '...\n',
+  '%',
+  '@',
+  '`',
+  '\r',
+  '\u0085',
+  '\u2028',
+  '\ufeff',
+  '\u0007',
+  '\ud800',
+  'é',
+];
 
 export const editedYamlText: fc.Arbitrary<string> = fc
   .tuple(yamlText, fc.array(fc.tuple(fc.nat(), fc.oneof(fc.constantFrom(...TOKENS), fc.integer({ min: 1, max: 4 }))), { minLength: 1, maxLength: 3 }))
@@ -271,11 +539,102 @@ export const editedYamlText: fc.Arbitrary<string> = fc
  * empty entries, block scalars with odd contents), and many of them are read fast.
  */
 const SUBSET_PIECES = [
-  'a', 'b', 'k', 'x y', '1', '-1', '-0', '0x1F', '0o17', '1.5', '.inf', '9007199254740993', 'true', 'True', '~', 'null', 'Null', '__proto__',
-  ': ', ':', 'x: ', 'k2: ', '- ', '-', '- - ', '\n', '\n', '\n', '\n ', '\n  ', '\n  ', '\n   ', '\n    ', '\n     ', '\n      ', '\n\n',
-  '\n- ', '\n  - ', '\n  -', 'x\n', ': |\n', ': >\n', ' ', '  ', '[', ']', '{', '}', ' [', ' {', ', ', ',', '[a, b]', '{a: 1}', '{"a":1}',
-  '["x", y]', '"', "'", '"x"', "'y'", '"a b"', '"a\\"b"', '"\\"', "''", '"\n  ', "'\n  ", '#', ' #', ' # c', '\n#c', '\n #c', '\n  #c',
-  '|', '>', '|-', '>-', '\r\n', '*', '@', '`', 'é', '\\', '\\n', '?', '.', 'e', '+', '0', '---', '--- ', '\n---\n', '%', '&', '!', '<', ' :',
+  'a',
+  'b',
+  'k',
+  'x y',
+  '1',
+  '-1',
+  '-0',
+  '0x1F',
+  '0o17',
+  '1.5',
+  '.inf',
+  '9007199254740993',
+  'true',
+  'True',
+  '~',
+  'null',
+  'Null',
+  '__proto__',
+  ': ',
+  ':',
+  'x: ',
+  'k2: ',
+  '- ',
+  '-',
+  '- - ',
+  '\n',
+  '\n',
+  '\n',
+  '\n ',
+  '\n  ',
+  '\n  ',
+  '\n   ',
+  '\n    ',
+  '\n     ',
+  '\n      ',
+  '\n\n',
+  '\n- ',
+  '\n  - ',
+  '\n  -',
+  'x\n',
+  ': |\n',
+  ': >\n',
+  ' ',
+  '  ',
+  '[',
+  ']',
+  '{',
+  '}',
+  ' [',
+  ' {',
+  ', ',
+  ',',
+  '[a, b]',
+  '{a: 1}',
+  '{"a":1}',
+  '["x", y]',
+  '"',
+  "'",
+  '"x"',
+  "'y'",
+  '"a b"',
+  '"a\\"b"',
+  '"\\"',
+  "''",
+  '"\n  ',
+  "'\n  ",
+  '#',
+  ' #',
+  ' # c',
+  '\n#c',
+  '\n #c',
+  '\n  #c',
+  '|',
+  '>',
+  '|-',
+  '>-',
+  '\r\n',
+  '*',
+  '@',
+  '`',
+  'é',
+  '\\',
+  '\\n',
+  '?',
+  '.',
+  'e',
+  '+',
+  '0',
+  '---',
+  '--- ',
+  '\n---\n',
+  '%',
+  '&',
+  '!',
+  '<',
+  ' :',
 ];
 const ROOTS = ['a: ', 'a:\n  ', 'k: v\na:\n- ', 'a:\n  b: ', 'x:\n  y: |\n', '{a: '];
 
