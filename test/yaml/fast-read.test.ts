@@ -286,6 +286,12 @@ describe('the fast path falls back', () => {
     expect(agrees(twin)).toBe(true);
   });
 
+  it('on flow sequences nested as keys, which older js-yaml parsed in exponential time', () => {
+    let key = 'x';
+    for (let i = 0; i < 40; i++) key = `[${key}]: y`;
+    expect(readFast(`a: [${key}]\n`)).toEqual({ ok: false });
+  });
+
   it('on an empty text', () => {
     expect(readFast('')).toEqual({ ok: false });
     expect(readFast('\ufeff')).toEqual({ ok: false });
