@@ -33,9 +33,12 @@ export function readFast(input: string): FastRead {
 
 /**
  * What sends a text to the full reader before the fast parser runs, each a construct the two
- * readers were not proven to read alike or one only the full reader positions. After the
- * parse, a syntax error of the fast parser, a warning, a root that is not a map, a key that
- * reads as a number, boolean or null, and a duplicate key also fall back.
+ * readers were not proven to read alike or one only the full reader positions. So do, read
+ * line by line: a document start marker that is not the first thing, or a second one; a line
+ * over 1000 characters; a flow collection over several lines or as a key with no value; a
+ * plain scalar alone on its line after a comment indented less than it. After the parse, a
+ * syntax error of the fast parser, a warning, a root that is not a map, a key that reads as a
+ * number, boolean or null, and a duplicate key also fall back.
  */
 export const FAST_READ_FALLBACKS: readonly { readonly name: string; readonly pattern: RegExp }[] = Object.freeze([
   // Control characters but line ends (a tab too), a byte order mark, Unicode line separators,
@@ -54,19 +57,13 @@ export const FAST_READ_FALLBACKS: readonly { readonly name: string; readonly pat
   { name: 'empty key', pattern: /:(?=[\s[\]{},]|$)(?<=(?:^|[[{,\n]|(?:^|\s)-[ ])[ ]*:)/ },
   // After an entry with nothing on its line the fast parser may take a less indented `-` as
   // the same list's next entry (`a:\n  -\n- x`), which the full reader refuses.
-  { name: 'empty sequence entry', pattern: /-(?<![^ \n]-)[ ]*(?:#[^\n]*)?(?:\r?\n|$)/ },
-  // A plain scalar on its own line after a comment indented less than it: the full reader may
-  // join it with the next key (`b:\n#c\n  x\nd: 1`). A line holding `key:` or `- ` is no scalar.
-  {
-    name: 'plain scalar after a less indented comment',
-    pattern: /(?:^|\n)(?<indent>[ ]*)#[^\n]*\n(?:[ ]*(?:#[^\n]*)?\r?\n)*\k<indent>[ ]+(?!["'[{|>]|-(?:[ \r\n]|$))(?![^\n#]*:(?:[ \r\n]|$))[^ \r\n#]/,
-  },
+  { name: 'empty sequence entry', pattern: /-(?<![^ \n]-)[ ]*(?:#[^\r\n]*)?(?:\r?\n|$)/ },
   // The readers disagree on trailing white-space lines under these block scalar headers.
   { name: 'block scalar indentation indicator or keep chomping', pattern: /[|>](?<![^ \n][|>])(?:[-+]?[0-9]|\+)/ },
   // The full reader refuses leading empty lines holding spaces, the fast parser does not.
-  { name: 'block scalar with leading white-space lines', pattern: /[|>](?<![^ \n][|>])-?[ ]*(?:#[^\n]*)?\r?\n(?:[ ]*\r?\n)*[ ]+(?:\r?\n|$)/ },
+  { name: 'block scalar with leading white-space lines', pattern: /[|>](?<![^ \n][|>])-?[ ]*(?:#[^\r\n]*)?\r?\n(?:[ ]*\r?\n)*[ ]+(?:\r?\n|$)/ },
   // A header alone on its line (after `key:` on the line above) ends its scalar differently.
-  { name: 'block scalar header on its own line', pattern: /(?:^|\n)[ ]*[|>][-+0-9]*[ ]*(?:#[^\n]*)?(?:\r?\n|$)/ },
+  { name: 'block scalar header on its own line', pattern: /(?:^|\n)[ ]*[|>][-+0-9]*[ ]*(?:#[^\r\n]*)?(?:\r?\n|$)/ },
   // The readers fold an escaped line break followed by an empty line differently.
   { name: 'escaped line break', pattern: /\\\r?\n/ },
   // The fast parser accepts code points beyond U+10FFFF; the full reader refuses them.
@@ -78,8 +75,8 @@ export const FAST_READ_FALLBACKS: readonly { readonly name: string; readonly pat
 
 // A document start marker is allowed once, before any content, with nothing after it on its line.
 const DOCUMENT_START = /(?:^|\n)---/g;
-const BLANK_OR_COMMENTS = /^(?:[ ]*(?:#[^\n]*)?\r?\n)*$/;
-const REST_OF_MARKER_LINE = /(?:[ ]+(?:#[^\n]*)?)?(?:\r?\n|$)/y;
+const BLANK_OR_COMMENTS = /^(?:[ ]*(?:#[^\r\n]*)?\r?\n)*$/;
+const REST_OF_MARKER_LINE = /(?:[ ]+(?:#[^\r\n]*)?)?(?:\r?\n|$)/y;
 
 // An implicit key ends at most 1024 characters after it starts; the fast parser does not check.
 const MAX_LINE = 1000;
@@ -89,7 +86,7 @@ const ANY_FALLBACK = new RegExp(FAST_READ_FALLBACKS.map((f) => `(?:${f.pattern.s
 
 function outsideSubset(text: string): boolean {
   if (ANY_FALLBACK.test(text)) return true;
-  return !singleDocument(text) || hasLongLine(text) || hasMultilineFlow(text);
+  return !singleDocument(text) || hasLongLine(text) || hasMultilineFlow(text) || hasPlainAfterLowComment(text);
 }
 
 function singleDocument(text: string): boolean {
@@ -189,6 +186,46 @@ function simpleFlowLine(text: string, start: number, end: number): boolean {
   return brackets === 0 && openFlows.length === 0;
 }
 
+// A line holding only a comment, and its indentation.
+const COMMENT_LINE = /(?:^|\n)( *)#/g;
+// What starts a plain scalar standing alone on its line: no quote, flow, block scalar or list
+// indicator first, and no `key:` before a comment.
+const PLAIN_SCALAR_LINE = /(?!["'[{|>]|-(?:[ \r\n]|$))(?![^\r\n#]*:(?:[ \r\n]|$))[^ \r\n#]/y;
+
+/**
+ * True when a plain scalar stands alone on a line after comment lines, one of them indented
+ * less than it: the full reader may join it with the next key (`b:\n#c\n  x\nd: 1`), the fast
+ * parser does not. Blank lines may come between. Each line is read once, so hostile runs of
+ * comment lines cost linear time.
+ */
+function hasPlainAfterLowComment(text: string): boolean {
+  COMMENT_LINE.lastIndex = 0;
+  let match = COMMENT_LINE.exec(text);
+  while (match !== null) {
+    let lowest = (match[1] ?? '').length;
+    let newline = text.indexOf('\n', COMMENT_LINE.lastIndex);
+    while (newline !== -1) {
+      const start = newline + 1;
+      let i = start;
+      while (text.charCodeAt(i) === SPACE) i += 1;
+      const c = text.charCodeAt(i);
+      if (c === HASH) {
+        lowest = Math.min(lowest, i - start);
+      } else if (i < text.length && c !== LF && !(c === CR && text.charCodeAt(i + 1) === LF)) {
+        PLAIN_SCALAR_LINE.lastIndex = i;
+        if (i - start > lowest && PLAIN_SCALAR_LINE.test(text)) return true;
+        break;
+      }
+      newline = text.indexOf('\n', i);
+    }
+    if (newline === -1) return false;
+    // Go on from the line after the comments; the comment lines already read are not read again.
+    COMMENT_LINE.lastIndex = newline;
+    match = COMMENT_LINE.exec(text);
+  }
+  return false;
+}
+
 // The offset of the quote closing the one at `open` on the same line, or -1.
 function closingQuote(text: string, open: number, end: number, quote: number): number {
   for (let i = open + 1; i < end; i++) {
@@ -202,6 +239,7 @@ function closingQuote(text: string, open: number, end: number, quote: number): n
   return -1;
 }
 
+const LF = 0x0a;
 const CR = 0x0d;
 const SPACE = 0x20;
 const DOUBLE_QUOTE = 0x22;

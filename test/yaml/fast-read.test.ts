@@ -230,7 +230,6 @@ const TRIGGERS: Record<string, [fallsBack: string, twin: string]> = {
   'empty key': ['a: 1\n: 2\n', 'a: 1\nb: 2\n'],
   'block scalar indentation indicator or keep chomping': ['a: |+\n  x\n\nb: 1\n', 'a: |\n  x\n\nb: 1\n'],
   'empty sequence entry': ['a:\n  - x\n  -\n- y\n', 'a:\n  - x\n  - ~\nb: 1\n'],
-  'plain scalar after a less indented comment': ['a:\n  b:\n #c\n    x\n  d: 1\n', 'a:\n  b:\n #c\n    "x"\n  d: 1\n'],
   'block scalar with leading white-space lines': ['a: |\n   \n  x\n', 'a: |\n\n  x\n'],
   'block scalar header on its own line': ['a:\n  b:\n    |\n     x\n', 'a:\n  b: |\n     x\n'],
   'escaped line break': ['a: "x \\\n\n  y"\n', 'a: "x \n\n  y"\n'],
@@ -241,6 +240,7 @@ const TRIGGERS: Record<string, [fallsBack: string, twin: string]> = {
 
 // Constructs found after the scan or by the fast parser itself.
 const PARSE_TRIGGERS: Record<string, [fallsBack: string, twin: string]> = {
+  'plain scalar after a less indented comment': ['a:\n  b:\n #c\n    x\n  d: 1\n', 'a:\n  b:\n #c\n    "x"\n  d: 1\n'],
   'a tab in indentation': ['a:\n\tb: 1\n', 'a:\n  b: 1\n'],
   'a byte order mark after the start': ['a: 1\n\ufeffb: 2\n', '\ufeffa: 1\nb: 2\n'],
   'a second document': ['a: 1\n---\nb: 2\n', '---\na: 1\nb: 2\n'],
@@ -290,6 +290,15 @@ describe('the fast path falls back', () => {
     let key = 'x';
     for (let i = 0; i < 40; i++) key = `[${key}]: y`;
     expect(readFast(`a: [${key}]\n`)).toEqual({ ok: false });
+  });
+
+  // Each would take seconds to hours if a check backtracked over the lines (the test then times out).
+  it('reads hostile runs of comment lines in linear time', () => {
+    expect(readFast(`a:\r\n${'#c\r\n'.repeat(40)}  k: v\r\n`).ok).toBe(true);
+    expect(readFast(`a:\n${'#c\n'.repeat(100_000)}  k: v\n`).ok).toBe(true);
+    expect(readFast(`a:\n${'#c\n'.repeat(100_000)}  v\n`)).toEqual({ ok: false });
+    expect(readFast(`${'#c\r\n'.repeat(40)}x\r\n---\r\n`)).toEqual({ ok: false });
+    expect(readFast(`${'#c\r\n'.repeat(40)}---\r\na: 1\r\n`).ok).toBe(true);
   });
 
   it('on an empty text', () => {
