@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
+import { RegistryError } from '../../src/catalogue/errors.js';
 import { definitionDigest } from '../../src/documents/definition-digest.js';
 import { listCapabilities } from '../../src/operations/list-capabilities.js';
 import { parseYamlStream } from '../../src/yaml/source.js';
@@ -190,3 +192,25 @@ function reverseKeys(value: unknown): unknown {
   for (const key of Object.keys(value).reverse()) out[key] = reverseKeys((value as Record<string, unknown>)[key]);
   return out;
 }
+
+describe('the version of a handler (DESIGN §8.1)', () => {
+  it('is 1.0.0 on every built-in', () => {
+    expect(
+      new Set(
+        createCatalogue()
+          .listHandlers()
+          .map((h) => h.handler.version),
+      ),
+    ).toEqual(new Set(['1.0.0']));
+  });
+
+  it.each([
+    ['v1.0.0', 'handler "queue" (plugin:./queue.mjs): version must be a SemVer version such as 1.0.0 (no leading v, no build metadata), found "v1.0.0"'],
+    [1, 'handler "queue" (plugin:./queue.mjs): version must be a SemVer version such as 1.0.0 (no leading v, no build metadata), found number'],
+  ])('refuses a plugin declaring version %j at start', (version, message) => {
+    const handler = { type: 'queue', description: 'a queue', capabilityAware: false, version };
+    expect(() => createCatalogue({ handlers: [{ handler, source: 'plugin:./queue.mjs' }] })).toThrow(
+      new RegistryError('queue', message.replace(/^handler "queue" \(plugin:\.\/queue\.mjs\): /, ''), 'plugin:./queue.mjs'),
+    );
+  });
+});

@@ -115,3 +115,21 @@ describe('resolving a pin (DESIGN §8.2)', () => {
     );
   });
 });
+
+describe('versions and pins from any text', () => {
+  it('are judged without throwing, and resolve only when accepted', () => {
+    const text = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.stringMatching(/^[<>=~^v ]{0,3}[0-9x*.]{0,8}(-[a-z0-9.]{0,5})?( (\|\| )?[<>=~^]{0,2}[0-9.]{0,6}){0,3}$/),
+    );
+    fc.assert(
+      fc.property(text, (input) => {
+        const pinRefusal = refusePin(input);
+        if (!pinRefusal) expect(() => resolvePin(AVAILABLE, input)).not.toThrow();
+        const versionRefusal = refuseDefinitionVersion(input);
+        if (!versionRefusal) expect(resolvePin([input], undefined)).toBe(input);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
