@@ -1,14 +1,13 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { latestVersion } from '../core/versions.js';
 
-/** One version of a capability: a definition version's file and digest, or a handler's version (no file, no digest). */
+/** One published version of a capability: its CapabilityDefinition's file and digest. */
 export interface CapabilityVersionListing {
-  /** Null for an unversioned definition. */
-  version: string | null;
-  /** The definition file (as given) of this version; null for a handler's version. */
-  file: string | null;
-  /** The definition document's digest (DESIGN §8.1); null for a handler's version. */
-  digest: string | null;
+  version: string;
+  /** The definition file (as given) of this version. */
+  file: string;
+  /** The definition document's digest (DESIGN §8.1). */
+  digest: string;
 }
 
 /** One capability type a catalogue knows (DESIGN §5.1, §8.1). */
@@ -20,10 +19,12 @@ export interface CapabilityListing {
   capabilityRequired: boolean;
   hasDefinition: boolean;
   description: string;
-  /** Every version, ascending: its definitions' when it has any, else its handler's one version. */
+  /** Every CapabilityDefinition version, ascending; empty for a handler-only type or an unversioned definition. */
   versions: CapabilityVersionListing[];
-  /** What an unpinned binding resolves to: the highest release (or prerelease when there are only prereleases); null without versions. */
+  /** What an unpinned binding resolves to: the highest release (or prerelease when there are only prereleases); null without definition versions. */
   latest: string | null;
+  /** The handler's own version (information; a pin on a handler-only type must be satisfied by it); null without a handler or a version. */
+  handlerVersion: string | null;
 }
 
 /** Every type a handler or definition knows, sorted by type; never mutates the catalogue. */
@@ -32,10 +33,9 @@ export function listCapabilities(catalogue: Catalogue): CapabilityListing[] {
     const registered = catalogue.handler(type);
     const definition = catalogue.definition(type);
     const handler = registered?.handler;
-    const versions: CapabilityVersionListing[] =
-      catalogue.versionSource(type) === 'definition'
-        ? catalogue.definitionVersions(type).map((entry) => ({ version: entry.version ?? null, file: entry.file, digest: entry.digest }))
-        : catalogue.versionsOf(type).map((version) => ({ version, file: null, digest: null }));
+    const versions: CapabilityVersionListing[] = catalogue
+      .definitionVersions(type)
+      .flatMap((entry) => (entry.version === undefined ? [] : [{ version: entry.version, file: entry.file, digest: entry.digest }]));
     return {
       type,
       source: registered?.source ?? definition?.file ?? 'unknown',
@@ -44,7 +44,8 @@ export function listCapabilities(catalogue: Catalogue): CapabilityListing[] {
       hasDefinition: definition !== undefined,
       description: handler?.description || definition?.description || '',
       versions,
-      latest: latestVersion(catalogue.versionsOf(type)) ?? null,
+      latest: latestVersion(versions.map((v) => v.version)) ?? null,
+      handlerVersion: handler?.version ?? null,
     };
   });
 }

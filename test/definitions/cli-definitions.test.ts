@@ -141,8 +141,9 @@ describe('kurel capabilities', () => {
       capabilityRequired: false,
       hasDefinition: true,
       description: '',
-      versions: [{ version: null, file: 'defs/nested/trait.yml', digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }],
+      versions: [],
       latest: null,
+      handlerVersion: null,
     });
     expect(listing.find((c) => c.type === 'expose')).toEqual({
       type: 'expose',
@@ -151,8 +152,9 @@ describe('kurel capabilities', () => {
       capabilityRequired: true,
       hasDefinition: false,
       description: "Routes traffic to a component through the cluster's ingress or Gateway API",
-      versions: [{ version: '1.0.0', file: null, digest: null }],
-      latest: '1.0.0',
+      versions: [],
+      latest: null,
+      handlerVersion: '1.0.0',
     });
     expect(listing.filter((c) => c.source !== 'builtin').map((c) => c.type)).toEqual(['first-trait', 'my-trait', 'second-trait']);
   });
@@ -169,8 +171,9 @@ describe('kurel capabilities', () => {
       capabilityRequired: false,
       hasDefinition: true,
       description: 'injects a Redis sidecar',
-      versions: [{ version: null, file: `${definitions}redis-sidecar.yaml`, digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }],
+      versions: [],
       latest: null,
+      handlerVersion: null,
     });
   });
 
@@ -180,7 +183,7 @@ describe('kurel capabilities', () => {
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^TYPE +SOURCE +AWARE +REQUIRED +DEFINITION +VERSIONS +LATEST +DESCRIPTION$/);
     expect(lines.find((l) => l.startsWith('first-trait '))).toMatch(/^first-trait +multi\.yaml +no +no +yes +- +- +$/);
-    expect(lines.find((l) => l.startsWith('certificate '))).toMatch(/^certificate +builtin +yes +yes +no +1\.0\.0 +1\.0\.0 +Issues TLS certificates/);
+    expect(lines.find((l) => l.startsWith('certificate '))).toMatch(/^certificate +builtin +yes +yes +no +1\.0\.0 \(handler\) +- +Issues TLS certificates/);
     expect(lines).toHaveLength(1 + 16 + 2);
   });
 

@@ -63,8 +63,9 @@ describe('versions over HTTP (DESIGN §8.7)', () => {
     ]);
     expect(redis.latest).toBe('1.1.0');
     expect(res.body.find((c: { type: string }) => c.type === 'expose')).toMatchObject({
-      versions: [{ version: '1.0.0', file: null, digest: null }],
-      latest: '1.0.0',
+      versions: [],
+      latest: null,
+      handlerVersion: '1.0.0',
     });
   });
 

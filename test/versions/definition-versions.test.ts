@@ -23,7 +23,7 @@ describe('several versions of one definition (DESIGN §8.1)', () => {
     expect(listing.latest).toBe('1.1.0');
     expect(listing.source).toBe('defs/redis-sidecar-1.1.0.yaml');
     expect(listing.versions.map((v) => v.version)).toEqual(['1.0.0', '1.1.0', '2.0.0-rc.1']);
-    expect(listing.versions.every((v) => /^sha256:[0-9a-f]{64}$/.test(v.digest ?? ''))).toBe(true);
+    expect(listing.versions.every((v) => /^sha256:[0-9a-f]{64}$/.test(v.digest))).toBe(true);
   });
 
   it('loads the versions of one multi-document file', () => {

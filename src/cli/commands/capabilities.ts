@@ -24,7 +24,9 @@ const COLUMNS = ['TYPE', 'SOURCE', 'AWARE', 'REQUIRED', 'DEFINITION', 'VERSIONS'
 /** A plain-text table, one capability per row, its versions ascending (`-` for none). */
 export function formatCapabilityTable(listing: readonly CapabilityListing[]): string {
   const yesNo = (value: boolean) => (value ? 'yes' : 'no');
-  const versionsOf = (c: CapabilityListing) => c.versions.flatMap((v) => (v.version === null ? [] : [v.version])).join(', ') || '-';
+  // A handler-only type shows its handler's version, marked as such: it is information, not a choice.
+  const versionsOf = (c: CapabilityListing) =>
+    c.versions.map((v) => v.version).join(', ') || (c.handlerVersion && !c.hasDefinition ? `${c.handlerVersion} (handler)` : '-');
   return formatTable(
     COLUMNS,
     listing.map((c) => [

@@ -35,10 +35,10 @@ export function capabilityRoute(state: ServiceState): RequestHandler {
     const choice = chooseCapabilityVersion(catalogue, type, pin);
     if (!choice.ok && choice.reason === 'malformed') throw new HttpProblem(400, `the version query ${choice.message}${choice.hint ? ` (${choice.hint})` : ''}`);
     if (!choice.ok) throw new HttpProblem(404, `${choice.message}`, {}, { versions: choice.versions });
-    const version = catalogue.versionSource(type) === 'definition' ? choice.version : undefined;
+    const version = catalogue.hasDefinitionVersions(type) ? choice.version : undefined;
     const published = capabilitySchema(catalogue, type, version)!;
     const source = listing.hasDefinition && !catalogue.handler(type) ? (catalogue.definition(type, version)?.file ?? listing.source) : listing.source;
-    sendJson(res, 200, { ...listing, source, version: choice.version ?? null, schema: renderingSchemaDocument(published) });
+    sendJson(res, 200, { ...listing, source, version: version ?? null, schema: renderingSchemaDocument(published) });
   };
 }
 
