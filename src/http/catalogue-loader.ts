@@ -27,7 +27,8 @@ export async function prepareCatalogueLoader(sources: ServiceSources): Promise<C
     const read = readSourceFile(sources.lockfile.path, sources.lockfile.display);
     if (!read.ok) return { ok: false, diagnostics: [read.diagnostic] };
     const reading = readLockfileText(sources.lockfile.display, read.bytes);
-    if (!reading.lock) return { ok: false, diagnostics: reading.diagnostics.length > 0 ? reading.diagnostics : [unreadable(sources.lockfile.display)] };
+    if (!reading.lock || !reading.document)
+      return { ok: false, diagnostics: reading.diagnostics.length > 0 ? reading.diagnostics : [unreadable(sources.lockfile.display)] };
     const locked = lockCatalogue(load.catalogue, reading.lock, { display: sources.lockfile.display, document: reading.document });
     if (!locked.ok) return { ok: false, diagnostics: locked.diagnostics };
     return { ok: true, catalogue: locked.catalogue, diagnostics: load.diagnostics };

@@ -80,7 +80,7 @@ export type LockedCatalogue = { ok: true; catalogue: Catalogue } | { ok: false; 
  * definition) or a locked version no longer loaded (`lock-outdated`, at its entry in the
  * lockfile) refuses the catalogue. `lockfile` positions diagnostics about the lock's entries.
  */
-export function lockCatalogue(catalogue: Catalogue, lock: LockData, lockfile: { display: string; document: Locatable | undefined }): LockedCatalogue {
+export function lockCatalogue(catalogue: Catalogue, lock: LockData, lockfile: { display: string; document: Locatable }): LockedCatalogue {
   const diagnostics = changedDefinitions(catalogue, { lock, lockfile: lockfile.display });
   const allowed = new Map<string, Set<string>>();
   for (const name of Object.keys(lock.definitions)) {
@@ -93,11 +93,7 @@ export function lockCatalogue(catalogue: Catalogue, lock: LockData, lockfile: { 
         part: 'key',
         hint: 'load the definition folder that holds it, or run kurel lock',
       });
-      diagnostics.push(
-        lockfile.document
-          ? lockfile.document.toDiagnostic(issue)
-          : { ...unlistedProfile(lockfile.display, lockfile.display), message, path: `/definitions/${name}/${version}` },
-      );
+      diagnostics.push(lockfile.document.toDiagnostic(issue));
     }
   }
   if (diagnostics.length > 0) return { ok: false, diagnostics };
