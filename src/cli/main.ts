@@ -92,7 +92,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(noRequirePinnedOption())
     .addOption(lockfileOption())
     .addOption(noLockfileOption())
-    .option('--check', 'write nothing; exit 1 when the lockfile would change (for CI)', false)
+    .addOption(new Option('--check', 'write nothing; exit 1 when the lockfile would change (for CI)').default(false).conflicts('update'))
     .option('--update', 'resolve every binding afresh to the highest version its pin allows, accepting changed digests', false)
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--stdin-filepath <name>', 'the file name to report (and lock) for standard input')

@@ -163,6 +163,26 @@ describe('kurel lock (DESIGN §8.3)', () => {
   });
 });
 
+describe('the version flags', () => {
+  it('refuses --check with --update, and --no-lockfile for kurel lock, as usage errors', async () => {
+    for (const args of [['--check', '--update'], ['--no-lockfile']]) {
+      const run = await json('lock', 'clusters', ...DEFS, ...args);
+      expect({ code: run.code, codes: run.json.diagnostics.map((d) => d.code), lockfile: run.json['lockfile'] }).toEqual({
+        code: 2,
+        codes: ['usage'],
+        lockfile: null,
+      });
+    }
+  });
+
+  it('turns --require-pinned off with a later --no-require-pinned', async () => {
+    expect((await json('lint', 'clusters/unpinned.yaml', ...DEFS, '--require-pinned')).json.diagnostics.map(pinDiagnostic)).toEqual([
+      at('clusters/unpinned.yaml', 'unpinned-capability', 7, 5, '/spec/capabilities/redis-sidecar'),
+    ]);
+    expect((await kurel('lint', 'clusters/unpinned.yaml', ...DEFS, '--require-pinned', '--no-require-pinned')).code).toBe(0);
+  });
+});
+
 describe('lint and build following the lockfile (DESIGN §8.3, §11)', () => {
   beforeEach(async () => {
     expect((await kurel('lock', 'clusters', ...DEFS)).code).toBe(0);
