@@ -1,12 +1,13 @@
 import { writeFile } from 'node:fs/promises';
 import type { JsonSchema } from '../../core/json-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
-import { type CapabilitySourceOptions, loadPublishedCatalogue } from '../command-catalogue.js';
+import { loadPublishedCatalogue, type PublishOptions } from '../command-catalogue.js';
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
+import { narrowingPlatform } from '../platform-flags.js';
 
 /** Options of `kurel types`. */
-export interface TypesCommandOptions extends CapabilitySourceOptions {
+export interface TypesCommandOptions extends PublishOptions {
   out?: string;
 }
 
@@ -18,12 +19,14 @@ const BANNER = `/**
 
 /**
  * Runs `kurel types`: TypeScript declarations of the ClusterProfile and every rendering
- * schema, on standard output or in `--out FILE`; returns the exit code.
+ * schema (narrowed to `--platform` when given), on standard output or in `--out FILE`;
+ * returns the exit code.
  */
 export async function runTypes(options: TypesCommandOptions, io: CommandIo): Promise<number> {
   const loaded = await loadPublishedCatalogue(options, io);
   if (!loaded.ok) return loaded.exitCode;
-  const source = await declarationsOf(clusterProfileJsonSchema(loaded.catalogue));
+  const platform = narrowingPlatform(options.platform, options.platformDefault);
+  const source = await declarationsOf(clusterProfileJsonSchema(loaded.catalogue, { platform }));
   if (options.out === undefined) {
     io.stdout(source);
     return EXIT.ok;
