@@ -1,6 +1,6 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { JsonSchema } from '../core/json-schema.js';
-import { isUnavailable, judgeLifecycle, lifecycleIssue } from '../schema/lifecycle.js';
+import { describeUnavailable, judgeLifecycle } from '../schema/lifecycle.js';
 import { narrowSchema } from '../schema/narrow.js';
 import { NO_PLATFORM, type Platform } from '../schema/platform-version.js';
 import { DRAFT_2020_12, publishSchema } from '../schema/publish.js';
@@ -44,9 +44,9 @@ export function capabilitySchema(catalogue: Catalogue, type: string, options: Pu
   const parts = [definition?.schema, handler?.renderingSchema].filter((s): s is JsonSchema => s !== undefined).map((s) => narrowSchema(s, platform));
   const description = handler?.description || definition?.description || `the ${type} capability`;
   const judgement = judgeLifecycle(catalogue.capabilityLifecycle(type), platform);
-  if (isUnavailable(judgement)) {
-    const why = lifecycleIssue(judgement, `capability "${type}"`, [], 'key')!.message;
-    return { type, description, schema: { description: why, not: {} }, isValidated: true, acceptsEmpty: false, availability: 'unavailable' };
+  const unavailable = describeUnavailable(judgement);
+  if (unavailable !== undefined) {
+    return { type, description, schema: { description: unavailable, not: {} }, isValidated: true, acceptsEmpty: false, availability: 'unavailable' };
   }
   const published = parts.length === 0 ? PASS_THROUGH : publishSchema(parts.length === 1 ? parts[0]! : { allOf: parts });
   const isDeprecated = judgement.state === 'deprecated';

@@ -116,6 +116,12 @@ export function lifecycleIssue(judgement: Judgement, name: string, path: Path, p
   }
 }
 
+/** Why a schema narrowed to a platform accepts nothing: `not available on kubernetes 1.31: introduced in Kubernetes 1.20; removed in Kubernetes 1.31`. */
+export function describeUnavailable(judgement: Judgement): string | undefined {
+  if (!isUnavailable(judgement) || judgement.state === 'available') return undefined;
+  return `not available on ${judgement.lifecycle.component} ${judgement.running}: ${describeLifecycle(judgement.lifecycle)}`;
+}
+
 /** A lifecycle in words, for published descriptions: `introduced in Kubernetes 1.29; deprecated in Kubernetes 1.31: use mode`. */
 export function describeLifecycle(lifecycle: Lifecycle): string {
   const title = componentTitle(lifecycle.component);

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { isMap, setOwn } from '../../core/data.js';
 import type { JsonSchema } from '../../core/json-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
 import { loadPublishedCatalogue, type PublishOptions } from '../command-catalogue.js';
@@ -43,7 +44,7 @@ export async function runTypes(options: TypesCommandOptions, io: CommandIo): Pro
 async function declarationsOf(schema: JsonSchema): Promise<string> {
   // Loaded here only: the generator and its formatter are heavy, and no other command needs them.
   const { compile } = await import('json-schema-to-typescript');
-  return compile(schema as Parameters<typeof compile>[0], 'ClusterProfile', {
+  return compile(withNeverTypes(schema) as Parameters<typeof compile>[0], 'ClusterProfile', {
     bannerComment: BANNER,
     unreachableDefinitions: true,
     strictIndexSignatures: true,
@@ -54,4 +55,18 @@ async function declarationsOf(schema: JsonSchema): Promise<string> {
     // The schema is complete in itself; nothing is fetched or read while generating.
     $refOptions: { resolve: { external: false } },
   });
+}
+
+/**
+ * The schema with every node that accepts nothing (`not: {}`: a capability the platform lacks,
+ * DESIGN §8.4) typed `never`, which the generator would otherwise read as any value.
+ */
+function withNeverTypes(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withNeverTypes);
+  if (!isMap(node)) return node;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(node)) setOwn(out, key, withNeverTypes(node[key]));
+  const not = node['not'];
+  if (isMap(not) && Object.keys(not).length === 0 && node['type'] === undefined) out['tsType'] = 'never';
+  return out;
 }
