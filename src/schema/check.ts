@@ -290,11 +290,12 @@ function visitObject(
     path.push(key);
     if (schema.propertyNames) checkPropertyName(schema.propertyNames, key, path, issues);
     if (Object.hasOwn(properties, key)) {
-      if (item === null) {
-        // null means absent: an optional key is dropped, a required one is reported below
-      } else if (gates && !isWrittenAvailable(properties[key] as CompiledNode, path, issues)) {
-        // What is inside an unavailable key is not looked at: only the outermost is reported.
+      if (gates && !isWrittenAvailable(properties[key] as CompiledNode, path, issues)) {
+        // Like an unknown key, a key the platform lacks is reported even as null; what is
+        // inside it is not looked at: only the outermost is reported.
         setOwn(out, key, item);
+      } else if (item === null) {
+        // null means absent: an optional key is dropped, a required one is reported below
       } else {
         setOwn(out, key, visit(properties[key]!, item, path, issues, undefined));
       }

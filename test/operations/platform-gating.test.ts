@@ -145,6 +145,15 @@ describe('field-unavailable and field-deprecated for properties', () => {
     );
   });
 
+  it('reports a key the platform lacks even written as null, as a closed map reports an unknown key', () => {
+    expect(found(lint(profile(at('1.28'), 'edge-proxy:\n  rendering:\n    tls: null'))).map((d) => [d.code, d.line, d.column, d.path])).toEqual([
+      ['field-unavailable', 11, 9, '/spec/capabilities/edge-proxy/rendering/tls'],
+    ]);
+    expect(lint(profile(at('1.30'), 'edge-proxy:\n  rendering:\n    tls:\n      legacyCiphers: null')).diagnostics.map((d) => d.code)).toEqual([
+      'field-deprecated',
+    ]);
+  });
+
   it('compares versions numerically part by part: 1.9 is before 1.10', () => {
     expect(lint(profile(at('1.9'), 'edge-proxy:\n  rendering:\n    hostNetwork: true')).diagnostics.map((d) => d.code)).toEqual(['field-unavailable']);
     expect(lint(profile(at('1.10'), 'edge-proxy:\n  rendering:\n    hostNetwork: true')).diagnostics).toEqual([]);
