@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { clusterProfileJsonSchema } from '../../src/operations/cluster-profile-schema.js';
 import { lintInputs } from '../../src/operations/lint.js';
-import type { Platform } from '../../src/schema/platform-version.js';
+import { comparePlatformVersions, type Platform } from '../../src/schema/platform-version.js';
 import { parseYamlStream } from '../../src/yaml/source.js';
 import { type JsonEnvelope, runKurel } from '../helpers/cli.js';
 
@@ -366,6 +366,37 @@ describe('kurel lint --platform and the schema narrowed to the platform agree', 
     // The generator reaches both verdicts and deprecations, so the agreement is not vacuous.
     expect(unavailableSeen).toBeGreaterThan(50);
     expect(deprecatedSeen).toBeGreaterThan(20);
+  });
+});
+
+describe('kurel lint --platform and kurel schema --platform agree on the shipped example profiles', () => {
+  const VERSIONS_RUN = ['1.21', '1.26', '1.27', '1.29', '1.30', '1.32', '1.33'];
+  const EXAMPLES = profiles.filter((file) => file.includes('service-routing'));
+  const verdicts = new Map<string, { lint: boolean; schema: boolean }>();
+
+  beforeAll(async () => {
+    await Promise.all(
+      VERSIONS_RUN.map(async (version) => {
+        const args = ['--definitions', 'definitions', '--platform', `kubernetes=${version}`];
+        const [schema, lint] = await Promise.all([schemaOf(args), lintEach(EXAMPLES, args)]);
+        const validate = compile(schema);
+        for (const file of EXAMPLES) {
+          const { data } = dataOf(readFileSync(join(ROOT, file), 'utf8'), file);
+          verdicts.set(`${file} ${version}`, { lint: lint.get(file)!.every((d) => d.severity !== 'error'), schema: validate(data) });
+        }
+      }),
+    );
+  });
+
+  it('holds the two example profiles', () => {
+    expect(EXAMPLES).toEqual(['profiles/service-routing-1.28.yaml', 'profiles/service-routing-1.33.yaml']);
+  });
+
+  it.each(VERSIONS_RUN)('at kubernetes %s', (version) => {
+    const at = (file: string) => verdicts.get(`${file} ${version}`)!;
+    for (const file of EXAMPLES) expect(at(file).schema, file).toBe(at(file).lint);
+    // 1.28's profile uses topologyMode (1.27); 1.33's uses trafficDistribution: PreferSameZone (1.33).
+    expect(EXAMPLES.map((file) => at(file).lint)).toEqual([comparePlatformVersions(version, '1.27') >= 0, comparePlatformVersions(version, '1.33') >= 0]);
   });
 });
 
