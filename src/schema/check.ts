@@ -43,9 +43,9 @@ export interface CheckOptions {
   platform?: Platform | undefined;
 }
 
-// The platform of the check in progress. A check runs synchronously from start to end, and one
-// started inside another (a handler's own) restores it; every visit reading it saves a
-// parameter on each of the engine's recursive calls.
+// The platform of the check in progress, kept here rather than passed down: it is fixed for a
+// whole check, which runs synchronously, so the engine's recursive calls need not each carry
+// it. A check started inside another (a handler's own) restores the outer one's when done.
 let activePlatform: Platform | undefined;
 
 /**
