@@ -329,10 +329,11 @@ function without(raw: Record<string, unknown>, bad: ReadonlySet<string>): Record
   return out;
 }
 
-// YAML reads `introducedIn: 1.30` as the number 1.3; the hint quotes what was written.
+// YAML reads `introducedIn: 1.30` as the number 1.3; the engine's hint quotes the number it read
+// (`quote it: "1.3"`), this one what was written.
 function quoteVersionsWrittenAsNumbers(issues: Issue[], sourceOf: ((path: Path) => string | undefined) | undefined): void {
   for (const [index, issue] of issues.entries()) {
-    if (issue.code !== 'wrong-type' || !BOUND_NAMES.has(String(issue.path[issue.path.length - 1]))) continue;
+    if (issue.code !== 'wrong-type' || !issue.hint?.startsWith('quote it:') || !BOUND_NAMES.has(String(issue.path[issue.path.length - 1]))) continue;
     const written = sourceOf?.(issue.path);
     if (written !== undefined && !/^["']/.test(written)) issues[index] = { ...issue, hint: `quote it: ${JSON.stringify(written)}` };
   }
