@@ -4,8 +4,10 @@ import type { Diagnostic, Issue } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { latestVersion } from '../core/versions.js';
 import { checkSchema } from '../schema/check.js';
-import type { Handler, Rendering, RenderingResult } from '../schema/handler.js';
+import type { Handler, Rendering, RenderingContext, RenderingResult } from '../schema/handler.js';
+import { type Lifecycle, readLifecycle } from '../schema/lifecycle.js';
 import { LayeredPatternCache, withPatternMatcher } from '../schema/pattern-matcher.js';
+import { NO_PLATFORM } from '../schema/platform-version.js';
 import type { Locatable, SourceDocument } from '../yaml/source.js';
 import { assertHandlerIsSound } from './assert-handler.js';
 import { RegistryError } from './errors.js';
@@ -231,34 +233,48 @@ export class Catalogue {
   }
 
   /**
+   * When a capability exists (DESIGN §8.4): the lifecycle its definition declares in `spec`
+   * (the version given, else the one an unpinned binding resolves to), else the one on its
+   * handler's rendering schema; undefined when neither has one.
+   */
+  capabilityLifecycle(type: string, version?: string): Lifecycle | undefined {
+    const definition = this.definition(type, version);
+    const fromDefinition = definition ? readLifecycle(definition.schema) : undefined;
+    if (fromDefinition) return fromDefinition;
+    const schema = this.handlersByType.get(type)?.handler.renderingSchema;
+    return schema ? readLifecycle(schema) : undefined;
+  }
+
+  /**
    * Validates a binding's rendering and applies defaults: the definition first (the version
    * given, else the one an unpinned binding resolves to), then the handler's own check (its
    * `validateAndApplyDefaults`, or its schema). A type with neither passes through unchanged.
+   * The context's platform gates keys and values by their lifecycle and is handed to the handler.
    */
-  validateRendering(type: string, rendering: Rendering, version?: string): RenderingCheck {
-    return withPatternMatcher(this.patterns, () => this.validateWithPatterns(type, rendering, version));
+  validateRendering(type: string, rendering: Rendering, context: RenderingContext = { platform: NO_PLATFORM }, version?: string): RenderingCheck {
+    return withPatternMatcher(this.patterns, () => this.validateWithPatterns(type, rendering, context, version));
   }
 
-  private validateWithPatterns(type: string, rendering: Rendering, version: string | undefined): RenderingCheck {
+  private validateWithPatterns(type: string, rendering: Rendering, context: RenderingContext, version: string | undefined): RenderingCheck {
     const definition = this.definition(type, version);
     const handler = this.handlersByType.get(type)?.handler;
     let current: Rendering = rendering;
     const issues: Issue[] = [];
     let validated = false;
     if (definition) {
-      const result = checkSchema(definition.schema, current);
+      const result = checkSchema(definition.schema, current, { platform: context.platform });
       issues.push(...result.issues);
       current = result.value as Rendering;
       validated = true;
     }
-    if (handler && issues.length === 0) {
+    if (handler && !issues.some((issue) => issue.severity === 'error')) {
       if (handler.validateAndApplyDefaults) {
-        const result = handler.validateAndApplyDefaults(current);
+        const result = handler.validateAndApplyDefaults(current, context);
         issues.push(...result.issues);
         current = result.rendering;
         validated = true;
       } else if (handler.renderingSchema) {
-        const result = checkSchema(handler.renderingSchema, current);
+        const result = checkSchema(handler.renderingSchema, current, { platform: context.platform });
         issues.push(...result.issues);
         current = result.value as Rendering;
         validated = true;

@@ -7,6 +7,7 @@ import { type EnvelopeShape, envelopeOf } from '../operations/envelopes.js';
 import { EXIT } from './exit-code.js';
 import { LINT_FORMATS } from './format/index.js';
 import type { CommandIo } from './io.js';
+import { collectPlatformFlag } from './platform-flags.js';
 import { readStdin } from './stdin.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -21,6 +22,10 @@ const noRequirePinnedOption = () => new Option('--no-require-pinned', 'do not re
 const lockfileOption = () =>
   new Option('--lockfile <file>', 'the lockfile to follow (default: kurel.lock.yaml next to .kurel.yaml, else in the working directory)');
 const noLockfileOption = () => new Option('--no-lockfile', 'ignore any lockfile');
+// DESIGN §8.4: the version of one platform component, over the profile's spec.platform.
+const platformOption = (what: string) => new Option('--platform <component=version>', what).argParser(collectPlatformFlag).default([]);
+const PROFILE_PLATFORM = "judge profiles at this platform version, such as kubernetes=1.29, over the profile's spec.platform (repeatable)";
+const NARROW_PLATFORM = 'narrow the schemas to this platform version, such as kubernetes=1.29: fields it lacks are left out (repeatable)';
 
 /** Builds the `kurel` command tree; each action loads its command module on demand. */
 export function buildProgram(io: CommandIo, setExit: (code: number) => void): Command {
@@ -38,6 +43,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(platformOption(PROFILE_PLATFORM))
     .option('--strict', 'exit 1 on warnings too', false)
     .option('--strict-capabilities', 'report unknown capabilities as errors', false)
     .addOption(requirePinnedOption())
@@ -67,6 +73,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(platformOption(PROFILE_PLATFORM))
     .option('--strict-capabilities', 'report used capabilities that nothing validates as errors', false)
     .addOption(requirePinnedOption())
     .addOption(noRequirePinnedOption())
@@ -87,6 +94,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(platformOption(PROFILE_PLATFORM))
     .option('--strict-capabilities', 'report unknown capabilities as errors', false)
     .addOption(requirePinnedOption())
     .addOption(noRequirePinnedOption())
@@ -109,6 +117,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(platformOption(PROFILE_PLATFORM))
     .option('--strict-capabilities', 'report unknown capabilities as errors', false)
     .addOption(requirePinnedOption())
     .addOption(noRequirePinnedOption())
@@ -129,6 +138,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(platformOption(NARROW_PLATFORM))
     .exitOverride()
     .action(async (type: string | undefined, options) => {
       const { runSchema } = await import('./commands/schema.js');
@@ -142,6 +152,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(platformOption(NARROW_PLATFORM))
     .exitOverride()
     .action(async (options) => {
       const { runTypes } = await import('./commands/types.js');

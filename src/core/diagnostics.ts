@@ -32,6 +32,8 @@ export const DIAGNOSTIC_CODES = [
   'version-mismatch',
   'definition-changed',
   'lock-outdated',
+  'field-unavailable',
+  'field-deprecated',
   'version-deprecated',
 ] as const;
 
@@ -90,6 +92,8 @@ const KEY_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
   'unvalidated-capability',
   'missing-capability',
   'unpinned-capability',
+  'field-unavailable',
+  'field-deprecated',
 ]);
 
 /** The part of the source a code points at when the issue does not say. */

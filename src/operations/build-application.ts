@@ -12,6 +12,7 @@ import type { SourceText } from '../yaml/source.js';
 import { evaluateProfile } from './evaluate-profile.js';
 import { type LockFollowing, profileLockOf, unlistedProfile } from './follow-lock.js';
 import { lintInputs } from './lint.js';
+import type { PlatformOptions } from './platform.js';
 
 /** The texts a build reads. */
 export interface BuildSources {
@@ -29,6 +30,8 @@ export interface BuildOptions {
   requirePinned?: boolean;
   /** The lockfile the build follows (DESIGN §8.3). */
   lock?: LockFollowing | undefined;
+  /** Platform versions around the profile's own (DESIGN §8.4): the repository default and the overrides. */
+  platform?: PlatformOptions;
 }
 
 /** A trait after capability resolution: its merged properties and the key it resolved to. */
@@ -121,6 +124,7 @@ export function buildApplication(sources: BuildSources, catalogue: Catalogue, op
     const following = profileLockOf(options.lock, sources.profile.file);
     if (following && !following.listed && following.lock.mode === 'follow') diagnostics.push(unlistedProfile(sources.profile.file, following.lock.lockfile));
     const evaluation = evaluateProfile(profileDocument.data, withDefinitions, 'quiet', {
+      platform: options.platform,
       requirePinned: options.requirePinned === true,
       lock: following?.lock,
       sourceOf: (path) => profileDocument.sourceTextAt(path),

@@ -12,6 +12,9 @@ import { error, type Issue, type Path, rebase, type Severity, warning } from '..
 import { didYouMean } from '../core/suggest.js';
 import { refusePin, resolvePin, satisfiesPin } from '../core/versions.js';
 import { checkSchema } from '../schema/check.js';
+import { isUnavailable, judgeLifecycle, lifecycleIssue } from '../schema/lifecycle.js';
+import type { Platform } from '../schema/platform-version.js';
+import { declaredPlatform, effectivePlatform, hintPlatformVersions, type PlatformOptions } from './platform.js';
 
 /** What to do about a binding no handler or definition knows. */
 export type UnknownCapabilityPolicy = Severity | 'quiet';
@@ -31,13 +34,15 @@ export interface ProfileLock {
   mode: 'follow' | 'stable';
 }
 
-/** Options of {@link evaluateProfile} about versions. */
+/** Options of {@link evaluateProfile}. */
 export interface EvaluateOptions {
+  /** The run's platform default and overrides around the profile's own `spec.platform`. */
+  platform?: PlatformOptions | undefined;
   /** `--require-pinned`: a binding of a versioned definition without `version` is `unpinned-capability`. */
   requirePinned?: boolean;
   /** The lockfile to follow, if any. */
   lock?: ProfileLock | undefined;
-  /** The source text of a scalar, to quote a pin written as a number as it was written. */
+  /** The source text of a scalar, to quote a version written as a number as it was written. */
   sourceOf?: SourceTextReader | undefined;
 }
 
@@ -62,6 +67,8 @@ export interface ProfileEvaluation {
   resolved: ResolvedProfile | undefined;
   /** Every binding's rendering as evaluated (defaults applied where it checked clean). */
   capabilities: Record<string, Rendering>;
+  /** The platform the bindings were judged at (DESIGN §8.4). */
+  platform: Platform;
   /** The version each binding resolved to, whatever its source (a definition or a handler). */
   versions: Record<string, string>;
   /** Every binding of a versioned definition, in the profile's order. */
@@ -73,7 +80,9 @@ export interface ProfileEvaluation {
 /**
  * Evaluates a ClusterProfile (DESIGN §4.2, §8.2): strict structure, capability-key syntax, then
  * each binding's version (its pin, the lockfile) and its rendering through that version's
- * definition and the handler, collecting every issue.
+ * definition and the handler, collecting every issue. Bindings are judged at the profile's
+ * platform (its `spec.platform` between the options' default and overrides, DESIGN §8.4): a
+ * capability, key or value outside its lifecycle there is reported.
  */
 export function evaluateProfile(
   data: unknown,
@@ -91,6 +100,9 @@ export function evaluateProfile(
   const spec = isMap(doc['spec']) ? doc['spec'] : {};
   const gitopsEngine = typeof spec['gitopsEngine'] === 'string' ? spec['gitopsEngine'] : DEFAULT_GITOPS_ENGINE;
   const bindings = isMap(spec['capabilities']) ? spec['capabilities'] : {};
+  hintPlatformVersions(issues, spec['platform'], options.sourceOf);
+  const platform = effectivePlatform(declaredPlatform(spec['platform']), options.platform);
+  const context = { platform };
   const badKeys = new Set(structureIssues.filter((i) => i.code === 'invalid-key').map((i) => String(i.path[2])));
   const capabilities: Record<string, Rendering> = {};
   const versions: Record<string, string> = {};
@@ -155,7 +167,15 @@ export function evaluateProfile(
       if (catalogue.hasDefinitionVersions(type)) definitionVersions[key] = version;
     }
     const fromDefinition = catalogue.versionSource(type) === 'definition' ? version : undefined;
-    const { result } = catalogue.validateRendering(type, rendering, fromDefinition);
+    const judgement = judgeLifecycle(catalogue.capabilityLifecycle(type, fromDefinition), platform);
+    const gated = lifecycleIssue(judgement, `capability "${key}"`, bindingPath, 'key');
+    if (gated) issues.push(gated);
+    if (isUnavailable(judgement)) {
+      // Its rendering is not looked at: only the outermost unavailable thing is reported.
+      capabilities[key] = rendering;
+      continue;
+    }
+    const { result } = catalogue.validateRendering(type, rendering, context, fromDefinition);
     capabilities[key] = result.rendering;
     if (result.issues.length === 0) continue;
     for (const issue of rebase(result.issues, [...bindingPath, 'rendering'])) issues.push({ ...issue, message: `capability "${key}": ${issue.message}` });
@@ -166,6 +186,7 @@ export function evaluateProfile(
     name,
     issues,
     capabilities,
+    platform,
     versions,
     bindings: bindingVersions,
     unresolved,

@@ -5,11 +5,14 @@ import { readInput } from '../documents/read-input.js';
 import type { SourceDocument, SourceText } from '../yaml/source.js';
 import { type BindingVersion, evaluateProfile } from './evaluate-profile.js';
 import { changedDefinitions, type LockFollowing, profileLockOf, unlistedProfile } from './follow-lock.js';
+import type { PlatformOptions } from './platform.js';
 
 /** Options of a lint run. */
 export interface LintOptions {
   /** Report `unknown-capability` as an error instead of a warning. */
   strictCapabilities?: boolean;
+  /** Platform versions around each profile's own (DESIGN §8.4): the repository default and the overrides. */
+  platform?: PlatformOptions;
   /** `--require-pinned`: a binding of a versioned definition without `version` is an error. */
   requirePinned?: boolean;
   /** The lockfile the run follows (DESIGN §8.3). */
@@ -69,6 +72,7 @@ export function lintInputs(inputs: readonly InputFile[], catalogue: Catalogue, o
     const following = profileLockOf(options.lock, document.file);
     if (following && !following.listed && following.lock.mode === 'follow') diagnostics.push(unlistedProfile(document.file, following.lock.lockfile));
     const evaluation = evaluateProfile(document.data, extended.catalogue, policy, {
+      platform: options.platform,
       requirePinned: options.requirePinned === true,
       lock: following?.lock,
       sourceOf: (path) => document.sourceTextAt(path),

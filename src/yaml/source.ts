@@ -124,21 +124,15 @@ export class SourceDocument implements Locatable {
   }
 
   /**
-   * The text of the value at `path` as written (`1.20` for a number YAML reads as 1.2), or
-   * undefined when the path does not lead to a value of this document's own text.
+   * The text of the scalar at `path` as written (`1.30` for what YAML reads as the number 1.3),
+   * or undefined when the path leads to no scalar of this document's own text.
    */
   sourceTextAt(path: Path): string | undefined {
     let node: unknown = this.doc.contents;
     for (const segment of path) {
-      if (isMap(node)) {
-        const hit = this.indexPairs(node).get(String(segment));
-        if (!hit) return undefined;
-        node = hit.value;
-      } else if (isSeq(node) && typeof segment === 'number') {
-        node = node.items[segment];
-      } else {
-        return undefined;
-      }
+      if (isMap(node)) node = this.indexPairs(node).get(String(segment))?.value;
+      else if (isSeq(node) && typeof segment === 'number') node = node.items[segment];
+      else return undefined;
     }
     if (!isScalar(node)) return undefined;
     const [start, end] = rangeOf(node);

@@ -9,6 +9,7 @@ import { gatherInputs, isDirectory } from '../../files/gather-inputs.js';
 import { type ReadResult, readSourceFile } from '../../files/read-file.js';
 import { type BuildReport, buildApplication, type ResolvedApplication } from '../../operations/build-application.js';
 import { buildEnvelope } from '../../operations/envelopes.js';
+import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
@@ -16,6 +17,7 @@ import { EXIT, exitCodeOf } from '../exit-code.js';
 import { formatTable } from '../format/table.js';
 import { formatText, paletteFor, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
+import { platformOptions } from '../platform-flags.js';
 
 /** How `kurel build` prints its result. */
 export const BUILD_FORMATS = ['text', 'json'] as const;
@@ -36,6 +38,10 @@ export interface BuildCommandOptions {
   lockfile?: string | false;
   output: (typeof BUILD_OUTPUTS)[number];
   format: (typeof BUILD_FORMATS)[number];
+  /** `--platform COMPONENT=VERSION` flags: they win over the profile's spec.platform. */
+  platform?: string[];
+  /** The repository's default platform (the config file's `platform`), under the profile's own. */
+  platformDefault?: Platform;
 }
 
 /** The file name of the application in a package directory. */
@@ -94,7 +100,12 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
       report = buildApplication(
         { application: { file: appFile, content: application.bytes }, profile: { file, content: read.bytes }, definitions },
         handlers.catalogue,
-        { strictCapabilities: options.strictCapabilities, requirePinned: options.requirePinned === true, lock },
+        {
+          strictCapabilities: options.strictCapabilities,
+          platform: platformOptions(options.platform, options.platformDefault),
+          requirePinned: options.requirePinned === true,
+          lock,
+        },
       );
     }
     results.push({ profile: file, read, report });

@@ -1,12 +1,14 @@
 import { compareDiagnostics, type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
+import type { Platform } from '../../schema/platform-version.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
 import { exitCodeOf } from '../exit-code.js';
 import { type LintFormat, renderReport } from '../format/index.js';
 import { paletteFor } from '../format/text.js';
 import type { CommandIo } from '../io.js';
+import { platformOptions } from '../platform-flags.js';
 
 /** Options of `kurel lint`. */
 export interface LintCommandOptions {
@@ -21,6 +23,10 @@ export interface LintCommandOptions {
   lockfile?: string | false;
   format: LintFormat;
   stdinFilepath?: string;
+  /** `--platform COMPONENT=VERSION` flags: they win over every profile's spec.platform. */
+  platform?: string[];
+  /** The repository's default platform (the config file's `platform`), under each profile's own. */
+  platformDefault?: Platform;
 }
 
 /** Runs `kurel lint`; returns the exit code. */
@@ -47,6 +53,7 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
     ? { diagnostics: [], files: [], sources: new Map() }
     : lintInputs(gathered.inputs, handlers.catalogue, {
         strictCapabilities: options.strictCapabilities,
+        platform: platformOptions(options.platform, options.platformDefault),
         requirePinned: options.requirePinned === true,
         lock: lockFollowing(lockfile, io.cwd, 'follow', { unnamedStdin: options.stdinFilepath ? undefined : STDIN_NAME }),
       });

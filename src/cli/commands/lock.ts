@@ -7,12 +7,14 @@ import { writeFileAtomically } from '../../files/write-file.js';
 import type { LockEnvelope } from '../../operations/envelopes.js';
 import { lintInputs } from '../../operations/lint.js';
 import { type LockPlan, planLock } from '../../operations/lock.js';
+import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, lockKeyExists, readCommandLockfile } from '../command-lockfile.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
 import { formatText, paletteFor, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
+import { platformOptions } from '../platform-flags.js';
 
 /** Options of `kurel lock`. */
 export interface LockCommandOptions {
@@ -27,6 +29,10 @@ export interface LockCommandOptions {
   update: boolean;
   format: 'text' | 'json';
   stdinFilepath?: string;
+  /** `--platform COMPONENT=VERSION` flags: they win over every profile's spec.platform. */
+  platform?: string[];
+  /** The repository's default platform (the config file's `platform`), under each profile's own. */
+  platformDefault?: Platform;
 }
 
 /**
@@ -70,6 +76,7 @@ export async function runLock(paths: readonly string[], options: LockCommandOpti
   const following = lockFollowing(lockfile, io.cwd, 'stable', { unnamedStdin, update: options.update });
   const report = lintInputs(gathered.inputs, handlers.catalogue, {
     strictCapabilities: options.strictCapabilities,
+    platform: platformOptions(options.platform, options.platformDefault),
     requirePinned: options.requirePinned === true,
     lock: following,
   });

@@ -5,6 +5,7 @@ import { fileOfLockKey } from '../../files/lockfile-location.js';
 import type { OutdatedEnvelope } from '../../operations/envelopes.js';
 import { lintInputs } from '../../operations/lint.js';
 import { type OutdatedRow, outdatedRows } from '../../operations/outdated.js';
+import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
@@ -12,6 +13,7 @@ import { exitCodeOf } from '../exit-code.js';
 import { formatTable } from '../format/table.js';
 import { formatText, paletteFor } from '../format/text.js';
 import type { CommandIo } from '../io.js';
+import { platformOptions } from '../platform-flags.js';
 
 /** Options of `kurel outdated`. */
 export interface OutdatedCommandOptions {
@@ -23,6 +25,10 @@ export interface OutdatedCommandOptions {
   lockfile?: string | false;
   format: 'text' | 'json';
   stdinFilepath?: string;
+  /** `--platform COMPONENT=VERSION` flags: they win over every profile's spec.platform. */
+  platform?: string[];
+  /** The repository's default platform (the config file's `platform`), under each profile's own. */
+  platformDefault?: Platform;
 }
 
 /**
@@ -63,6 +69,7 @@ export async function runOutdated(paths: readonly string[], options: OutdatedCom
   }
   const report = lintInputs(gathered.inputs, handlers.catalogue, {
     strictCapabilities: options.strictCapabilities,
+    platform: platformOptions(options.platform, options.platformDefault),
     requirePinned: options.requirePinned === true,
     lock: lockFollowing(lockfile, io.cwd, 'follow', { unnamedStdin: options.stdinFilepath ? undefined : STDIN_NAME }),
   });

@@ -2,22 +2,24 @@ import { stringifyJson } from '../../core/json-text.js';
 import { didYouMean } from '../../core/suggest.js';
 import { capabilitySchema, chooseCapabilityVersion, renderingSchemaDocument } from '../../operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
-import { type CapabilitySourceOptions, loadPublishedCatalogue } from '../command-catalogue.js';
+import { loadPublishedCatalogue, type PublishOptions } from '../command-catalogue.js';
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
+import { narrowingPlatform } from '../platform-flags.js';
 
 /**
  * Runs `kurel schema [TYPE[@PIN]]`: prints the JSON Schema of one capability's rendering (the
  * version the pin resolves to; without one, the version an unpinned binding resolves to), or of
- * a whole `cluster.yaml` without TYPE; returns the exit code (2 for an unknown TYPE or a pin no
- * version matches).
+ * a whole `cluster.yaml` without TYPE, narrowed to `--platform` when given; returns the exit
+ * code (2 for an unknown TYPE or a pin no version matches).
  */
-export async function runSchema(type: string | undefined, options: CapabilitySourceOptions, io: CommandIo): Promise<number> {
+export async function runSchema(type: string | undefined, options: PublishOptions, io: CommandIo): Promise<number> {
   const loaded = await loadPublishedCatalogue(options, io);
   if (!loaded.ok) return loaded.exitCode;
   const { catalogue } = loaded;
+  const platform = narrowingPlatform(options.platform, options.platformDefault);
   if (type === undefined) {
-    io.stdout(`${stringifyJson(clusterProfileJsonSchema(catalogue))}\n`);
+    io.stdout(`${stringifyJson(clusterProfileJsonSchema(catalogue, { platform }))}\n`);
     return EXIT.ok;
   }
   const at = type.indexOf('@');
@@ -33,7 +35,8 @@ export async function runSchema(type: string | undefined, options: CapabilitySou
     io.stderr(`error: ${type}: ${choice.message}${hint}\n`);
     return EXIT.usage;
   }
-  const capability = capabilitySchema(catalogue, name, catalogue.versionSource(name) === 'definition' ? choice.version : undefined)!;
+  const version = catalogue.hasDefinitionVersions(name) ? choice.version : undefined;
+  const capability = capabilitySchema(catalogue, name, { platform, version })!;
   io.stdout(`${stringifyJson(renderingSchemaDocument(capability))}\n`);
   return EXIT.ok;
 }

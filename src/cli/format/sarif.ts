@@ -37,6 +37,8 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   'definition-changed': 'a locked definition version was edited in place',
   'lock-outdated': 'the lockfile no longer matches the profile',
   'version-deprecated': 'a binding resolves to a deprecated definition version',
+  'field-unavailable': "a key, value or capability the cluster's platform version does not have",
+  'field-deprecated': "a key, value or capability deprecated at the cluster's platform version",
 };
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';

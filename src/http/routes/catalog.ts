@@ -4,6 +4,7 @@ import type { JsonSchema } from '../../core/json-schema.js';
 import { capabilitySchema, chooseCapabilityVersion, renderingSchemaDocument } from '../../operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
 import { type CapabilityListing, listCapabilities } from '../../operations/list-capabilities.js';
+import { platformOfQuery } from '../platform-input.js';
 import { HttpProblem } from '../problem.js';
 import { sendJson } from '../respond.js';
 import type { ServiceState } from '../service-state.js';
@@ -23,12 +24,14 @@ export function capabilitiesRoute(state: ServiceState): RequestHandler {
 /**
  * `GET /v1/capabilities/{type}[?version=PIN]`: one capability and the JSON Schema of its
  * rendering, of the version the pin resolves to (without one, the version an unpinned binding
- * resolves to); 404 for a type nothing knows or a pin no version matches, 400 for a malformed pin.
+ * resolves to), narrowed to `?platform=COMPONENT=VERSION` when given; 404 for a type nothing
+ * knows or a pin no version matches, 400 for a malformed pin or platform.
  */
 export function capabilityRoute(state: ServiceState): RequestHandler {
   return (req, res) => {
     const catalogue = state.catalogue;
     const type = String(req.params['type']);
+    const platform = platformOfQuery(req.query['platform']);
     const listing = listingsOf(catalogue).find((c) => c.type === type);
     if (!listing) throw new HttpProblem(404, `no handler or definition knows the capability type ${JSON.stringify(type)}`);
     const pin = versionQuery(req.query['version']);
@@ -36,7 +39,7 @@ export function capabilityRoute(state: ServiceState): RequestHandler {
     if (!choice.ok && choice.reason === 'malformed') throw new HttpProblem(400, `the version query ${choice.message}${choice.hint ? ` (${choice.hint})` : ''}`);
     if (!choice.ok) throw new HttpProblem(404, `${choice.message}`, {}, { versions: choice.versions });
     const version = catalogue.hasDefinitionVersions(type) ? choice.version : undefined;
-    const published = capabilitySchema(catalogue, type, version)!;
+    const published = capabilitySchema(catalogue, type, { platform, version })!;
     const source = listing.hasDefinition && !catalogue.handler(type) ? (catalogue.definition(type, version)?.file ?? listing.source) : listing.source;
     sendJson(res, 200, { ...listing, source, version: version ?? null, schema: renderingSchemaDocument(published) });
   };
@@ -49,10 +52,18 @@ function versionQuery(value: unknown): string | undefined {
   return value;
 }
 
-/** `GET /v1/schema/cluster-profile`: the JSON Schema of a whole `cluster.yaml` for editors (as `kurel schema`). */
+/**
+ * `GET /v1/schema/cluster-profile`: the JSON Schema of a whole `cluster.yaml` for editors (as
+ * `kurel schema`), narrowed to `?platform=COMPONENT=VERSION` when given (400 when malformed).
+ */
 export function clusterProfileSchemaRoute(state: ServiceState): RequestHandler {
-  return (_req, res) => {
+  return (req, res) => {
     const catalogue = state.catalogue;
+    const platform = platformOfQuery(req.query['platform']);
+    if (platform !== undefined) {
+      sendJson(res, 200, clusterProfileJsonSchema(catalogue, { platform }), 'application/schema+json');
+      return;
+    }
     let schema = editorSchemas.get(catalogue);
     if (!schema) {
       schema = clusterProfileJsonSchema(catalogue);
