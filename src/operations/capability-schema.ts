@@ -59,7 +59,7 @@ export function capabilitySchema(catalogue: Catalogue, type: string, options: Pu
     description,
     schema: isDeprecated ? { ...published, deprecated: true } : published,
     isValidated: parts.length > 0,
-    acceptsEmpty: acceptsEmptyRendering(catalogue, type, platform),
+    acceptsEmpty: acceptsEmptyRendering(catalogue, type, platform, options.version),
     availability: isDeprecated ? 'deprecated' : 'available',
   };
 }
@@ -104,9 +104,9 @@ export function renderingSchemaDefinition(capability: CapabilitySchema): JsonSch
 }
 
 // Decided by the same check lint runs, so an empty binding is accepted exactly when lint accepts it.
-function acceptsEmptyRendering(catalogue: Catalogue, type: string, platform: Platform): boolean {
+function acceptsEmptyRendering(catalogue: Catalogue, type: string, platform: Platform, version: string | undefined): boolean {
   try {
-    return !catalogue.validateRendering(type, {}, { platform }).result.issues.some((issue) => issue.severity === 'error');
+    return !catalogue.validateRendering(type, {}, { platform }, version).result.issues.some((issue) => issue.severity === 'error');
   } catch {
     return false;
   }
