@@ -20,7 +20,7 @@ import { median, ms, ratio, timeProcess } from './lib/measure.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
-const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const BUDGET_MS = 1000;
 
 const SHARED_PATTERNS = [
