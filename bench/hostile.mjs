@@ -89,7 +89,7 @@ try {
   const loaded = await Promise.all([steady(send.typical, TYPICAL_EVERY_MS, LOADED_MS), steady(send.probe, PROBE_EVERY_MS, LOADED_MS)]);
   const [typicalUnloaded, probeUnloaded] = unloaded.map(finishSamples);
   const [typicalLoaded, probeLoaded] = loaded.map(finishSamples);
-  // Whatever the hostile client still waits for counts as it stands.
+  // The hostile client's last request, sent before the loaded time ended, is answered or given up by now + this.
   await Promise.race([hostileLoop, sleep(Math.max(0, HOSTILE_GIVE_UP_MS - 1000))]);
 
   const alive = exited === null && statusMiB(pid, 'VmRSS') > 0;
