@@ -42,8 +42,19 @@ const KINDS = [
   { name: 'clean', mistakes: false },
   { name: 'with mistakes', mistakes: true },
 ];
-// The largest size takes seconds a call: fewer warm rounds keep the script short.
+// The largest size takes seconds a call (tens under load): one warm-up call and two rounds there.
 const isLarge = (bytes) => bytes >= 5 * 1024 * 1024;
+
+console.log('validate scaling: kurel checks (evaluate, position problems) against a plain parse of the same text (median ms per call)');
+console.log(`  cold: one call in a fresh process, median of ${COLD_RUNS} alternating processes (${coldRuns(1024 * 1024)} at 1 MB, ${coldRuns(5 * 1024 * 1024)} at 5 MB)`);
+console.log(
+  `  ${'profile'.padEnd(14)} ${'size'.padEnd(6)} ${'problems'.padStart(8)} | ${'warm: yaml'.padStart(10)} ${'js-yaml'.padStart(9)} ${'checks'.padStart(9)} ${'/yaml'.padStart(7)} ${'/js-yaml'.padStart(8)} | ${'cold: yaml'.padStart(10)} ${'js-yaml'.padStart(9)} ${'checks'.padStart(9)} ${'/yaml'.padStart(7)} ${'/js-yaml'.padStart(8)}`,
+);
+// Each row is printed as soon as it is measured, so a run stopped early still shows what it had.
+function printRow(r) {
+  const side = (f) => `${ms(f.yaml).padStart(10)} ${ms(f.jsYaml).padStart(9)} ${ms(f.check).padStart(9)} ${ratio(f.check / f.yaml).padStart(7)} ${ratio(f.check / f.jsYaml).padStart(8)}`;
+  console.log(`  ${r.kind.padEnd(14)} ${r.label.padEnd(6)} ${String(r.problems).padStart(8)} | ${side(r.warm)} | ${side(r.cold)}`);
+}
 
 const registry = createRegistry();
 const scratch = mkdtempSync(join(tmpdir(), 'kurel-bench-scaling-'));
@@ -57,7 +68,7 @@ try {
       const checks = () => evaluateProfile(document.data, registry, 'warning').issues.map((issue) => document.toDiagnostic(issue));
       const problems = checks().length;
       const [yaml, jsYaml, check] = timeCalls([() => parse(text, YAML_OPTIONS), () => load(text), checks], {
-        rounds: isLarge(target) ? 3 : 5,
+        rounds: isLarge(target) ? 2 : 5,
         roundMs: 300,
         warmUpMs: 200,
         warmUpCalls: isLarge(target) ? 1 : 2,
@@ -66,21 +77,13 @@ try {
       writeFileSync(file, text);
       const cold = coldFigures(file, coldRuns(target));
       rows.push({ kind: kind.name, label, bytes, problems, warm: { yaml, jsYaml, check }, cold });
+      printRow(rows.at(-1));
     }
   }
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
 
-console.log('validate scaling: kurel checks (evaluate, position problems) against a plain parse of the same text (median ms per call)');
-console.log(`  cold: one call in a fresh process, median of ${COLD_RUNS} alternating processes (${coldRuns(1024 * 1024)} at 1 MB, ${coldRuns(5 * 1024 * 1024)} at 5 MB)`);
-console.log(
-  `  ${'profile'.padEnd(14)} ${'size'.padEnd(6)} ${'problems'.padStart(8)} | ${'warm: yaml'.padStart(10)} ${'js-yaml'.padStart(9)} ${'checks'.padStart(9)} ${'/yaml'.padStart(7)} ${'/js-yaml'.padStart(8)} | ${'cold: yaml'.padStart(10)} ${'js-yaml'.padStart(9)} ${'checks'.padStart(9)} ${'/yaml'.padStart(7)} ${'/js-yaml'.padStart(8)}`,
-);
-for (const r of rows) {
-  const side = (f) => `${ms(f.yaml).padStart(10)} ${ms(f.jsYaml).padStart(9)} ${ms(f.check).padStart(9)} ${ratio(f.check / f.yaml).padStart(7)} ${ratio(f.check / f.jsYaml).padStart(8)}`;
-  console.log(`  ${r.kind.padEnd(14)} ${r.label.padEnd(6)} ${String(r.problems).padStart(8)} | ${side(r.warm)} | ${side(r.cold)}`);
-}
 const nsPerByte = (value, bytes) => (value * 1e6) / bytes;
 const spread = (values) => Math.max(...values) / Math.min(...values);
 for (const kind of KINDS) {
