@@ -63,6 +63,8 @@ function normaliseDeclaration(declaration: unknown): unknown {
  * it: both through placeholders no string of the data contains, swapped after canonicalising.
  */
 export function canonicalText(value: unknown): string {
+  // Almost every document has neither: it goes to the library as it is.
+  if (!hasSpecialValue(value)) return canonicalize(value) ?? 'null';
   const literals: string[] = [];
   const strings: string[] = [];
   collectStrings(value, strings);
@@ -73,6 +75,23 @@ export function canonicalText(value: unknown): string {
   if (literals.length === 0) return text;
   const pattern = new RegExp(`"${marker}(\\d+)"`, 'g');
   return text.replace(pattern, (_match, index: string) => literals[Number(index)]!);
+}
+
+// An integer beyond 2^53 or a string (value or key) with a lone surrogate anywhere in the data.
+function hasSpecialValue(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'bigint' || (typeof item === 'string' && hasLoneSurrogate(item))) return true;
+    if (Array.isArray(item)) for (const child of item) stack.push(child);
+    else if (isMap(item)) {
+      for (const key of Object.keys(item)) {
+        if (hasLoneSurrogate(key)) return true;
+        stack.push(item[key]);
+      }
+    }
+  }
+  return false;
 }
 
 function collectStrings(value: unknown, out: string[]): void {

@@ -151,6 +151,13 @@ describe('the digest of a definition document (DESIGN §11 "Digest")', () => {
     expect(new Set([digestOf(a), digestOf(b), digestOf(c)]).size).toBe(3);
   });
 
+  it('is taken over a string holding a lone surrogate, which JCS itself refuses', () => {
+    const a = definitionText('x', '1.0.0', ['n: {type: string, default: "\\ud800"}']);
+    const b = definitionText('x', '1.0.0', ['n: {type: string, default: "\\ud801"}']);
+    expect(digestOf(a)).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(digestOf(a)).not.toBe(digestOf(b));
+  });
+
   it('ignores key order and YAML formatting, for every definition', () => {
     const name = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}[a-z0-9]$/);
     const declaration = fc.record(
