@@ -25,6 +25,7 @@ export interface Span {
 /** The source text of one file and its line index. */
 export class SourceText {
   readonly lineCounter = new LineCounter();
+  private readonly anchorLines = new WeakMap<Node, number>();
   constructor(
     readonly file: string,
     readonly text: string,
@@ -39,20 +40,28 @@ export class SourceText {
 
   /** Offsets [start, end) cut at the end of the start line. */
   firstLine(start: number, end: number): readonly [number, number] {
-    const newline = this.text.indexOf('\n', start);
+    // The line index says where the line ends; searching the text could read to the end of a
+    // long line once per diagnostic.
+    const next = this.lineCounter.lineStarts[this.lineCounter.linePos(start).line];
+    const newline = next === undefined ? -1 : next - 1;
     return [start, newline === -1 || newline > end ? end : newline];
   }
 
   /**
    * The line of a node's `&anchor`. The parser keeps no offset for it, so it is found by
-   * looking back from the node's start (a block map's anchor sits on the line above it).
+   * looking back from the node's start (a block map's anchor sits on the line above it), once
+   * per node: every diagnostic reached through an alias names it.
    */
   anchorLine(node: Node): number {
+    const known = this.anchorLines.get(node);
+    if (known !== undefined) return known;
     const start = rangeOf(node)[0];
     const token = `&${node.anchor ?? ''}`;
     let at = node.anchor ? this.text.lastIndexOf(token, start) : -1;
     while (at !== -1 && !/^[\s,[\]{}]?$/.test(this.text.charAt(at + token.length))) at = at === 0 ? -1 : this.text.lastIndexOf(token, at - 1);
-    return this.lineCounter.linePos(at === -1 ? start : at).line;
+    const line = this.lineCounter.linePos(at === -1 ? start : at).line;
+    this.anchorLines.set(node, line);
+    return line;
   }
 
   /** A diagnostic at source offsets. */
@@ -67,7 +76,7 @@ export class SourceDocument implements Locatable {
   readonly diagnostics: Diagnostic[] = [];
   /** The document's data, or `undefined` when it could not be read. */
   readonly data: unknown;
-  private pairIndex = new WeakMap<Node, Map<string, Pair>>();
+  private pairIndex = new WeakMap<Node, PairIndex>();
   private anchorIndex: Map<string, Node[]> | undefined;
 
   constructor(
@@ -171,30 +180,31 @@ export class SourceDocument implements Locatable {
   }
 
   private findPair(map: Node, key: string): { pair: Pair; via?: Alias } | undefined {
-    const own = this.indexPairs(map).get(key);
+    const index = this.indexPairs(map);
+    const own = index.own.get(key);
     if (own) return { pair: own };
     // Keys a merge (`<<: *x`) brought in point at the `*x`.
-    for (const pair of (map as unknown as { items: Pair[] }).items) {
-      const k = pair.key as Node | null;
-      if (!(isScalar(k) && typeof k.value === 'symbol')) continue;
-      const sources = isSeq(pair.value) ? (pair.value.items as unknown[]) : [pair.value];
-      for (const source of sources) {
-        const resolved = isAlias(source) ? this.resolve(source) : (source as Node);
-        if (!isMap(resolved)) continue;
-        const hit = this.findPair(resolved, key);
-        if (hit) return { pair: hit.pair, via: isAlias(source) ? source : hit.via };
-      }
+    for (const source of index.merged) {
+      const resolved = isAlias(source) ? this.resolve(source) : (source as Node);
+      if (!isMap(resolved)) continue;
+      const hit = this.findPair(resolved, key);
+      if (hit) return { pair: hit.pair, via: isAlias(source) ? source : hit.via };
     }
     return undefined;
   }
 
-  private indexPairs(map: Node): Map<string, Pair> {
+  // A map's own keys and merge sources, indexed once: a lookup never rescans the map.
+  private indexPairs(map: Node): PairIndex {
     let index = this.pairIndex.get(map);
     if (!index) {
-      index = new Map();
+      index = { own: new Map(), merged: [] };
       for (const pair of (map as unknown as { items: Pair[] }).items) {
         const k = pair.key as Node | null;
-        if (isScalar(k) && typeof k.value === 'string' && !index.has(k.value)) index.set(k.value, pair);
+        if (isScalar(k) && typeof k.value === 'string' && !index.own.has(k.value)) index.own.set(k.value, pair);
+        else if (isScalar(k) && typeof k.value === 'symbol') {
+          if (isSeq(pair.value)) for (const item of pair.value.items as unknown[]) index.merged.push(item);
+          else index.merged.push(pair.value);
+        }
       }
       this.pairIndex.set(map, index);
     }
@@ -215,13 +225,24 @@ export class SourceDocument implements Locatable {
       });
       this.anchorIndex = index;
     }
+    // Nodes of one anchor name are listed in document order; the alias means the last one before it.
+    const nodes = this.anchorIndex.get(alias.source) ?? [];
     const at = rangeOf(alias)[0];
-    let match: Node | undefined;
-    for (const node of this.anchorIndex.get(alias.source) ?? []) {
-      if (rangeOf(node)[0] < at) match = node;
+    let low = 0;
+    let high = nodes.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (rangeOf(nodes[middle])[0] < at) low = middle + 1;
+      else high = middle;
     }
-    return match;
+    return low === 0 ? undefined : nodes[low - 1];
   }
+}
+
+/** A map's string keys (the first of each name) and the sources of its merge keys, in order. */
+interface PairIndex {
+  own: Map<string, Pair>;
+  merged: unknown[];
 }
 
 /** A file read as a YAML stream: its documents and the problems of the file as a whole. */

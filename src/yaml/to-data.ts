@@ -78,6 +78,9 @@ export function toData(
     checkDepth(depth, node, path);
     const out: Record<string, unknown> = {};
     const merges: unknown[] = [];
+    // Where each key is first written, indexed at the first repeat only, so that every repeat
+    // after it is named in constant time.
+    let firstKeys: Map<string, number> | undefined;
     for (const pair of pairs) {
       const key = pair.key as Node | null;
       if (isScalar(key) && typeof key.value === 'symbol') {
@@ -96,9 +99,10 @@ export function toData(
         continue;
       }
       if (Object.hasOwn(out, name)) {
+        firstKeys ??= indexFirstKeys(pairs);
         issues.push({
           code: 'duplicate-key',
-          message: `duplicate key "${name}" (first defined on line ${lineOf(findKeyOffset(pairs, name))})`,
+          message: `duplicate key "${name}" (first defined on line ${lineOf(firstKeys.get(name) ?? 0)})`,
           path: [...path, name],
           range: rangeOf(key!),
         });
@@ -234,12 +238,14 @@ function collectionKind(node: Node): string {
   return isSeq(node) ? 'list' : 'alias';
 }
 
-function findKeyOffset(pairs: readonly Pair[], name: string): number {
+// The offset of each string key's first occurrence in a map.
+function indexFirstKeys(pairs: readonly Pair[]): Map<string, number> {
+  const first = new Map<string, number>();
   for (const pair of pairs) {
     const key = pair.key as Node | null;
-    if (isScalar(key) && key.value === name) return rangeOf(key)[0];
+    if (isScalar(key) && typeof key.value === 'string' && !first.has(key.value)) first.set(key.value, rangeOf(key)[0]);
   }
-  return 0;
+  return first;
 }
 
 /** The [start, end) source offsets of a node. */

@@ -55,6 +55,8 @@ function sourceLine(source: SourceText, line: number): string | undefined {
   const start = starts[line - 1];
   if (start === undefined) return undefined;
   const next = starts[line];
-  const text = source.text.slice(start, next === undefined ? undefined : next - 1).replace(/\r$/, '');
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+  let end = next === undefined ? source.text.length : next - 1;
+  if (end > start && source.text.charCodeAt(end - 1) === 0x0d) end -= 1;
+  // Only the shown part of the line is copied: a long line is not read once per diagnostic.
+  return end - start > 300 ? `${source.text.slice(start, start + 300)}…` : source.text.slice(start, end);
 }
