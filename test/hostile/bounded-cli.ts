@@ -8,10 +8,14 @@ export const HEAP_LIMIT_MB = 96;
  * Runs `kurel lint` (the built CLI) with `--format json` under a small heap ceiling, so an input that makes
  * kurel allocate without bound crashes the run (and fails the test) instead of passing slowly.
  * Standard input may be larger than kurel reads; a pipe closed early is not an error here.
+ * `heapLimitMb` raises the ceiling for inputs whose mere parse needs more.
  */
-export function lintBounded(args: readonly string[], options: { cwd?: string; input?: Buffer } = {}): Promise<CliRun & { json: JsonEnvelope }> {
+export function lintBounded(
+  args: readonly string[],
+  options: { cwd?: string; input?: Buffer; heapLimitMb?: number } = {},
+): Promise<CliRun & { json: JsonEnvelope }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_LIMIT_MB}`, CLI, 'lint', ...args, '--format', 'json'], {
+    const child = spawn(process.execPath, [`--max-old-space-size=${options.heapLimitMb ?? HEAP_LIMIT_MB}`, CLI, 'lint', ...args, '--format', 'json'], {
       cwd: options.cwd,
       env: { ...process.env, NO_COLOR: '1' },
     });
