@@ -1,8 +1,24 @@
-import { type Alias, type Document, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseAllDocuments, visit, type YAMLError } from 'yaml';
+import {
+  type Alias,
+  Composer,
+  type CST,
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  Lexer,
+  LineCounter,
+  type Node,
+  type Pair,
+  Parser,
+  visit,
+  type YAMLError,
+} from 'yaml';
 import { type Diagnostic, type DiagnosticCode, defaultPart, type Issue, type Part, type Path, toPointer } from '../core/diagnostics.js';
 import { LIMITS } from '../core/limits.js';
 import { decodeText, stripBom } from './decode.js';
-import { findTooDeep } from './depth.js';
+import { findTooDeep, NestingWatch } from './depth.js';
 import { type RangedIssue, rangeOf, toData } from './to-data.js';
 
 /** Anything diagnostics can be positioned in: it maps a data path to a source range. */
@@ -277,20 +293,12 @@ export function parseYamlStream(input: string | Uint8Array, file: string): YamlS
   const source = new SourceText(file, text);
   let docs: Document.Parsed[];
   try {
-    docs = parseAllDocuments(text, {
-      lineCounter: source.lineCounter,
-      // Merge-key support costs a fifth of the parse; text without `<<` cannot use it.
-      merge: text.includes('<<'),
-      intAsBigInt: true,
-      uniqueKeys: false,
-      prettyErrors: false,
-      strict: true,
-    }) as unknown as Document.Parsed[];
+    docs = parseDocuments(source);
   } catch (err) {
     // The parser recurses per nesting level; a stack overflow means absurd depth.
-    if (!(err instanceof RangeError)) throw err;
+    if (!(err instanceof RangeError || err instanceof SurelyTooDeep)) throw err;
     indexLines(source);
-    const at = findTooDeep(source.text) ?? 0;
+    const at = (err instanceof SurelyTooDeep ? findTooDeep(source.text, err.offset + 1) : findTooDeep(source.text)) ?? 0;
     diagnostics.push(source.diagnosticAt('too-deep', TOO_DEEP, [at, at + 1]));
     return { source, documents: [], diagnostics };
   }
@@ -302,6 +310,49 @@ export function parseYamlStream(input: string | Uint8Array, file: string): YamlS
   return { source, documents, diagnostics };
 }
 
+/** Thrown while parsing a text that nests far beyond the depth limit, with the offset the watch gave. */
+class SurelyTooDeep extends Error {
+  constructor(readonly offset: number) {
+    super('the text nests too deep to parse');
+  }
+}
+
+// The documents of a text, as `parseAllDocuments` gives them (YAML 1.2 core schema, merge keys,
+// integers beyond 2^53 kept exact). A text with enough collection openers is lexed under a
+// watch that stops the parse once it surely nests too deep, before the parser holds it.
+function parseDocuments(source: SourceText): Document.Parsed[] {
+  const text = source.text;
+  const options = {
+    lineCounter: source.lineCounter,
+    // Merge-key support costs a fifth of the parse; text without `<<` cannot use it.
+    merge: text.includes('<<'),
+    intAsBigInt: true,
+    uniqueKeys: false,
+    prettyErrors: false,
+    strict: true,
+  };
+  const parser = new Parser(source.lineCounter.addNewLine);
+  let tokens: Iterable<CST.Token>;
+  if (NestingWatch.isNeeded(text)) {
+    // `Parser.parse` marks the first line itself; fed lexeme by lexeme, the parser does not.
+    source.lineCounter.addNewLine(0);
+    tokens = watchedTokens(text, parser, new NestingWatch());
+  } else {
+    tokens = parser.parse(text);
+  }
+  return Array.from(new Composer(options).compose(tokens)) as Document.Parsed[];
+}
+
+function* watchedTokens(text: string, parser: Parser, watch: NestingWatch): Generator<CST.Token> {
+  // What `Parser.parse` does, with each lexeme shown to the watch first.
+  for (const lexeme of new Lexer().lex(text)) {
+    const offset = watch.see(lexeme);
+    if (offset !== undefined) throw new SurelyTooDeep(offset);
+    yield* parser.next(lexeme);
+  }
+  yield* parser.end();
+}
+
 // Fills the line index when the parser did not get to (it fills it as it reads).
 function indexLines(source: SourceText): void {
   const lc = source.lineCounter;
@@ -311,6 +362,13 @@ function indexLines(source: SourceText): void {
 }
 
 const TOO_DEEP = `nesting deeper than ${LIMITS.maxDepth} levels is not accepted`;
+
+/** The `too-deep` diagnostic of a text whose first collection beyond the depth limit starts at `offset`. */
+export function tooDeepDiagnostic(file: string, text: string, offset: number): Diagnostic {
+  const source = new SourceText(file, text);
+  indexLines(source);
+  return source.diagnosticAt('too-deep', TOO_DEEP, [offset, offset + 1]);
+}
 
 function yamlErrorDiagnostic(source: SourceText, err: YAMLError, severity: 'error' | 'warning' = 'error'): Diagnostic {
   if (err.code === 'RESOURCE_EXHAUSTION') {
