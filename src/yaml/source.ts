@@ -12,8 +12,10 @@ import {
   type Node,
   type Pair,
   Parser,
+  type ScalarTag,
   visit,
   type YAMLError,
+  YAMLParseError,
 } from 'yaml';
 import { type Diagnostic, type DiagnosticCode, defaultPart, type Issue, type Part, type Path, toPointer } from '../core/diagnostics.js';
 import { LIMITS } from '../core/limits.js';
@@ -100,12 +102,28 @@ export class SourceDocument implements Locatable {
     readonly doc: Document.Parsed,
     /** Offset where the document starts (its `---` when it has one). */
     readonly start: number,
+    /** Where the text of its directives may start: the end of the document before it. */
+    directivesFrom = 0,
   ) {
     const fatal = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
     // The parser may overflow its stack more than once on one deep document; once is enough.
     const reported = fatal.filter((e, i) => e.code !== 'RESOURCE_EXHAUSTION' || fatal.findIndex((f) => f.code === e.code) === i);
     for (const err of reported) this.diagnostics.push(yamlErrorDiagnostic(source, err));
-    for (const warn of doc.warnings) this.diagnostics.push(yamlErrorDiagnostic(source, warn, 'warning'));
+    // YAML features kurel does not read are errors, never read silently (DESIGN §7.2).
+    const version = unsupportedVersion(source, doc, start);
+    if (version) {
+      fatal.push(version.error);
+      // The `yaml` package reads later documents of the stream under the same directive.
+      if (version.at >= directivesFrom) this.diagnostics.push(version.diagnostic);
+    }
+    for (const warn of doc.warnings) {
+      if (warn.code === 'TAG_RESOLVE_FAILED') {
+        fatal.push(warn);
+        this.diagnostics.push(source.diagnosticAt('yaml-syntax', describeUnreadTag(source.text, warn), warn.pos));
+      } else if (!(version && warn.code === 'BAD_DIRECTIVE')) {
+        this.diagnostics.push(yamlErrorDiagnostic(source, warn, 'warning'));
+      }
+    }
     if (fatal.length > 0) {
       this.data = undefined;
       return;
@@ -303,12 +321,22 @@ export function parseYamlStream(input: string | Uint8Array, file: string): YamlS
     return { source, documents: [], diagnostics };
   }
   if (source.lineCounter.lineStarts.length === 0) indexLines(source);
-  const documents = docs.map((doc) => new SourceDocument(source, doc, doc.range[0]));
+  const documents = docs.map((doc, i) => new SourceDocument(source, doc, doc.range[0], i === 0 ? 0 : docs[i - 1]!.range[2]));
   while (documents.length > 0 && documents[documents.length - 1]!.isEmpty && documents[documents.length - 1]!.diagnostics.length === 0) {
     documents.pop();
   }
   return { source, documents, diagnostics };
 }
+
+// `!!float 1` is the number 1 in YAML 1.2's core schema; the `yaml` package's float tags only
+// match what an untagged float looks like. Tried after them, and never for an untagged
+// scalar, which the integer tag matches first.
+const FLOAT_WRITTEN_AS_INTEGER: ScalarTag = {
+  tag: 'tag:yaml.org,2002:float',
+  default: true,
+  test: /^[-+]?[0-9]+$/,
+  resolve: (text: string) => Number(text),
+};
 
 /** Thrown while parsing a text that nests far beyond the depth limit, with the offset the watch gave. */
 class SurelyTooDeep extends Error {
@@ -330,6 +358,9 @@ function parseDocuments(source: SourceText): Document.Parsed[] {
     uniqueKeys: false,
     prettyErrors: false,
     strict: true,
+    // YAML 1.1 types (!!binary, !!timestamp, !!set, ...) are unresolved tags, reported as such.
+    resolveKnownTags: false,
+    customTags: [FLOAT_WRITTEN_AS_INTEGER],
   };
   const parser = new Parser(source.lineCounter.addNewLine);
   let tokens: Iterable<CST.Token>;
@@ -368,6 +399,46 @@ export function tooDeepDiagnostic(file: string, text: string, offset: number): D
   const source = new SourceText(file, text);
   indexLines(source);
   return source.diagnosticAt('too-deep', TOO_DEEP, [offset, offset + 1]);
+}
+
+/** The core tags of YAML 1.2 (DESIGN §11), and the non-specific `!`, are the only tags read. */
+const CORE_TAGS = '!!str, !!int, !!float, !!bool, !!null, !!map, !!seq';
+const YAML_ORG = 'tag:yaml.org,2002:';
+// YAML 1.1 types the `yaml` package would read, were its known tags not turned off.
+const YAML_1_1_TYPES = new Set(['binary', 'omap', 'pairs', 'set', 'timestamp']);
+const CORE_VALUES: Readonly<Record<string, string>> = {
+  int: 'an integer',
+  float: 'a number',
+  bool: 'true or false',
+  null: 'null (empty, ~ or null)',
+};
+
+// Why a tag the parser could not resolve is not read: a YAML 1.1 type, a value its core tag
+// cannot hold, or a tag kurel does not know.
+function describeUnreadTag(text: string, warning: YAMLError): string {
+  const written = text.slice(warning.pos[0], warning.pos[1]);
+  const name = /Unresolved tag: (\S+)/.exec(warning.message)?.[1] ?? written;
+  const short = name.startsWith(YAML_ORG) ? `!!${name.slice(YAML_ORG.length)}` : name;
+  const type = name.startsWith(YAML_ORG) ? name.slice(YAML_ORG.length) : '';
+  if (YAML_1_1_TYPES.has(type))
+    return `the tag ${short} is a YAML 1.1 type kurel does not read: kurel reads YAML 1.2 data, with no tag or a core one (${CORE_TAGS})`;
+  const expected = CORE_VALUES[type];
+  if (expected) return `the value tagged ${short} is not ${expected}`;
+  return `unknown tag ${short}: kurel reads YAML 1.2 data, with no tag or a core one (${CORE_TAGS})`;
+}
+
+// A `%YAML` directive for another version than 1.2, as an error at the directive.
+function unsupportedVersion(source: SourceText, doc: Document.Parsed, start: number): { at: number; error: YAMLError; diagnostic: Diagnostic } | undefined {
+  if (!doc.directives?.yaml.explicit) return undefined;
+  // The directive is on a line of its own before the document's `---`.
+  let at = source.text.lastIndexOf('%YAML', start);
+  while (at > 0 && source.text.charCodeAt(at - 1) !== 0x0a) at = source.text.lastIndexOf('%YAML', at - 1);
+  if (at === -1) return undefined;
+  const written = /^%YAML[ \t]+([^\s#]+)/.exec(source.text.slice(at, at + 64))?.[1];
+  if (written === undefined || written === '1.2') return undefined;
+  const range: [number, number] = [at, at + 6 + written.length];
+  const message = `%YAML ${written} is not supported: kurel reads YAML 1.2 only, where on, 0777 and 1:20 are read as written; remove the directive`;
+  return { at, error: new YAMLParseError(range, 'BAD_DIRECTIVE', message), diagnostic: source.diagnosticAt('yaml-syntax', message, range) };
 }
 
 function yamlErrorDiagnostic(source: SourceText, err: YAMLError, severity: 'error' | 'warning' = 'error'): Diagnostic {
