@@ -39,7 +39,8 @@ export async function gatherInputs(
       const bytes = await stdin();
       const name = request.stdinName ?? '<stdin>';
       if (bytes.length > LIMITS.maxFileBytes) {
-        result.diagnostics.push(fileDiagnostic(name, 'file-too-large', `input is ${bytes.length} bytes; the limit is ${LIMITS.maxFileBytes} bytes (16 MiB)`));
+        const message = `standard input holds more than ${LIMITS.maxFileBytes} bytes (16 MiB), the limit; the rest was not read`;
+        result.diagnostics.push(fileDiagnostic(name, 'file-too-large', message));
       } else {
         result.inputs.push({ file: name, content: bytes, origin: 'argument' });
       }
