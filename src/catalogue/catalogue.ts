@@ -1,4 +1,5 @@
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
+import { appendAll } from '../core/data.js';
 import type { Diagnostic, Issue } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { checkSchema } from '../schema/check.js';
@@ -167,19 +168,19 @@ export class Catalogue {
     let validated = false;
     if (definition) {
       const result = checkSchema(definition.schema, current);
-      issues.push(...result.issues);
+      appendAll(issues, result.issues);
       current = result.value as Rendering;
       validated = true;
     }
     if (handler && issues.length === 0) {
       if (handler.validateAndApplyDefaults) {
         const result = handler.validateAndApplyDefaults(current);
-        issues.push(...result.issues);
+        appendAll(issues, result.issues);
         current = result.rendering;
         validated = true;
       } else if (handler.renderingSchema) {
         const result = checkSchema(handler.renderingSchema, current);
-        issues.push(...result.issues);
+        appendAll(issues, result.issues);
         current = result.value as Rendering;
         validated = true;
       }

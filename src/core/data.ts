@@ -12,6 +12,14 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   }
 }
 
+/**
+ * Appends every item to `target`, in order. `target.push(...items)` passes each item as an
+ * argument, which overflows the stack for a few hundred thousand of them.
+ */
+export function appendAll<T>(target: T[], items: Iterable<T>): void {
+  for (const item of items) target.push(item);
+}
+
 /** A deep copy of plain data (maps and lists rebuilt, own `__proto__` keys kept as data). */
 export function cloneData(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(cloneData);

@@ -12,4 +12,6 @@ export const LIMITS = {
   minProducedValues: 10_000,
   /** ...and never to more than this many. */
   maxProducedValues: 1_000_000,
+  /** A run reports this many problems; the rest are counted in one summary (§7.2, §11). */
+  maxReportedProblems: 1_000,
 } as const;

@@ -1,5 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import { describeValue, isMap, joinOr, setOwn } from '../core/data.js';
+import { appendAll, describeValue, isMap, joinOr, setOwn } from '../core/data.js';
 import { defaultPart, error, type Issue, type Path, warning } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { checkSchema, matchesType } from '../schema/check.js';
@@ -115,7 +115,7 @@ function compileDeclaration(raw: unknown, path: Path, label: string, place: Plac
   }
   const errorsBefore = issues.filter(isError).length;
   const structural = checkNamed(PropertyDeclarationSchema, raw, label, path);
-  issues.push(...structural);
+  appendAll(issues, structural);
   const bad = new Set(structural.map((i) => String(i.path[path.length])));
   const type = typeof raw['type'] === 'string' && !bad.has('type') ? (raw['type'] as PropertyType) : undefined;
   if (!bad.has('type')) for (const keyword of checkKeywordsFit(raw, type, path, label, place, issues)) bad.add(keyword);

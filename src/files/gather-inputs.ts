@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { appendAll } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { InputFile, InputOrigin } from '../core/input.js';
 import { LIMITS } from '../core/limits.js';
@@ -29,7 +30,7 @@ export async function gatherInputs(
   };
   const addDir = async (dir: string, origin: InputOrigin) => {
     const found = await findYamlFiles(dir);
-    result.diagnostics.push(...found.diagnostics);
+    appendAll(result.diagnostics, found.diagnostics);
     if (found.unreadable) result.fatal = true;
     for (const file of found.files) await addFile(file, origin);
     return found.files.length;

@@ -1,13 +1,15 @@
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
+import { appendAll } from '../../core/data.js';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { InputFile } from '../../core/input.js';
 import { stringifyJson } from '../../core/json-text.js';
 import { gatherInputs, isDirectory } from '../../files/gather-inputs.js';
 import { type ReadResult, readSourceFile } from '../../files/read-file.js';
 import { type BuildReport, buildApplication } from '../../operations/build-application.js';
 import { buildEnvelope } from '../../operations/envelopes.js';
+import { reportProblems } from '../../operations/report-problems.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { exitCodeOf } from '../exit-code.js';
 import { formatText, paletteFor, summarize } from '../format/text.js';
@@ -47,7 +49,7 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
     definitionDirs: [...options.definitions, ...((await isDirectory(packageDefinitions)) ? [packageDefinitions] : [])],
     definitionFiles: options.capabilityDef,
   });
-  diagnostics.push(...gathered.diagnostics);
+  appendAll(diagnostics, gathered.diagnostics);
   fatal ||= gathered.fatal;
   const application = readSourceFile(appFile);
   const profile = readSourceFile(options.profile);
@@ -72,20 +74,20 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
       handlers.catalogue,
       { strictCapabilities: options.strictCapabilities },
     );
-    diagnostics.push(...report.diagnostics);
+    appendAll(diagnostics, report.diagnostics);
   }
-  diagnostics.sort(compareDiagnostics);
   const code = exitCodeOf(diagnostics, { fatal });
   const resolved = code === 0 ? (report?.application ?? null) : null;
+  const reported = reportProblems(diagnostics);
 
   if (options.format === 'json') {
-    io.stdout(`${stringifyJson(buildEnvelope(code === 0, diagnostics, report?.files ?? [], resolved))}\n`);
+    io.stdout(`${stringifyJson(buildEnvelope(code === 0, reported.diagnostics, report?.files ?? [], resolved))}\n`);
     return code;
   }
   if (diagnostics.length > 0) {
     const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env);
     const checked = report?.files.filter((f) => f.status === 'checked').length ?? countRead(application, profile);
-    io.stderr(`${formatText(diagnostics, report?.sources ?? new Map(), palette)}\n${summarize(diagnostics, checked)}\n`);
+    io.stderr(`${formatText(reported.diagnostics, report?.sources ?? new Map(), palette)}\n${summarize(reported, checked)}\n`);
   }
   if (resolved) {
     io.stdout(options.output === 'json' ? `${stringifyJson(resolved)}\n` : stringify(resolved, { lineWidth: 0, aliasDuplicateObjects: false }));

@@ -25,6 +25,6 @@ export function formatTable(listing: readonly CapabilityListing[]): string {
   const yesNo = (value: boolean) => (value ? 'yes' : 'no');
   const rows = listing.map((c) => [c.type, c.source, yesNo(c.capabilityAware), yesNo(c.capabilityRequired), yesNo(c.hasDefinition), c.description]);
   const all = [[...COLUMNS], ...rows];
-  const widths = COLUMNS.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
+  const widths = COLUMNS.map((_, i) => all.reduce((widest, row) => Math.max(widest, row[i]!.length), 0));
   return all.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
 }

@@ -1,6 +1,7 @@
-import { compareDiagnostics, type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
+import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import { gatherInputs } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
+import { reportProblems } from '../../operations/report-problems.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { exitCodeOf } from '../exit-code.js';
 import { type LintFormat, renderReport } from '../format/index.js';
@@ -42,11 +43,13 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
     extra.push(fileDiagnostic(paths.join(' ') || '<command line>', 'io-error', 'no input found: no *.yaml or *.yml files in the paths given'));
     fatal = true;
   }
-  const diagnostics = [...extra, ...report.diagnostics].sort(compareDiagnostics);
+  const diagnostics = [...extra, ...report.diagnostics];
   const code = exitCodeOf(diagnostics, { fatal, strict: options.strict });
+  const reported = reportProblems(diagnostics);
   const text = renderReport(options.format, {
     valid: code === 0,
-    diagnostics,
+    diagnostics: reported.diagnostics,
+    problems: reported,
     files: report.files,
     sources: report.sources,
     palette: paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env),

@@ -31,6 +31,7 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   'missing-capability': 'a required capability has no binding in the profile',
   'platform-reserved': 'an application sets a key only the platform may set',
   'unvalidated-capability': 'a used capability is validated by nothing',
+  'too-many-problems': 'a run found more problems than it reports; the rest are counted',
 };
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';

@@ -41,12 +41,17 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
   return lines.join('\n');
 }
 
-/** A one-line summary: `2 errors, 1 warning`. */
-export function summarize(diagnostics: readonly Diagnostic[], fileCount: number): string {
-  const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = diagnostics.length - errors;
+/** A run's problems by severity, shown or not. */
+export interface ProblemCounts {
+  errors: number;
+  warnings: number;
+}
+
+/** A one-line summary of every problem of a run, shown or not: `2 errors, 1 warning`. */
+export function summarize(problems: ProblemCounts, fileCount: number): string {
+  const { errors, warnings } = problems;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  if (diagnostics.length === 0) return `${plural(fileCount, 'file')} checked: no problems`;
+  if (errors + warnings === 0) return `${plural(fileCount, 'file')} checked: no problems`;
   return `${plural(fileCount, 'file')} checked: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
 }
 

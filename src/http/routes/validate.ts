@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { reportProblems } from '../../operations/report-problems.js';
 import { type ProfileVerdict, validateJsonProfile, validateProfile } from '../../operations/validate-profile.js';
 import { type BodyKind, bodyBytes, decodeJsonBody } from '../body.js';
 import type { ServiceMetrics } from '../metrics.js';
@@ -34,6 +35,6 @@ export function validateRoute(state: ServiceState, metrics: ServiceMetrics): Req
       }
     }
     metrics.validations.inc({ operation: 'validate', verdict: verdict.valid ? 'valid' : 'invalid' });
-    sendJson(res, 200, verdict);
+    sendJson(res, 200, { ...verdict, diagnostics: reportProblems(verdict.diagnostics).diagnostics });
   };
 }
