@@ -2,6 +2,7 @@ import { stringifyJson } from '../../core/json-text.js';
 import { type CapabilityListing, listCapabilities } from '../../operations/list-capabilities.js';
 import { type CapabilitySourceOptions, loadPublishedCatalogue } from '../command-catalogue.js';
 import { EXIT } from '../exit-code.js';
+import { escapeControls } from '../format/escape.js';
 import type { CommandIo } from '../io.js';
 
 /** Options of `kurel capabilities`. */
@@ -23,7 +24,15 @@ const COLUMNS = ['TYPE', 'SOURCE', 'AWARE', 'REQUIRED', 'DEFINITION', 'DESCRIPTI
 /** A plain-text table, one capability per row; the last column is not padded. */
 export function formatTable(listing: readonly CapabilityListing[]): string {
   const yesNo = (value: boolean) => (value ? 'yes' : 'no');
-  const rows = listing.map((c) => [c.type, c.source, yesNo(c.capabilityAware), yesNo(c.capabilityRequired), yesNo(c.hasDefinition), c.description]);
+  // Descriptions come from definition files: printed, their control characters are escaped.
+  const rows = listing.map((c) => [
+    c.type,
+    escapeControls(c.source),
+    yesNo(c.capabilityAware),
+    yesNo(c.capabilityRequired),
+    yesNo(c.hasDefinition),
+    escapeControls(c.description),
+  ]);
   const all = [[...COLUMNS], ...rows];
   const widths = COLUMNS.map((_, i) => all.reduce((widest, row) => Math.max(widest, row[i]!.length), 0));
   return all.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { SourceText } from '../../yaml/source.js';
+import { escapeControls, escapedIndent, escapedWidth } from './escape.js';
 
 /** Terminal styling; all identity functions when colour is off. */
 export interface Palette {
@@ -28,15 +29,20 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
   const lines: string[] = [];
   for (const d of diagnostics) {
     const severity = d.severity === 'error' ? palette.red('error') : palette.yellow('warning');
-    lines.push(`${palette.bold(`${d.file}:${d.line}:${d.column}`)} ${severity} ${palette.dim(d.code)} ${d.message}`);
+    lines.push(`${palette.bold(`${escapeControls(d.file)}:${d.line}:${d.column}`)} ${severity} ${palette.dim(d.code)} ${escapeControls(d.message)}`);
     const source = sources.get(d.file);
     const excerpt = source ? sourceLine(source, d.line) : undefined;
     if (excerpt !== undefined) {
-      const width = d.endLine === d.line ? Math.max(1, d.endColumn - d.column) : Math.max(1, excerpt.length - d.column + 1);
-      lines.push(`  ${excerpt}`);
-      lines.push(`  ${' '.repeat(Math.max(0, d.column - 1))}${palette.red('^'.repeat(Math.min(width, 200)))}`);
+      lines.push(`  ${escapeControls(excerpt)}`);
+      // The caret goes under the escaped text; a column past the part of a long line shown gets none.
+      const start = d.column - 1;
+      if (start <= excerpt.length) {
+        const end = d.endLine === d.line ? Math.max(d.endColumn - 1, start + 1) : Math.max(excerpt.length, start + 1);
+        const width = escapedWidth(excerpt, start, Math.min(end, excerpt.length)) + Math.max(0, end - Math.max(start, excerpt.length));
+        lines.push(`  ${escapedIndent(excerpt, start)}${palette.red('^'.repeat(Math.min(width, 200)))}`);
+      }
     }
-    if (d.hint) lines.push(`  ${palette.cyan('hint:')} ${d.hint}`);
+    if (d.hint) lines.push(`  ${palette.cyan('hint:')} ${escapeControls(d.hint)}`);
   }
   return lines.join('\n');
 }
