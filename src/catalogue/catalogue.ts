@@ -1,5 +1,5 @@
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
-import { appendAll } from '../core/data.js';
+import { appendAll, untrustedCopy } from '../core/data.js';
 import type { Diagnostic, Issue } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { checkSchema } from '../schema/check.js';
@@ -162,7 +162,8 @@ export class Catalogue {
 
   private validateWithPatterns(type: string, rendering: Rendering): RenderingCheck {
     const definition = this.definitionsByName.get(type);
-    const handler = this.handlersByType.get(type)?.handler;
+    const registered = this.handlersByType.get(type);
+    const handler = registered?.handler;
     let current: Rendering = rendering;
     const issues: Issue[] = [];
     let validated = false;
@@ -174,7 +175,9 @@ export class Catalogue {
     }
     if (handler && issues.length === 0) {
       if (handler.validateAndApplyDefaults) {
-        const result = handler.validateAndApplyDefaults(current);
+        // A plugin gets a copy it cannot be misled by (DESIGN §7.3); built-ins read the data as it is.
+        const given = registered?.source === 'builtin' ? current : (untrustedCopy(current) as Rendering);
+        const result = handler.validateAndApplyDefaults(given);
         appendAll(issues, result.issues);
         current = result.rendering;
         validated = true;
