@@ -47,7 +47,7 @@ export function validateProfile(sources: ProfileSources, catalogue: Catalogue, o
  */
 export function validateJsonProfile(file: string, text: string, data: unknown, catalogue: Catalogue, options: LintOptions = {}): ProfileVerdict {
   if (isYamlFaithfulJson(text, data)) {
-    const evaluation = evaluateProfile(data, catalogue, options.strictCapabilities ? 'error' : 'warning');
+    const evaluation = evaluateProfile(data, catalogue, options.strictCapabilities ? 'error' : 'warning', { platform: options.platform });
     if (evaluation.issues.length === 0 && evaluation.resolved) return { valid: true, diagnostics: [], resolved: evaluation.resolved };
   } else {
     // Faithful data nests within the limit; other data may nest too deep to hand to the YAML reader.
