@@ -1,5 +1,5 @@
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
-import { compareText } from '../core/data.js';
+import { appendAll, compareText, untrustedCopy } from '../core/data.js';
 import type { Diagnostic, Issue } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { latestVersion } from '../core/versions.js';
@@ -257,25 +257,28 @@ export class Catalogue {
 
   private validateWithPatterns(type: string, rendering: Rendering, context: RenderingContext, version: string | undefined): RenderingCheck {
     const definition = this.definition(type, version);
-    const handler = this.handlersByType.get(type)?.handler;
+    const registered = this.handlersByType.get(type);
+    const handler = registered?.handler;
     let current: Rendering = rendering;
     const issues: Issue[] = [];
     let validated = false;
     if (definition) {
       const result = checkSchema(definition.schema, current, { platform: context.platform });
-      issues.push(...result.issues);
+      appendAll(issues, result.issues);
       current = result.value as Rendering;
       validated = true;
     }
     if (handler && !issues.some((issue) => issue.severity === 'error')) {
       if (handler.validateAndApplyDefaults) {
-        const result = handler.validateAndApplyDefaults(current, context);
-        issues.push(...result.issues);
+        // A plugin gets a copy it cannot be misled by (DESIGN §7.3); built-ins read the data as it is.
+        const given = registered?.source === 'builtin' ? current : (untrustedCopy(current) as Rendering);
+        const result = handler.validateAndApplyDefaults(given, context);
+        appendAll(issues, result.issues);
         current = result.rendering;
         validated = true;
       } else if (handler.renderingSchema) {
         const result = checkSchema(handler.renderingSchema, current, { platform: context.platform });
-        issues.push(...result.issues);
+        appendAll(issues, result.issues);
         current = result.value as Rendering;
         validated = true;
       }

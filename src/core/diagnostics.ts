@@ -35,6 +35,7 @@ export const DIAGNOSTIC_CODES = [
   'field-unavailable',
   'field-deprecated',
   'version-deprecated',
+  'too-many-problems',
 ] as const;
 
 /** A stable kebab-case diagnostic code. */

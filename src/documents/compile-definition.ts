@@ -1,5 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import { describeValue, isMap, joinOr, setOwn } from '../core/data.js';
+import { appendAll, describeValue, isMap, joinOr, setOwn } from '../core/data.js';
 import { defaultPart, error, type Issue, type Path, rebase, warning } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { refuseDefinitionVersion } from '../core/versions.js';
@@ -111,7 +111,7 @@ export function compileDefinition(data: unknown, options: CompileDefinitionOptio
     enumValues: undefined,
     defaultValue: undefined,
   });
-  issues.push(...rebase(capability.issues, ['spec']));
+  appendAll(issues, rebase(capability.issues, ['spec']));
   const properties = compileProperties(declared, RENDERING_PROPERTIES, '', capability.enclosingChildren, issues);
   const description = typeof spec['description'] === 'string' ? spec['description'] : '';
   quoteVersionsWrittenAsNumbers(issues, options.sourceOf);
@@ -168,7 +168,7 @@ function compileDeclaration(
   }
   const errorsBefore = issues.filter(isError).length;
   const structural = checkNamed(PropertyDeclarationSchema, raw, label, path);
-  issues.push(...structural);
+  appendAll(issues, structural);
   const bad = new Set(structural.map((i) => String(i.path[path.length])));
   const type = typeof raw['type'] === 'string' && !bad.has('type') ? (raw['type'] as PropertyType) : undefined;
   if (!bad.has('type')) for (const keyword of checkKeywordsFit(raw, type, path, label, place, issues)) bad.add(keyword);
@@ -185,7 +185,7 @@ function compileDeclaration(
     enumValues: Array.isArray(raw['enum']) && !bad.has('enum') ? raw['enum'] : undefined,
     defaultValue: raw['default'],
   });
-  issues.push(...rebase(lifecycle.issues, path));
+  appendAll(issues, rebase(lifecycle.issues, path));
   const inner = lifecycle.enclosingChildren;
 
   const children = type === 'object' && isMap(raw['properties']) ? compileProperties(raw['properties'], [...path, 'properties'], label, inner, issues) : {};

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { appendAll } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { InputFile, InputOrigin } from '../core/input.js';
 import { LIMITS } from '../core/limits.js';
@@ -32,7 +33,7 @@ export async function gatherInputs(
   };
   const addDir = async (dir: string, origin: InputOrigin) => {
     const found = await findYamlFiles(dir);
-    result.diagnostics.push(...found.diagnostics);
+    appendAll(result.diagnostics, found.diagnostics);
     if (found.unreadable) result.fatal = true;
     for (const file of found.files) await addFile(file, origin);
     return found.files.length;
@@ -42,7 +43,8 @@ export async function gatherInputs(
       const bytes = await stdin();
       const name = request.stdinName ?? STDIN_NAME;
       if (bytes.length > LIMITS.maxFileBytes) {
-        result.diagnostics.push(fileDiagnostic(name, 'file-too-large', `input is ${bytes.length} bytes; the limit is ${LIMITS.maxFileBytes} bytes (16 MiB)`));
+        const message = `standard input holds more than ${LIMITS.maxFileBytes} bytes (16 MiB), the limit; the rest was not read`;
+        result.diagnostics.push(fileDiagnostic(name, 'file-too-large', message));
       } else {
         result.inputs.push({ file: name, content: bytes, origin: 'argument' });
       }

@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
+import { appendAll } from '../../core/data.js';
 import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import type { FileReport, InputFile } from '../../core/input.js';
 import { stringifyJson } from '../../core/json-text.js';
@@ -9,6 +10,7 @@ import { gatherInputs, isDirectory } from '../../files/gather-inputs.js';
 import { type ReadResult, readSourceFile } from '../../files/read-file.js';
 import { type BuildReport, buildApplication, type ResolvedApplication } from '../../operations/build-application.js';
 import { buildEnvelope } from '../../operations/envelopes.js';
+import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
@@ -71,10 +73,10 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
     definitionDirs: [...options.definitions, ...((await isDirectory(packageDefinitions)) ? [packageDefinitions] : [])],
     definitionFiles: options.capabilityDef,
   });
-  diagnostics.push(...gathered.diagnostics);
+  appendAll(diagnostics, gathered.diagnostics);
   fatal ||= gathered.fatal;
   const profiles = await expandFileArguments(options.profile, io.cwd);
-  diagnostics.push(...profiles.diagnostics);
+  appendAll(diagnostics, profiles.diagnostics);
   fatal ||= profiles.diagnostics.length > 0;
   const application = readSourceFile(appFile);
   if (!application.ok) {
@@ -86,7 +88,7 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
   if (handlers.refused) diagnostics.push(handlers.diagnostic);
   fatal ||= handlers.refused;
   const lockfile = readCommandLockfile(options, io.cwd);
-  diagnostics.push(...lockfile.diagnostics);
+  appendAll(diagnostics, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
   const lock = lockFollowing(lockfile, io.cwd, 'follow');
   const definitions = await withoutRepeatedFiles(gathered.inputs);
@@ -125,13 +127,15 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
   if (code === EXIT.ok && !perProfile.every((r) => r.valid)) code = EXIT.problems;
   if (options.format === 'json') {
     const files = uniqueFiles(results.flatMap((r) => r.report?.files ?? []));
-    io.stdout(`${stringifyJson({ valid: code === 0, diagnostics: all, files, results: perProfile })}\n`);
+    const shown = perProfile.map((r) => ({ ...r, diagnostics: reportProblems(r.diagnostics).diagnostics }));
+    io.stdout(`${stringifyJson({ valid: code === 0, diagnostics: reportProblems(all).diagnostics, files, results: shown })}\n`);
     return code;
   }
   if (all.length > 0) {
     const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env);
     const checked = uniqueFiles(results.flatMap((r) => r.report?.files ?? [])).filter((f) => f.status === 'checked').length;
-    io.stderr(`${formatText(all, sources, palette)}\n${summarize(all, checked)}\n`);
+    const reported = reportProblems(all);
+    io.stderr(`${formatText(reported.diagnostics, sources, palette)}\n${summarize(reported, checked)}\n`);
   }
   io.stdout(
     `${formatProfileTable(
@@ -156,19 +160,20 @@ function printSingle(
     fatal ||= result.read.unreadable;
   }
   const report = result?.report;
-  diagnostics.push(...(report?.diagnostics ?? []));
+  appendAll(diagnostics, report?.diagnostics ?? []);
   diagnostics.sort(compareDiagnostics);
   const code = exitCodeOf(diagnostics, { fatal });
   const resolved = code === 0 ? (report?.application ?? null) : null;
+  const reported = reportProblems(diagnostics);
 
   if (options.format === 'json') {
-    io.stdout(`${stringifyJson(buildEnvelope(code === 0, diagnostics, report?.files ?? [], resolved))}\n`);
+    io.stdout(`${stringifyJson(buildEnvelope(code === 0, reported.diagnostics, report?.files ?? [], resolved))}\n`);
     return code;
   }
   if (diagnostics.length > 0) {
     const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env);
     const checked = report?.files.filter((f) => f.status === 'checked').length ?? countRead(run.application, ...(result ? [result.read] : []));
-    io.stderr(`${formatText(diagnostics, run.sources, palette)}\n${summarize(diagnostics, checked)}\n`);
+    io.stderr(`${formatText(reported.diagnostics, run.sources, palette)}\n${summarize(reported, checked)}\n`);
   }
   if (resolved) {
     io.stdout(options.output === 'json' ? `${stringifyJson(resolved)}\n` : stringify(resolved, { lineWidth: 0, aliasDuplicateObjects: false }));

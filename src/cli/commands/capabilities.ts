@@ -2,6 +2,7 @@ import { stringifyJson } from '../../core/json-text.js';
 import { type CapabilityListing, listCapabilities } from '../../operations/list-capabilities.js';
 import { type CapabilitySourceOptions, loadPublishedCatalogue } from '../command-catalogue.js';
 import { EXIT } from '../exit-code.js';
+import { escapeControls } from '../format/escape.js';
 import { formatTable } from '../format/table.js';
 import type { CommandIo } from '../io.js';
 
@@ -31,13 +32,13 @@ export function formatCapabilityTable(listing: readonly CapabilityListing[]): st
     COLUMNS,
     listing.map((c) => [
       c.type,
-      c.source,
+      escapeControls(c.source),
       yesNo(c.capabilityAware),
       yesNo(c.capabilityRequired),
       yesNo(c.hasDefinition),
       versionsOf(c),
       c.latest ?? '-',
-      c.description,
+      escapeControls(c.description),
     ]),
   );
 }

@@ -1,6 +1,8 @@
-import { compareDiagnostics, type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
+import { appendAll } from '../../core/data.js';
+import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
+import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
@@ -46,7 +48,7 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
   if (handlers.refused) extra.push(handlers.diagnostic);
   fatal ||= handlers.refused;
   const lockfile = readCommandLockfile(options, io.cwd);
-  extra.push(...lockfile.diagnostics);
+  appendAll(extra, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
   // An unreadable path still exits 2, but the readable inputs are linted and reported too.
   const report: Pick<LintReport, 'diagnostics' | 'files' | 'sources'> = handlers.refused
@@ -62,11 +64,13 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
     extra.push(fileDiagnostic(paths.join(' ') || '<command line>', 'io-error', 'no input found: no *.yaml or *.yml files in the paths given'));
     fatal = true;
   }
-  const diagnostics = [...extra, ...report.diagnostics].sort(compareDiagnostics);
+  const diagnostics = [...extra, ...report.diagnostics];
   const code = exitCodeOf(diagnostics, { fatal, strict: options.strict });
+  const reported = reportProblems(diagnostics);
   const text = renderReport(options.format, {
     valid: code === 0,
-    diagnostics,
+    diagnostics: reported.diagnostics,
+    problems: reported,
     files: report.files,
     sources: report.sources,
     palette: paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env),

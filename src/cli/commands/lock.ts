@@ -1,3 +1,4 @@
+import { appendAll } from '../../core/data.js';
 import { compareDiagnostics, type Diagnostic, fileDiagnostic, hasErrors } from '../../core/diagnostics.js';
 import { stringifyJson } from '../../core/json-text.js';
 import { writeLockText } from '../../documents/capability-lock.js';
@@ -7,6 +8,7 @@ import { writeFileAtomically } from '../../files/write-file.js';
 import type { LockEnvelope } from '../../operations/envelopes.js';
 import { lintInputs } from '../../operations/lint.js';
 import { type LockPlan, planLock } from '../../operations/lock.js';
+import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
@@ -62,7 +64,7 @@ export async function runLock(paths: readonly string[], options: LockCommandOpti
   if (handlers.refused) diagnostics.push(handlers.diagnostic);
   fatal ||= handlers.refused;
   const lockfile = readCommandLockfile(options, io.cwd, { mayBeMissing: true });
-  diagnostics.push(...lockfile.diagnostics);
+  appendAll(diagnostics, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
   const location = lockfile.location!;
   const sources = new Map(lockfile.sources);
@@ -80,7 +82,7 @@ export async function runLock(paths: readonly string[], options: LockCommandOpti
     requirePinned: options.requirePinned === true,
     lock: following,
   });
-  diagnostics.push(...report.diagnostics);
+  appendAll(diagnostics, report.diagnostics);
   for (const [file, source] of report.sources) sources.set(file, source);
   const checked = report.files.filter((f) => f.status === 'checked').length;
   if (hasErrors(diagnostics)) return finish(options, io, { diagnostics, fatal: false, sources, lockfile: location.display, checked });
@@ -113,9 +115,11 @@ interface LockOutcome {
 }
 
 function finish(options: LockCommandOptions, io: CommandIo, outcome: LockOutcome): number {
-  const diagnostics = [...outcome.diagnostics].sort(compareDiagnostics);
+  const all = [...outcome.diagnostics].sort(compareDiagnostics);
+  const reported = reportProblems(all);
+  const diagnostics = reported.diagnostics;
   const changed = outcome.plan?.changed ?? false;
-  let code = exitCodeOf(diagnostics, { fatal: outcome.fatal });
+  let code = exitCodeOf(all, { fatal: outcome.fatal });
   if (code === EXIT.ok && options.check && changed) code = EXIT.problems;
   if (options.format === 'json') {
     const envelope: LockEnvelope = { valid: code === EXIT.ok, diagnostics, lockfile: outcome.lockfile ?? null, changed };
@@ -125,7 +129,7 @@ function finish(options: LockCommandOptions, io: CommandIo, outcome: LockOutcome
   const lines: string[] = [];
   if (diagnostics.length > 0) {
     lines.push(formatText(diagnostics, outcome.sources ?? new Map(), paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env)));
-    lines.push(summarize(diagnostics, outcome.checked ?? 0));
+    lines.push(summarize(reported, outcome.checked ?? 0));
   }
   const name = outcome.lockfile ?? 'the lockfile';
   if (!outcome.plan) {

@@ -1,3 +1,4 @@
+import { appendAll } from '../../core/data.js';
 import { compareDiagnostics, type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import { stringifyJson } from '../../core/json-text.js';
 import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
@@ -40,7 +41,7 @@ export interface OutdatedCommandOptions {
 export async function runOutdated(paths: readonly string[], options: OutdatedCommandOptions, io: CommandIo): Promise<number> {
   const diagnostics: Diagnostic[] = [];
   const lockfile = readCommandLockfile(options, io.cwd);
-  diagnostics.push(...lockfile.diagnostics);
+  appendAll(diagnostics, lockfile.diagnostics);
   let fatal = lockfile.fatal;
   let inputs = [...paths];
   if (inputs.length === 0 && !fatal) {
@@ -60,7 +61,7 @@ export async function runOutdated(paths: readonly string[], options: OutdatedCom
     },
     io.stdin,
   );
-  diagnostics.push(...gathered.diagnostics);
+  appendAll(diagnostics, gathered.diagnostics);
   fatal ||= gathered.fatal;
   const handlers = await loadCommandHandlers(options.plugin, io.cwd);
   if (handlers.refused) {
@@ -73,7 +74,7 @@ export async function runOutdated(paths: readonly string[], options: OutdatedCom
     requirePinned: options.requirePinned === true,
     lock: lockFollowing(lockfile, io.cwd, 'follow', { unnamedStdin: options.stdinFilepath ? undefined : STDIN_NAME }),
   });
-  diagnostics.push(...report.diagnostics);
+  appendAll(diagnostics, report.diagnostics);
   const sources = new Map([...lockfile.sources, ...report.sources]);
   return finish(options, io, diagnostics, fatal, outdatedRows(report.profiles, report.catalogue), sources);
 }

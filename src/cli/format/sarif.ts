@@ -39,6 +39,7 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   'version-deprecated': 'a binding resolves to a deprecated definition version',
   'field-unavailable': "a key, value or capability the cluster's platform version does not have",
   'field-deprecated': "a key, value or capability deprecated at the cluster's platform version",
+  'too-many-problems': 'a run found more problems than it reports; the rest are counted',
 };
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';

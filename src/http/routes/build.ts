@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import { type BuildOptions, buildApplication } from '../../operations/build-application.js';
+import { reportProblems } from '../../operations/report-problems.js';
 import { bodyBytes, decodeJsonBody } from '../body.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { readEnvelope } from '../request-envelope.js';
@@ -28,6 +29,6 @@ export function buildRoute(state: ServiceState, metrics: ServiceMetrics, options
     );
     const valid = !report.diagnostics.some((d) => d.severity === 'error');
     metrics.validations.inc({ operation: 'build', verdict: valid ? 'valid' : 'invalid' });
-    sendJson(res, 200, { valid, diagnostics: report.diagnostics, application: valid ? report.application : null });
+    sendJson(res, 200, { valid, diagnostics: reportProblems(report.diagnostics).diagnostics, application: valid ? report.application : null });
   };
 }

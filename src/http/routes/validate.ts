@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { LintOptions } from '../../operations/lint.js';
+import { reportProblems } from '../../operations/report-problems.js';
 import { type ProfileVerdict, validateJsonProfile, validateProfile } from '../../operations/validate-profile.js';
 import { type BodyKind, bodyBytes, decodeJsonBody } from '../body.js';
 import type { ServiceMetrics } from '../metrics.js';
@@ -37,6 +38,6 @@ export function validateRoute(state: ServiceState, metrics: ServiceMetrics, opti
       }
     }
     metrics.validations.inc({ operation: 'validate', verdict: verdict.valid ? 'valid' : 'invalid' });
-    sendJson(res, 200, verdict);
+    sendJson(res, 200, { ...verdict, diagnostics: reportProblems(verdict.diagnostics).diagnostics });
   };
 }
