@@ -8,7 +8,7 @@ import type { Handler, Rendering, RenderingContext, RenderingResult } from '../s
 import { type Lifecycle, readLifecycle } from '../schema/lifecycle.js';
 import { LayeredPatternCache, withPatternMatcher } from '../schema/pattern-matcher.js';
 import { NO_PLATFORM } from '../schema/platform-version.js';
-import type { Locatable, SourceDocument } from '../yaml/source.js';
+import type { Locatable, YamlDocument } from '../yaml/source.js';
 import { assertHandlerIsSound } from './assert-handler.js';
 import { RegistryError } from './errors.js';
 import { loadDefinitionDocuments } from './load-definitions.js';
@@ -130,7 +130,7 @@ export class Catalogue {
    * defined here replaces all the versions this catalogue held for it. The outcome does not
    * depend on the order of `documents`.
    */
-  withDefinitions(documents: readonly SourceDocument[]): CatalogueExtension {
+  withDefinitions(documents: readonly YamlDocument[]): CatalogueExtension {
     if (documents.length === 0) return { catalogue: this, diagnostics: [] };
     const isBuiltin = (name: string) => this.handlersByType.get(name)?.source === 'builtin';
     const loaded = loadDefinitionDocuments(documents, isBuiltin);

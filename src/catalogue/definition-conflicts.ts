@@ -5,19 +5,19 @@ import type { JsonSchema } from '../core/json-schema.js';
 import { PROPERTY_KEYWORDS } from '../documents/capability-definition.js';
 import type { CompiledDefinition } from '../documents/compile-definition.js';
 import { ENUM_LIFECYCLE, LIFECYCLE_BOUNDS, LIFECYCLE_NOTE } from '../schema/keywords.js';
-import type { Locatable } from '../yaml/source.js';
+import type { YamlDocument } from '../yaml/source.js';
 
 /** A definition that loaded cleanly, and where it came from. */
 export interface DefinitionCandidate {
   definition: CompiledDefinition;
   /** The file as the user gave it. */
   file: string;
-  /** Offset of the document in its file, to order several documents of one file. */
-  start: number;
-  /** The line the document starts on, to tell apart two documents of one file in messages. */
-  line: number;
-  /** The document, for positioning diagnostics. */
-  document: Locatable;
+  /**
+   * The document, for positioning diagnostics; where it starts orders several documents of one
+   * file and tells them apart in messages (asked only then: a document the fast path read is
+   * alone in its file, and finding where it starts costs it the full parse).
+   */
+  document: YamlDocument;
   /** The digest of the document as written (DESIGN §11 "Digest"). */
   digest: string;
 }
@@ -115,7 +115,7 @@ function withoutCapabilityLifecycle(view: Record<string, unknown>): Record<strin
 // Files name the two definitions; two documents of one file are told apart by their lines.
 function placesOf(a: DefinitionCandidate, b: DefinitionCandidate): [string, string] {
   if (a.file !== b.file) return [a.file, b.file];
-  return [`${a.file} (document on line ${a.line})`, `${b.file} (document on line ${b.line})`];
+  return [`${a.file} (document on line ${startLine(a.document)})`, `${b.file} (document on line ${startLine(b.document)})`];
 }
 
 /**
@@ -182,5 +182,9 @@ function describe(value: unknown): string {
 }
 
 function compareCandidates(a: DefinitionCandidate, b: DefinitionCandidate): number {
-  return compareBytes(a.file, b.file) || a.start - b.start;
+  return compareBytes(a.file, b.file) || a.document.start - b.document.start;
+}
+
+function startLine(document: YamlDocument): number {
+  return document.source.lineCounter.linePos(document.start).line;
 }

@@ -2,7 +2,7 @@ import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { FileReport, InputFile } from '../core/input.js';
 import { readInput } from '../documents/read-input.js';
 import { gatherInputs } from '../files/gather-inputs.js';
-import type { SourceDocument, SourceText } from '../yaml/source.js';
+import type { SourceText, YamlDocument } from '../yaml/source.js';
 import { type Catalogue, createCatalogue } from './catalogue.js';
 import { RegistryError } from './errors.js';
 import { loadPlugins, withPlugins } from './load-plugins.js';
@@ -47,7 +47,7 @@ export function refusalDiagnostic(err: RegistryError): Diagnostic {
 
 /** CapabilityDefinition documents read from input files, and what became of each file. */
 export interface DefinitionDocuments {
-  documents: SourceDocument[];
+  documents: YamlDocument[];
   diagnostics: Diagnostic[];
   sources: Map<string, SourceText>;
   files: FileReport[];

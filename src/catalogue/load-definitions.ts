@@ -3,7 +3,7 @@ import { type Diagnostic, error } from '../core/diagnostics.js';
 import { compareVersions } from '../core/versions.js';
 import { compileDefinition } from '../documents/compile-definition.js';
 import { definitionDigest } from '../documents/definition-digest.js';
-import type { SourceDocument } from '../yaml/source.js';
+import type { YamlDocument } from '../yaml/source.js';
 import type { CapabilityDefinitionEntry } from './catalogue.js';
 import { type DefinitionCandidate, resolveDefinitionConflicts } from './definition-conflicts.js';
 
@@ -26,7 +26,7 @@ export interface LoadedDefinitions {
  * shadows a built-in is left to the built-in handler. The outcome does not depend on the order
  * of `documents`.
  */
-export function loadDefinitionDocuments(documents: readonly SourceDocument[], isBuiltin: (name: string) => boolean): LoadedDefinitions {
+export function loadDefinitionDocuments(documents: readonly YamlDocument[], isBuiltin: (name: string) => boolean): LoadedDefinitions {
   const diagnostics: Diagnostic[] = [];
   const candidates: DefinitionCandidate[] = [];
   const names = new Set<string>();
@@ -42,8 +42,7 @@ export function loadDefinitionDocuments(documents: readonly SourceDocument[], is
       broken.add(name);
       continue;
     }
-    const line = document.source.lineCounter.linePos(document.start).line;
-    candidates.push({ definition: compiled.definition, file: document.file, start: document.start, line, document, digest: definitionDigest(document.data) });
+    candidates.push({ definition: compiled.definition, file: document.file, document, digest: definitionDigest(document.data) });
   }
   for (const name of refuseMixedVersions(candidates, diagnostics)) broken.add(name);
   const resolution = resolveDefinitionConflicts(candidates.filter((c) => !broken.has(c.definition.name)));

@@ -1,3 +1,5 @@
+import type { Diagnostic } from './diagnostics.js';
+
 /**
  * Where an input came from; it decides what happens to documents of other kinds. A `profile`
  * must be a ClusterProfile (the body of an HTTP validation); a `document` holds exactly one
@@ -17,6 +19,26 @@ export interface InputFile {
   /** For a `document` input: the kind it must hold, named in messages. */
   kind?: string;
 }
+
+/**
+ * An input named by path whose bytes are read only when a run needs them, so that a run over
+ * many files never holds all their texts at once. `read` may be called more than once.
+ */
+export interface DeferredInputFile {
+  /** The path as the user gave it. */
+  file: string;
+  origin: InputOrigin;
+  /** For a `document` input: the kind it must hold, named in messages. */
+  kind?: string;
+  /** Reads the file now: its bytes, or the diagnostic saying why not (`unreadable` when it is exit 2). */
+  read(): InputRead;
+}
+
+/** The outcome of reading a {@link DeferredInputFile}. */
+export type InputRead = { ok: true; content: Uint8Array | string } | { ok: false; diagnostic: Diagnostic; unreadable: boolean };
+
+/** What a run reads: files in memory, or named files read when needed. */
+export type RunInput = InputFile | DeferredInputFile;
 
 /** What became of one input file. */
 export interface FileReport {

@@ -90,6 +90,8 @@ export function isPrerelease(version: string): boolean {
  * Never depends on the order of `versions`.
  */
 export function latestVersion(versions: readonly string[]): string | undefined {
+  // A built-in handler has one version: every binding of it asks, and one needs no comparing.
+  if (versions.length < 2) return versions[0];
   const sorted = [...versions].sort(compareVersions);
   const releases = sorted.filter((v) => !isPrerelease(v));
   return releases[releases.length - 1] ?? sorted[sorted.length - 1];

@@ -1,7 +1,8 @@
 import { appendAll, isMap } from '../core/data.js';
 import { type Diagnostic, error, hasErrors } from '../core/diagnostics.js';
 import type { FileReport, InputFile } from '../core/input.js';
-import { parseYamlStream, type SourceDocument, type SourceText } from '../yaml/source.js';
+import { readYaml, type YamlRead } from '../yaml/read-yaml.js';
+import type { SourceText, YamlDocument } from '../yaml/source.js';
 
 /** The kinds of document kurel reads. */
 export const PROFILE = 'ClusterProfile';
@@ -9,16 +10,17 @@ export const DEFINITION = 'CapabilityDefinition';
 
 /** One input file read and sorted by kind. */
 export interface ReadInput {
-  source: SourceText;
+  /** The file's text and line index (built on first use when the fast path read the file). */
+  readonly source: SourceText;
   report: FileReport;
   /** Problems of the file itself: syntax, a second document, a wrong or missing kind. */
   diagnostics: Diagnostic[];
   /** The file's single document when it is the kind the input is read for (a profile, an application). */
-  document: SourceDocument | undefined;
+  document: YamlDocument | undefined;
   /** True when reading the file found no error (a profile read with errors gets no `resolved`). */
   clean: boolean;
   /** CapabilityDefinition documents found in the file (those whose data could be read). */
-  definitions: SourceDocument[];
+  definitions: YamlDocument[];
 }
 
 /**
@@ -28,15 +30,8 @@ export interface ReadInput {
  * when the file was named, and skipped in a folder. Never throws.
  */
 export function readInput(input: InputFile): ReadInput {
-  const stream = parseYamlStream(input.content, input.file);
-  const out: ReadInput = {
-    source: stream.source,
-    report: { path: input.file, kind: 'unknown', status: 'checked' },
-    diagnostics: [...stream.diagnostics],
-    document: undefined,
-    clean: false,
-    definitions: [],
-  };
+  const stream = readYaml(input.content, input.file);
+  const out = new FileReading(stream, input.file);
   if (stream.diagnostics.length > 0) return out;
   const documents = stream.documents;
   const named = input.origin === 'argument' || input.origin === 'profile' || input.origin === 'document';
@@ -81,6 +76,44 @@ export function readInput(input: InputFile): ReadInput {
     out.report = { path: input.file, kind, status: 'skipped', reason };
   }
   return out;
+}
+
+const DEFINITION_BYTES = Buffer.from(DEFINITION);
+const BACKSLASH = 0x5c;
+
+/**
+ * False only when a file surely holds no CapabilityDefinition document, so a run can find the
+ * definitions among its inputs before it reads any profile as YAML: a document of that kind
+ * spells the kind out, or, in a double-quoted scalar, with an escape (a backslash). Text that
+ * is not UTF-8 holds no documents at all.
+ */
+export function mayHoldDefinition(content: string | Uint8Array): boolean {
+  if (typeof content === 'string') return content.includes(DEFINITION) || content.includes('\\');
+  const bytes = Buffer.from(content.buffer, content.byteOffset, content.byteLength);
+  return bytes.includes(BACKSLASH) || bytes.includes(DEFINITION_BYTES);
+}
+
+// A class, not an object literal with a getter: V8 gives each such literal a shape of its own,
+// and on a run over many files they outlived the young generation.
+class FileReading implements ReadInput {
+  report: FileReport;
+  diagnostics: Diagnostic[];
+  document: YamlDocument | undefined = undefined;
+  clean = false;
+  definitions: YamlDocument[] = [];
+
+  constructor(
+    private readonly stream: YamlRead,
+    file: string,
+  ) {
+    this.report = { path: file, kind: 'unknown', status: 'checked' };
+    this.diagnostics = [...stream.diagnostics];
+  }
+
+  // The fast path builds the text's line index only when something is shown from it.
+  get source(): SourceText {
+    return this.stream.source;
+  }
 }
 
 // What a named input must hold, for messages.

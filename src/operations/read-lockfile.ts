@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import { LOCK_KIND, type LockData, readLock } from '../documents/capability-lock.js';
 import { readInput } from '../documents/read-input.js';
-import type { SourceDocument, SourceText } from '../yaml/source.js';
+import type { SourceText, YamlDocument } from '../yaml/source.js';
 
 /** A lockfile read from its text: its data when it is a sound CapabilityLock, else the positioned reasons. */
 export interface LockfileReading {
@@ -10,7 +10,7 @@ export interface LockfileReading {
   diagnostics: Diagnostic[];
   source: SourceText;
   /** The lockfile's document, to position diagnostics about its entries. */
-  document: SourceDocument | undefined;
+  document: YamlDocument | undefined;
 }
 
 /**

@@ -71,6 +71,9 @@ export const FAST_READ_FALLBACKS: readonly { readonly name: string; readonly pat
   // The fast parser accepts a comment with no white space before it.
   { name: 'comment without white space', pattern: /[\]}"']#/ },
   { name: 'document end marker', pattern: /(?:^|\n)\.\.\./ },
+  // Suppression comments (DESIGN §11 "Config and suppressions") are read from the full reader's
+  // comments, so a text that may hold one is read there.
+  { name: 'suppression comment', pattern: /kurel-disable/ },
 ]);
 
 // A document start marker is allowed once, before any content, with nothing after it on its line.
@@ -303,15 +306,43 @@ const FLOAT_NAN = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 const FLOAT_EXP = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/;
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/;
 
+// Every plain scalar, keys included, is offered to each type in turn; a look at its first
+// character turns most away before any pattern runs.
+function mayBeNull(source: string): boolean {
+  const c = source.charCodeAt(0);
+  return source.length === 1 ? c === TILDE : source.length === 4 && (c === LOWER_N || c === UPPER_N);
+}
+
+function mayBeBool(source: string): boolean {
+  const c = source.charCodeAt(0) | 0x20;
+  return (source.length === 4 && c === LOWER_T) || (source.length === 5 && c === LOWER_F);
+}
+
+// Integers and floats start with a digit or a sign; floats also with `.`.
+function mayBeNumber(source: string, dot: boolean): boolean {
+  const c = source.charCodeAt(0);
+  return (c >= DIGIT_0 && c <= DIGIT_9) || c === PLUS || c === DASH || (dot && c === DOT);
+}
+
+const TILDE = 0x7e;
+const LOWER_N = 0x6e;
+const UPPER_N = 0x4e;
+const LOWER_T = 0x74;
+const LOWER_F = 0x66;
+const DIGIT_0 = 0x30;
+const DIGIT_9 = 0x39;
+const PLUS = 0x2b;
+const DOT = 0x2e;
+
 const coreNull = new Type('tag:yaml.org,2002:null', {
   kind: 'scalar',
-  resolve: (source: string) => NULL.test(source),
+  resolve: (source: string) => mayBeNull(source) && NULL.test(source),
   construct: () => null,
 });
 
 const coreBool = new Type('tag:yaml.org,2002:bool', {
   kind: 'scalar',
-  resolve: (source: string) => BOOL.test(source),
+  resolve: (source: string) => mayBeBool(source) && BOOL.test(source),
   construct: (source: string) => {
     typedScalars += 1;
     return source[0] === 't' || source[0] === 'T';
@@ -320,7 +351,7 @@ const coreBool = new Type('tag:yaml.org,2002:bool', {
 
 const coreInt = new Type('tag:yaml.org,2002:int', {
   kind: 'scalar',
-  resolve: (source: string) => INT_OCT.test(source) || INT_DEC.test(source) || INT_HEX.test(source),
+  resolve: (source: string) => mayBeNumber(source, false) && (INT_OCT.test(source) || INT_DEC.test(source) || INT_HEX.test(source)),
   construct: (source: string) => {
     typedScalars += 1;
     // Up to 15 characters a decimal is below 2^53; `+ 0` makes -0 the 0 that BigInt gives.
@@ -333,7 +364,7 @@ const coreInt = new Type('tag:yaml.org,2002:int', {
 
 const coreFloat = new Type('tag:yaml.org,2002:float', {
   kind: 'scalar',
-  resolve: (source: string) => FLOAT_NAN.test(source) || FLOAT_EXP.test(source) || FLOAT.test(source),
+  resolve: (source: string) => mayBeNumber(source, true) && (FLOAT_NAN.test(source) || FLOAT_EXP.test(source) || FLOAT.test(source)),
   construct: (source: string) => {
     typedScalars += 1;
     if (!FLOAT_NAN.test(source)) return parseFloat(source);

@@ -88,8 +88,28 @@ export class SourceText {
   }
 }
 
+/**
+ * One YAML document of a file as the commands see it: its data, the problems found reading it,
+ * and a way back from paths to positions. Read by the full reader ({@link SourceDocument}) or,
+ * for a clean document, by the fast path, which positions through the full reader on demand.
+ */
+export interface YamlDocument extends Locatable {
+  /** The document's data, or `undefined` when it could not be read. */
+  readonly data: unknown;
+  /** Problems found while reading this document (syntax, keys, limits). */
+  readonly diagnostics: readonly Diagnostic[];
+  /** The text of the file the document is in, with its line index. */
+  readonly source: SourceText;
+  /** Offset where the document starts (its `---` when it has one). */
+  readonly start: number;
+  /** True when the document has no content (empty or only comments). */
+  readonly isEmpty: boolean;
+  /** The text of the scalar at `path` as written, or undefined when the path leads to no scalar. */
+  sourceTextAt(path: Path): string | undefined;
+}
+
 /** One YAML document of a file: its data and a way back from paths to positions. */
-export class SourceDocument implements Locatable {
+export class SourceDocument implements YamlDocument {
   /** Problems found while reading this document (syntax, keys, limits). */
   readonly diagnostics: Diagnostic[] = [];
   /** The document's data, or `undefined` when it could not be read. */

@@ -1,6 +1,7 @@
 import { appendAll } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
-import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
+import type { RunInput } from '../../core/input.js';
+import { gatherDeferredInputs, STDIN_NAME } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
@@ -33,7 +34,8 @@ export interface LintCommandOptions {
 
 /** Runs `kurel lint`; returns the exit code. */
 export async function runLint(paths: readonly string[], options: LintCommandOptions, io: CommandIo): Promise<number> {
-  const gathered = await gatherInputs(
+  // Files are read as the run reaches them, so it never holds every text at once.
+  const gathered = await gatherDeferredInputs(
     {
       paths,
       definitionDirs: options.definitions,
@@ -51,16 +53,19 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
   appendAll(extra, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
   // An unreadable path still exits 2, but the readable inputs are linted and reported too.
-  const report: Pick<LintReport, 'diagnostics' | 'files' | 'sources'> = handlers.refused
-    ? { diagnostics: [], files: [], sources: new Map() }
+  const report: LintOutcome = handlers.refused
+    ? readFailures(gathered.inputs)
     : lintInputs(gathered.inputs, handlers.catalogue, {
         strictCapabilities: options.strictCapabilities,
         platform: platformOptions(options.platform, options.platformDefault),
         requirePinned: options.requirePinned === true,
         lock: lockFollowing(lockfile, io.cwd, 'follow', { unnamedStdin: options.stdinFilepath ? undefined : STDIN_NAME }),
+        // Only the JSON report shows resolved profiles.
+        keepResolved: options.format === 'json',
       });
   for (const [file, source] of lockfile.sources) report.sources.set(file, source);
-  if (!fatal && !gathered.inputs.some((i) => i.origin !== 'definition') && extra.length === 0) {
+  fatal ||= report.unreadable;
+  if (!fatal && !gathered.inputs.some((i) => i.origin !== 'definition') && extra.length === 0 && report.unread === 0) {
     extra.push(fileDiagnostic(paths.join(' ') || '<command line>', 'io-error', 'no input found: no *.yaml or *.yml files in the paths given'));
     fatal = true;
   }
@@ -77,4 +82,20 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
   });
   io.stdout(`${text}\n`);
   return code;
+}
+
+type LintOutcome = Pick<LintReport, 'diagnostics' | 'files' | 'sources' | 'unread' | 'unreadable'>;
+
+// With no catalogue nothing is linted, but a path that cannot be read is still reported.
+function readFailures(inputs: readonly RunInput[]): LintOutcome {
+  const diagnostics: Diagnostic[] = [];
+  let unreadable = false;
+  for (const input of inputs) {
+    if (!('read' in input)) continue;
+    const read = input.read();
+    if (read.ok) continue;
+    diagnostics.push(read.diagnostic);
+    unreadable ||= read.unreadable;
+  }
+  return { diagnostics, files: [], sources: new Map(), unread: diagnostics.length, unreadable };
 }
