@@ -1,0 +1,170 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type Catalogue, createCatalogue } from '../../src/catalogue/catalogue.js';
+import { readDefinitionInputs } from '../../src/catalogue/load-catalogue.js';
+import type { InputFile, InputOrigin } from '../../src/core/input.js';
+import { buildApplication } from '../../src/operations/build-application.js';
+import { type LintReport, lintInputs } from '../../src/operations/lint.js';
+import { validateProfile } from '../../src/operations/validate-profile.js';
+import { readFast } from '../../src/yaml/fast-read.js';
+import { withoutFastPath } from '../../src/yaml/read-yaml.js';
+import { editedProfileText } from '../property/arbitraries.js';
+
+// DESIGN §6.1: the fast path changes no verdict, code, message, position or resolved profile.
+// Every corpus document of the repository and the shared fixtures is linted, validated, loaded
+// as a definition and built with the fast path and without it, and the results must be equal.
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+// The shared fixtures sit beside the repository (in a clone) or in the workplace's shared folder.
+const SHARED = [join(ROOT, '..', 'shared', 'fixtures'), '/work/shared/fixtures'].filter(existsSync).slice(0, 1);
+
+function yamlFiles(dir: string, out: string[] = []): string[] {
+  for (const entry of readdirSync(dir).sort()) {
+    const path = join(dir, entry);
+    if (statSync(path).isDirectory()) {
+      if (!['node_modules', 'dist', '.git', 'test-results'].includes(entry)) yamlFiles(path, out);
+    } else if (/\.ya?ml$/.test(entry)) {
+      out.push(path);
+    }
+  }
+  return out;
+}
+
+/** Runs `work` with and without the fast path; both must give the same result. */
+function bothWays<T>(work: () => T): { fast: T; full: T } {
+  return { fast: work(), full: withoutFastPath(work) };
+}
+
+/** What a lint run reports, with source texts by file (the objects themselves differ). */
+function reportOf(report: Pick<LintReport, 'diagnostics' | 'files' | 'sources'> & Partial<LintReport>) {
+  return {
+    diagnostics: report.diagnostics,
+    files: report.files,
+    profiles: report.profiles,
+    sources: [...report.sources].map(([file, source]) => [file, source.text]).sort(),
+  };
+}
+
+/** The repository's definitions, loaded with the fast path or without it. */
+function repositoryCatalogue(): Catalogue {
+  const inputs = yamlFiles(join(ROOT, 'definitions')).map(
+    (path): InputFile => ({ file: relative(ROOT, path), content: readFileSync(path), origin: 'definition' }),
+  );
+  return createCatalogue().withDefinitions(readDefinitionInputs(inputs).documents).catalogue;
+}
+
+const corpus = [...yamlFiles(ROOT), ...SHARED.flatMap((dir) => yamlFiles(dir))].map((path) => ({
+  name: path.startsWith(ROOT) ? relative(ROOT, path) : path,
+  content: readFileSync(path),
+}));
+
+describe('the fast path changes no verdict, code or position on the corpus', () => {
+  it('holds the conformance cases, the shared fixtures and the example profiles and definitions, and most take the fast path', () => {
+    const names = corpus.map((c) => c.name);
+    expect(names.filter((n) => n.startsWith('test/conformance/cases/')).length).toBeGreaterThan(64);
+    expect(names.filter((n) => n.startsWith('profiles/')).length).toBeGreaterThan(3);
+    expect(names.filter((n) => n.startsWith('definitions/')).length).toBeGreaterThan(0);
+    expect(names.filter((n) => n.includes('/fixtures/conformance/')).length).toBeGreaterThan(64);
+    const fast = corpus.filter((c) => readFast(c.content.toString('utf8')).ok).length;
+    expect(fast).toBeGreaterThan(corpus.length / 2);
+  });
+
+  const origins: InputOrigin[] = ['argument', 'directory', 'profile', 'definition'];
+  it.each(origins)('linting each document alone as %s input', (origin) => {
+    const catalogue = bothWays(repositoryCatalogue);
+    for (const { name, content } of corpus) {
+      const inputs: InputFile[] = [{ file: name, content, origin }];
+      const fast = reportOf(lintInputs(inputs, catalogue.fast));
+      const full = reportOf(withoutFastPath(() => lintInputs(inputs, catalogue.full)));
+      expect(fast, name).toEqual(full);
+    }
+  });
+
+  it('validating each document as an HTTP body, as text and as bytes', () => {
+    const catalogue = createCatalogue();
+    for (const { name, content } of corpus) {
+      for (const body of [content, content.toString('utf8')]) {
+        const { fast, full } = bothWays(() => validateProfile({ profile: { file: 'request', content: body } }, catalogue));
+        expect(fast, name).toEqual(full);
+      }
+    }
+  });
+
+  it('building each document as the application and as the profile', () => {
+    const catalogue = createCatalogue();
+    const app = corpus.find((c) => c.name === 'test/conformance/cases/114-build-expose-ingress-fixture/app.yaml')!;
+    const profile = corpus.find((c) => c.name === 'profiles/minimal.yaml')!;
+    for (const { name, content } of corpus) {
+      for (const sources of [
+        { application: { file: name, content }, profile: { file: profile.name, content: profile.content }, definitions: [] },
+        { application: { file: app.name, content: app.content }, profile: { file: name, content }, definitions: [] },
+      ]) {
+        const { fast, full } = bothWays(() => buildApplication(sources, catalogue));
+        expect(reportOf(fast), name).toEqual(reportOf(full));
+        expect(fast.application, name).toEqual(full.application);
+      }
+    }
+  });
+
+  it('running each conformance case as the CLI does', () => {
+    const dirs = [join(ROOT, 'test', 'conformance', 'cases'), ...SHARED.map((dir) => join(dir, 'conformance'))];
+    let cases = 0;
+    for (const dir of dirs) {
+      for (const name of readdirSync(dir).filter((n) => existsSync(join(dir, n, 'expect.json')))) {
+        const caseDir = join(dir, name);
+        const read = (file: string) => readFileSync(join(caseDir, file));
+        const definitions = existsSync(join(caseDir, 'definitions'))
+          ? yamlFiles(join(caseDir, 'definitions')).map(
+              (path): InputFile => ({ file: relative(caseDir, path), content: readFileSync(path), origin: 'definition' }),
+            )
+          : [];
+        cases += 1;
+        if (existsSync(join(caseDir, 'app.yaml'))) {
+          const sources = {
+            application: { file: 'app.yaml', content: read('app.yaml') },
+            profile: { file: 'cluster.yaml', content: read('cluster.yaml') },
+            definitions,
+          };
+          const { fast, full } = bothWays(() => buildApplication(sources, createCatalogue()));
+          expect(reportOf(fast), name).toEqual(reportOf(full));
+          expect(fast.application, name).toEqual(full.application);
+        } else {
+          const inputs: InputFile[] = [{ file: 'cluster.yaml', content: read('cluster.yaml'), origin: 'argument' }, ...definitions];
+          const { fast, full } = bothWays(() => lintInputs(inputs, createCatalogue()));
+          expect(reportOf(fast), name).toEqual(reportOf(full));
+        }
+      }
+    }
+    expect(cases).toBeGreaterThanOrEqual(64);
+  });
+
+  it('linting the whole corpus in one run, definitions and profiles together', () => {
+    const inputs = corpus.map(({ name, content }): InputFile => ({ file: name, content, origin: 'directory' }));
+    const { fast, full } = bothWays(() => lintInputs(inputs, createCatalogue()));
+    expect(reportOf(fast)).toEqual(reportOf(full));
+    expect(fast.diagnostics.length).toBeGreaterThan(0);
+  });
+});
+
+describe('the fast path changes no verdict, code or position on generated profiles (property)', () => {
+  it('valid profiles after small edits, linted and validated', () => {
+    const catalogue = createCatalogue();
+    let fast = 0;
+    fc.assert(
+      fc.property(editedProfileText, (text) => {
+        if (readFast(text).ok) fast += 1;
+        const inputs: InputFile[] = [{ file: 'cluster.yaml', content: text, origin: 'argument' }];
+        const lint = bothWays(() => lintInputs(inputs, catalogue));
+        expect(reportOf(lint.fast)).toEqual(reportOf(lint.full));
+        const validation = bothWays(() => validateProfile({ profile: { file: 'request', content: text } }, catalogue));
+        expect(validation.fast).toEqual(validation.full);
+      }),
+      { numRuns: 300 },
+    );
+    // Measured: about 12% of the edited texts read fast; the floor keeps the rule exercised.
+    expect(fast).toBeGreaterThanOrEqual(10);
+  });
+});
