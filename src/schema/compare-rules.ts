@@ -12,62 +12,64 @@ import { comparePlatformVersions, parseLifecycleVersion } from './platform-versi
  */
 export type ChangeClass = 'breaking' | 'compatible' | 'patch';
 
-/** Every kind of difference the comparison names, with a stable identifier. */
-export const CHANGE_KINDS = [
-  'property-added',
-  'required-property-added',
-  'property-removed',
-  'property-renamed',
-  'made-required',
-  'made-optional',
-  'type-added',
-  'type-narrowed',
-  'type-changed',
-  'type-widened',
-  'type-removed',
-  'enum-added',
-  'enum-removed',
-  'enum-value-added',
-  'enum-value-removed',
-  'const-added',
-  'const-changed',
-  'const-removed',
-  'default-added',
-  'default-changed',
-  'default-removed',
-  'constraint-added',
-  'constraint-tightened',
-  'constraint-changed',
-  'constraint-loosened',
-  'constraint-removed',
-  'closed',
-  'opened',
-  'subschema-added',
-  'subschema-removed',
-  'branch-added',
-  'branch-removed',
-  'introduced-added',
-  'introduced-later',
-  'introduced-earlier',
-  'introduced-dropped',
-  'removal-added',
-  'removal-earlier',
-  'removal-later',
-  'removal-dropped',
-  'deprecation-added',
-  'deprecation-moved',
-  'deprecation-dropped',
-  'lifecycle-component-changed',
-  'annotation-changed',
-  'keyword-changed',
-] as const;
+/**
+ * Every kind of difference the comparison names, with its class (DESIGN §8.6, §11): a kind
+ * has one class, so a rule says what changed and the class follows.
+ */
+export const CHANGE_CLASSES = {
+  'property-added': 'compatible',
+  'required-property-added': 'breaking',
+  'property-removed': 'breaking',
+  'property-renamed': 'breaking',
+  'made-required': 'breaking',
+  'made-optional': 'compatible',
+  'type-added': 'breaking',
+  'type-narrowed': 'breaking',
+  'type-changed': 'breaking',
+  'type-widened': 'compatible',
+  'type-removed': 'compatible',
+  'enum-added': 'breaking',
+  'enum-removed': 'compatible',
+  'enum-value-added': 'compatible',
+  'enum-value-removed': 'breaking',
+  'const-added': 'breaking',
+  'const-changed': 'breaking',
+  'const-removed': 'compatible',
+  'default-added': 'breaking',
+  'default-changed': 'breaking',
+  'default-removed': 'breaking',
+  'constraint-added': 'breaking',
+  'constraint-tightened': 'breaking',
+  'constraint-changed': 'breaking',
+  'constraint-loosened': 'compatible',
+  'constraint-removed': 'compatible',
+  closed: 'breaking',
+  opened: 'compatible',
+  'subschema-added': 'breaking',
+  'subschema-removed': 'compatible',
+  'branch-added': 'compatible',
+  'branch-removed': 'breaking',
+  'introduced-added': 'breaking',
+  'introduced-later': 'breaking',
+  'introduced-earlier': 'compatible',
+  'introduced-dropped': 'compatible',
+  'removal-added': 'breaking',
+  'removal-earlier': 'breaking',
+  'removal-later': 'compatible',
+  'removal-dropped': 'compatible',
+  'deprecation-added': 'compatible',
+  'deprecation-moved': 'compatible',
+  'deprecation-dropped': 'compatible',
+  'lifecycle-component-changed': 'breaking',
+  'words-changed': 'patch',
+  'keyword-changed': 'breaking',
+} as const satisfies Record<string, ChangeClass>;
 
-/** One of {@link CHANGE_KINDS}. */
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
+/** A kind of difference: a key of {@link CHANGE_CLASSES}. */
+export type ChangeKind = keyof typeof CHANGE_CLASSES;
 
 /** A difference as a comparison rule reports it. */
 export interface ChangeReport {
-  class: ChangeClass;
   kind: ChangeKind;
   message: string;
   /** Where the difference is, relative to the node; defaults to the keyword itself. */
@@ -122,13 +124,14 @@ function verbOf(before: unknown, after: unknown): 'added' | 'removed' | 'changed
 /** A change of words only (descriptions, notes, titles): a patch. */
 export const wordsOnly: ComparisonRule = (c) => {
   const verb = verbOf(c.before, c.after);
-  c.report({ class: 'patch', kind: 'annotation-changed', message: `${c.label}: ${c.keyword} ${verb}` });
+  c.report({ kind: 'words-changed', message: `${c.label}: ${c.keyword} ${verb}` });
 };
 
 /** A marker that only warns (`deprecated: true`): never changes a verdict, so compatible. */
 export const warningOnly: ComparisonRule = (c) => {
   const verb = verbOf(c.before, c.after);
-  c.report({ class: 'compatible', kind: 'annotation-changed', message: `${c.label}: ${c.keyword} ${verb}` });
+  const kind = ({ added: 'deprecation-added', removed: 'deprecation-dropped', changed: 'deprecation-moved' } as const)[verb];
+  c.report({ kind, message: `${c.label}: ${c.keyword} ${verb}` });
 };
 
 /** `renamedFrom` pairs a property with its old name; the pairing is judged by `properties`, the keyword itself is no difference. */
@@ -138,13 +141,12 @@ function boundRule(tighterWhen: (before: number, after: number) => boolean, rais
   return (c) => {
     const { before, after } = c;
     if (typeof after === 'number' && typeof before !== 'number') {
-      c.report({ class: 'breaking', kind: 'constraint-added', message: `${c.label}: ${c.keyword} added (${show(after)})` });
+      c.report({ kind: 'constraint-added', message: `${c.label}: ${c.keyword} added (${show(after)})` });
     } else if (typeof before === 'number' && typeof after !== 'number') {
-      c.report({ class: 'compatible', kind: 'constraint-removed', message: `${c.label}: ${c.keyword} removed (was ${show(before)})` });
+      c.report({ kind: 'constraint-removed', message: `${c.label}: ${c.keyword} removed (was ${show(before)})` });
     } else if (typeof before === 'number' && typeof after === 'number') {
       const tighter = tighterWhen(before, after);
       c.report({
-        class: tighter ? 'breaking' : 'compatible',
         kind: tighter ? 'constraint-tightened' : 'constraint-loosened',
         message: `${c.label}: ${c.keyword} ${before < after ? raised : lowered} from ${before} to ${after}`,
       });
@@ -161,12 +163,11 @@ export const upperBound: ComparisonRule = boundRule((before, after) => after < b
 /** A constraint whose two values cannot be ordered (`pattern`): added or changed tightens, removed loosens. */
 export const opaqueConstraint: ComparisonRule = (c) => {
   if (c.after === undefined) {
-    c.report({ class: 'compatible', kind: 'constraint-removed', message: `${c.label}: ${c.keyword} removed (was ${show(c.before)})` });
+    c.report({ kind: 'constraint-removed', message: `${c.label}: ${c.keyword} removed (was ${show(c.before)})` });
   } else if (c.before === undefined) {
-    c.report({ class: 'breaking', kind: 'constraint-added', message: `${c.label}: ${c.keyword} added (${show(c.after)})` });
+    c.report({ kind: 'constraint-added', message: `${c.label}: ${c.keyword} added (${show(c.after)})` });
   } else {
     c.report({
-      class: 'breaking',
       kind: 'constraint-changed',
       message: `${c.label}: ${c.keyword} changed from ${show(c.before)} to ${show(c.after)}`,
     });
@@ -179,7 +180,6 @@ export const divisor: ComparisonRule = (c) => {
   if (typeof before === 'number' && typeof after === 'number') {
     const looser = after !== 0 && Number.isInteger(before / after);
     c.report({
-      class: looser ? 'compatible' : 'breaking',
       kind: looser ? 'constraint-loosened' : 'constraint-tightened',
       message: `${c.label}: ${c.keyword} changed from ${before} to ${after}`,
     });
@@ -191,22 +191,20 @@ export const strictFlag: ComparisonRule = (c) => {
   const on = c.after === true;
   if (on === (c.before === true)) return;
   c.report({
-    class: on ? 'breaking' : 'compatible',
     kind: on ? 'constraint-added' : 'constraint-removed',
     message: `${c.label}: ${c.keyword} turned ${on ? 'on' : 'off'}`,
   });
 };
 
 function boundPresence(c: ComparisonContext): void {
-  if (c.before === undefined) c.report({ class: 'breaking', kind: 'constraint-added', message: `${c.label}: ${c.keyword} added (${show(c.after)})` });
-  else if (c.after === undefined)
-    c.report({ class: 'compatible', kind: 'constraint-removed', message: `${c.label}: ${c.keyword} removed (was ${show(c.before)})` });
+  if (c.before === undefined) c.report({ kind: 'constraint-added', message: `${c.label}: ${c.keyword} added (${show(c.after)})` });
+  else if (c.after === undefined) c.report({ kind: 'constraint-removed', message: `${c.label}: ${c.keyword} removed (was ${show(c.before)})` });
   else unnamed(c);
 }
 
 /** A difference no rule names: breaking (DESIGN §11). */
 export const unnamed: ComparisonRule = (c) => {
-  c.report({ class: 'breaking', kind: 'keyword-changed', message: `${c.label}: ${c.keyword} changed` });
+  c.report({ kind: 'keyword-changed', message: `${c.label}: ${c.keyword} changed` });
 };
 
 /** The JSON types a `type` value accepts, `integer` included in `number`; undefined for any value. */
@@ -224,20 +222,20 @@ export const types: ComparisonRule = (c) => {
   const before = acceptedTypes(c.before);
   const after = acceptedTypes(c.after);
   if (before === undefined) {
-    c.report({ class: 'breaking', kind: 'type-added', message: `${c.label}: type added (${typeWords(c.after)})` });
+    c.report({ kind: 'type-added', message: `${c.label}: type added (${typeWords(c.after)})` });
     return;
   }
   if (after === undefined) {
-    c.report({ class: 'compatible', kind: 'type-removed', message: `${c.label}: type removed (was ${typeWords(c.before)}): any value is accepted` });
+    c.report({ kind: 'type-removed', message: `${c.label}: type removed (was ${typeWords(c.before)}): any value is accepted` });
     return;
   }
   const narrowed = [...after].every((t) => before.has(t));
   const widened = [...before].every((t) => after.has(t));
   const words = `from ${typeWords(c.before)} to ${typeWords(c.after)}`;
   if (narrowed && widened) return;
-  if (widened) c.report({ class: 'compatible', kind: 'type-widened', message: `${c.label}: type widened ${words}` });
-  else if (narrowed) c.report({ class: 'breaking', kind: 'type-narrowed', message: `${c.label}: type narrowed ${words}` });
-  else c.report({ class: 'breaking', kind: 'type-changed', message: `${c.label}: type changed ${words}` });
+  if (widened) c.report({ kind: 'type-widened', message: `${c.label}: type widened ${words}` });
+  else if (narrowed) c.report({ kind: 'type-narrowed', message: `${c.label}: type narrowed ${words}` });
+  else c.report({ kind: 'type-changed', message: `${c.label}: type changed ${words}` });
 };
 
 /** `enum`: added or a value removed tightens; removed or a value added loosens. */
@@ -245,10 +243,9 @@ export const choices: ComparisonRule = (c) => {
   const { before, after } = c;
   if (!Array.isArray(before) || !Array.isArray(after)) {
     if (Array.isArray(after)) {
-      c.report({ class: 'breaking', kind: 'enum-added', message: `${c.label}: enum added (${after.map(show).join(', ')})` });
+      c.report({ kind: 'enum-added', message: `${c.label}: enum added (${after.map(show).join(', ')})` });
     } else if (Array.isArray(before)) {
       c.report({
-        class: 'compatible',
         kind: 'enum-removed',
         message: `${c.label}: enum removed (was ${before.map(show).join(', ')}): any value of the type is accepted`,
       });
@@ -258,7 +255,6 @@ export const choices: ComparisonRule = (c) => {
   before.forEach((value, index) => {
     if (after.some((v) => sameData(v, value))) return;
     c.report({
-      class: 'breaking',
       kind: 'enum-value-removed',
       message: `${c.label}: enum value ${show(value)} removed`,
       at: [c.keyword, index],
@@ -267,30 +263,30 @@ export const choices: ComparisonRule = (c) => {
   });
   after.forEach((value, index) => {
     if (before.some((v) => sameData(v, value))) return;
-    c.report({ class: 'compatible', kind: 'enum-value-added', message: `${c.label}: enum value ${show(value)} added`, at: [c.keyword, index], side: 'new' });
+    c.report({ kind: 'enum-value-added', message: `${c.label}: enum value ${show(value)} added`, at: [c.keyword, index], side: 'new' });
   });
 };
 
 /** `const`: added or changed tightens, removed loosens. */
 export const literal: ComparisonRule = (c) => {
-  if (c.before === undefined) c.report({ class: 'breaking', kind: 'const-added', message: `${c.label}: const added (${show(c.after)})` });
-  else if (c.after === undefined) c.report({ class: 'compatible', kind: 'const-removed', message: `${c.label}: const removed (was ${show(c.before)})` });
-  else c.report({ class: 'breaking', kind: 'const-changed', message: `${c.label}: const changed from ${show(c.before)} to ${show(c.after)}` });
+  if (c.before === undefined) c.report({ kind: 'const-added', message: `${c.label}: const added (${show(c.after)})` });
+  else if (c.after === undefined) c.report({ kind: 'const-removed', message: `${c.label}: const removed (was ${show(c.before)})` });
+  else c.report({ kind: 'const-changed', message: `${c.label}: const changed from ${show(c.before)} to ${show(c.after)}` });
 };
 
 /** `default`: added, changed or removed on an existing property changes what existing renderings mean (DESIGN §8.6). */
 export const meaning: ComparisonRule = (c) => {
-  if (c.before === undefined) c.report({ class: 'breaking', kind: 'default-added', message: `${c.label}: default added (${show(c.after)})` });
-  else if (c.after === undefined) c.report({ class: 'breaking', kind: 'default-removed', message: `${c.label}: default removed (was ${show(c.before)})` });
-  else c.report({ class: 'breaking', kind: 'default-changed', message: `${c.label}: default changed from ${show(c.before)} to ${show(c.after)}` });
+  if (c.before === undefined) c.report({ kind: 'default-added', message: `${c.label}: default added (${show(c.after)})` });
+  else if (c.after === undefined) c.report({ kind: 'default-removed', message: `${c.label}: default removed (was ${show(c.before)})` });
+  else c.report({ kind: 'default-changed', message: `${c.label}: default changed from ${show(c.before)} to ${show(c.after)}` });
 };
 
 /** A keyword holding one subschema (`items`, `propertyNames`): added tightens, removed loosens, both are compared. */
 export const subschema: ComparisonRule = (c) => {
   const { before, after } = c;
   if (isSchemaObject(before) && isSchemaObject(after)) c.walk(before, after, [c.keyword], c.keyword === 'items' ? `${c.label}[]` : c.label);
-  else if (after === undefined) c.report({ class: 'compatible', kind: 'subschema-removed', message: `${c.label}: ${c.keyword} removed` });
-  else if (before === undefined) c.report({ class: 'breaking', kind: 'subschema-added', message: `${c.label}: ${c.keyword} added` });
+  else if (after === undefined) c.report({ kind: 'subschema-removed', message: `${c.label}: ${c.keyword} removed` });
+  else if (before === undefined) c.report({ kind: 'subschema-added', message: `${c.label}: ${c.keyword} added` });
   else unnamed(c);
 };
 
@@ -304,9 +300,9 @@ export const everyPart: ComparisonRule = (c) => {
     if (old && now) {
       if (!sameData(old, now)) c.walk(old, now, [c.keyword, i], c.label);
     } else if (now) {
-      c.report({ class: 'breaking', kind: 'subschema-added', message: `${c.label}: ${c.keyword} part ${i} added`, at: [c.keyword, i], side: 'new' });
+      c.report({ kind: 'subschema-added', message: `${c.label}: ${c.keyword} part ${i} added`, at: [c.keyword, i], side: 'new' });
     } else {
-      c.report({ class: 'compatible', kind: 'subschema-removed', message: `${c.label}: ${c.keyword} part ${i} removed`, at: [c.keyword, i], side: 'old' });
+      c.report({ kind: 'subschema-removed', message: `${c.label}: ${c.keyword} part ${i} removed`, at: [c.keyword, i], side: 'old' });
     }
   }
 };
@@ -391,9 +387,8 @@ export const union: ComparisonRule = (c) => {
   // Judged once per node, under the keyword the newer version uses (or the older, when only it has one).
   if (c.keyword !== (after ?? before)?.keyword) return;
   if (!before || !after) {
-    if (after) c.report({ class: 'breaking', kind: 'subschema-added', message: `${c.label}: ${after.keyword} added` });
-    else if (before)
-      c.report({ class: 'compatible', kind: 'subschema-removed', message: `${c.label}: ${before.keyword} removed`, at: [before.keyword], side: 'old' });
+    if (after) c.report({ kind: 'subschema-added', message: `${c.label}: ${after.keyword} added` });
+    else if (before) c.report({ kind: 'subschema-removed', message: `${c.label}: ${before.keyword} removed`, at: [before.keyword], side: 'old' });
     return;
   }
   const { pairs, name } = pairBranches(before.branches, after.branches);
@@ -401,11 +396,11 @@ export const union: ComparisonRule = (c) => {
     if (!sameData(before.branches[i], after.branches[j])) c.walk(before.branches[i]!, after.branches[j]!, [after.keyword, j], c.label);
   before.branches.forEach((_, i) => {
     if (pairs.some(([old]) => old === i)) return;
-    c.report({ class: 'breaking', kind: 'branch-removed', message: `${c.label}: ${name(i, 'old')} removed`, at: [before.keyword, i], side: 'old' });
+    c.report({ kind: 'branch-removed', message: `${c.label}: ${name(i, 'old')} removed`, at: [before.keyword, i], side: 'old' });
   });
   after.branches.forEach((_, j) => {
     if (pairs.some(([, now]) => now === j)) return;
-    c.report({ class: 'compatible', kind: 'branch-added', message: `${c.label}: ${name(j, 'new')} added`, at: [after.keyword, j], side: 'new' });
+    c.report({ kind: 'branch-added', message: `${c.label}: ${name(j, 'new')} added`, at: [after.keyword, j], side: 'new' });
   });
 };
 
@@ -455,7 +450,7 @@ export const properties: ComparisonRule = (c) => {
   const { continues, continuedBy } = c.pairing();
   for (const name of Object.keys(before)) {
     if (continuedBy.has(name)) continue;
-    c.report({ class: 'breaking', kind: 'property-removed', message: `property ${c.childLabel(name)} removed`, at: ['properties', name], side: 'old' });
+    c.report({ kind: 'property-removed', message: `property ${c.childLabel(name)} removed`, at: ['properties', name], side: 'old' });
   }
   for (const name of Object.keys(after)) {
     const from = continues.get(name);
@@ -463,7 +458,6 @@ export const properties: ComparisonRule = (c) => {
     if (from !== undefined) {
       if (from !== name) {
         c.report({
-          class: 'breaking',
           kind: 'property-renamed',
           message: `property ${c.childLabel(from)} renamed to ${label}: renderings must be migrated (kurel migrate)`,
           at: ['properties', name],
@@ -474,10 +468,10 @@ export const properties: ComparisonRule = (c) => {
     }
     const required = requiredOf(c.newNode).includes(name);
     if (required) {
-      c.report({ class: 'breaking', kind: 'required-property-added', message: `new required property ${label}`, at: ['properties', name] });
+      c.report({ kind: 'required-property-added', message: `new required property ${label}`, at: ['properties', name] });
       continue;
     }
-    c.report({ class: 'compatible', kind: 'property-added', message: `new optional property ${label}`, at: ['properties', name] });
+    c.report({ kind: 'property-added', message: `new optional property ${label}`, at: ['properties', name] });
     // In an open map the key could already be written; its values now answer to the new declaration.
     const accepted = undeclaredKeys(c.oldNode);
     if (accepted !== false) c.walk(accepted, after[name]!, ['properties', name], label);
@@ -501,12 +495,12 @@ export const requiredKeys: ComparisonRule = (c) => {
   for (const name of after) {
     const from = oldNameOf(name);
     if (from === undefined || before.has(from)) continue;
-    c.report({ class: 'breaking', kind: 'made-required', message: `${c.childLabel(name)} made required`, at: ['properties', name, 'required'], side: 'new' });
+    c.report({ kind: 'made-required', message: `${c.childLabel(name)} made required`, at: ['properties', name, 'required'], side: 'new' });
   }
   for (const name of before) {
     const now = newNameOf(name);
     if (now === undefined || after.has(now)) continue;
-    c.report({ class: 'compatible', kind: 'made-optional', message: `${c.childLabel(now)} made optional`, at: ['properties', now, 'required'], side: 'new' });
+    c.report({ kind: 'made-optional', message: `${c.childLabel(now)} made optional`, at: ['properties', now, 'required'], side: 'new' });
   }
 };
 
@@ -524,10 +518,10 @@ export const undeclared: ComparisonRule = (c) => {
   };
   const message = `${c.label}: additionalProperties changed from ${word(before)} to ${word(after)}`;
   if (before === false && after === false) return;
-  if (after === false) c.report({ class: 'breaking', kind: 'closed', message });
-  else if (before === false) c.report({ class: 'compatible', kind: 'opened', message });
-  else if (Object.keys(before).length === 0 && Object.keys(after).length > 0) c.report({ class: 'breaking', kind: 'subschema-added', message });
-  else if (Object.keys(after).length === 0) c.report({ class: 'compatible', kind: 'opened', message });
+  if (after === false) c.report({ kind: 'closed', message });
+  else if (before === false) c.report({ kind: 'opened', message });
+  else if (Object.keys(before).length === 0 && Object.keys(after).length > 0) c.report({ kind: 'subschema-added', message });
+  else if (Object.keys(after).length === 0) c.report({ kind: 'opened', message });
   else c.walk(before, after, ['additionalProperties'], `${c.label}.*`);
 };
 
@@ -541,7 +535,6 @@ export const dependencies: ComparisonRule = (c) => {
     for (const need of now) {
       if (old.includes(need)) continue;
       c.report({
-        class: 'breaking',
         kind: 'constraint-added',
         message: `${c.childLabel(key)} now needs ${c.childLabel(need)}`,
         at: [c.keyword, key],
@@ -551,7 +544,6 @@ export const dependencies: ComparisonRule = (c) => {
     for (const need of old) {
       if (now.includes(need)) continue;
       c.report({
-        class: 'compatible',
         kind: 'constraint-removed',
         message: `${c.childLabel(key)} no longer needs ${c.childLabel(need)}`,
         at: [c.keyword, key],
@@ -575,30 +567,28 @@ function judgeBound(c: ComparisonContext, edge: WindowEdge, before: unknown, aft
     const verb = verbOf(before, after);
     const kind = ({ added: 'deprecation-added', removed: 'deprecation-dropped', changed: 'deprecation-moved' } as const)[verb];
     const words = { added: `added (${after})`, removed: `removed (was ${before})`, changed: `moved from ${before} to ${after}` }[verb];
-    c.report({ class: 'compatible', kind, message: `${name}: ${keyword} ${words}`, at, side });
+    c.report({ kind, message: `${name}: ${keyword} ${words}`, at, side });
     return;
   }
   const start = edge === 'introduced';
   if (before === undefined) {
-    c.report({ class: 'breaking', kind: start ? 'introduced-added' : 'removal-added', message: `${name}: ${keyword} added (${after})`, at, side });
+    c.report({ kind: start ? 'introduced-added' : 'removal-added', message: `${name}: ${keyword} added (${after})`, at, side });
     return;
   }
   if (after === undefined) {
-    c.report({ class: 'compatible', kind: start ? 'introduced-dropped' : 'removal-dropped', message: `${name}: ${keyword} removed (was ${before})`, at, side });
+    c.report({ kind: start ? 'introduced-dropped' : 'removal-dropped', message: `${name}: ${keyword} removed (was ${before})`, at, side });
     return;
   }
   if (!was || !now || was.component !== now.component) {
-    c.report({ class: 'breaking', kind: 'lifecycle-component-changed', message: `${name}: ${keyword} changed from ${before} to ${after}`, at, side });
+    c.report({ kind: 'lifecycle-component-changed', message: `${name}: ${keyword} changed from ${before} to ${after}`, at, side });
     return;
   }
   const order = comparePlatformVersions(now.version, was.version);
   if (order === 0) return;
   const later = order > 0;
-  // A later start or an earlier end shortens the window in which the value exists.
-  const tighter = start ? later : !later;
+  // A later start or an earlier end shortens the window in which the value exists (CHANGE_CLASSES).
   const kind: ChangeKind = `${start ? 'introduced' : 'removal'}-${later ? 'later' : 'earlier'}`;
   c.report({
-    class: tighter ? 'breaking' : 'compatible',
     kind,
     message: `${name}: ${keyword} moved ${later ? 'later' : 'earlier'} from ${before} to ${after}`,
     at,
@@ -636,8 +626,7 @@ export function perValueLifecycle(keywords: () => EntryKeywords): ComparisonRule
       if (old[note] !== now[note]) {
         const verb = verbOf(old[note], now[note]);
         c.report({
-          class: 'patch',
-          kind: 'annotation-changed',
+          kind: 'words-changed',
           message: `${name}: ${note} ${verb}`,
           at: [c.keyword, value, note],
           side: now[note] === undefined ? 'old' : 'new',
@@ -645,7 +634,7 @@ export function perValueLifecycle(keywords: () => EntryKeywords): ComparisonRule
       }
       for (const key of new Set([...Object.keys(old), ...Object.keys(now)])) {
         if (bounds.has(key) || key === note || sameData(old[key], now[key])) continue;
-        c.report({ class: 'breaking', kind: 'keyword-changed', message: `${name}: ${key} changed`, at: [c.keyword, value, key] });
+        c.report({ kind: 'keyword-changed', message: `${name}: ${key} changed`, at: [c.keyword, value, key] });
       }
     }
   };

@@ -6,6 +6,7 @@ import { compareText } from '../core/data.js';
 import type { Path } from '../core/diagnostics.js';
 import { isSchemaObject, type JsonSchema } from '../core/json-schema.js';
 import {
+  CHANGE_CLASSES,
   type ChangeClass,
   type ChangeKind,
   type ChangeReport,
@@ -75,7 +76,7 @@ function walk(oldNode: JsonSchema, newNode: JsonSchema, at: Path, label: string,
       childLabel: (name) => (isRoot ? name : `${label}.${name}`),
       report: (change: ChangeReport) =>
         changes.push({
-          class: change.class,
+          class: CHANGE_CLASSES[change.kind],
           kind: change.kind,
           message: change.message,
           path: [...at, ...(change.at ?? [keyword])],

@@ -223,7 +223,7 @@ describe('compareDefinitions: breaking changes (DESIGN §8.6)', () => {
     const before = { image: str, port: { type: 'integer', default: 6379 }, mode: { type: 'string', enum: ['a'] } };
     const after = { image: { type: 'string', description: 'the image' }, port: { type: 'integer', default: 6380 }, mode: { type: 'string', enum: ['a', 'b'] } };
     expect(changes(before, after)).toEqual([
-      { class: 'patch', kind: 'annotation-changed', path: `${P}/image/description`, side: 'new' },
+      { class: 'patch', kind: 'words-changed', path: `${P}/image/description`, side: 'new' },
       { class: 'breaking', kind: 'default-changed', path: `${P}/port/default`, side: 'new' },
       { class: 'compatible', kind: 'enum-value-added', path: `${P}/mode/enum/1`, side: 'new' },
     ]);
@@ -343,12 +343,12 @@ describe('compareDefinitions: patch changes and no change (DESIGN §8.6, §11)',
       `${P}/tls/deprecationNote`,
     ],
   ])('%s is a patch', (_name, before, after, path) => {
-    expect(changes(before, after)).toEqual([{ class: 'patch', kind: 'annotation-changed', path, side: 'new' }]);
+    expect(changes(before, after)).toEqual([{ class: 'patch', kind: 'words-changed', path, side: 'new' }]);
   });
 
   it("classes the capability's description as a patch, at spec.description", () => {
     expect(changes({}, {}, { description: 'a' }, { description: 'b' })).toEqual([
-      { class: 'patch', kind: 'annotation-changed', path: '/spec/description', side: 'new' },
+      { class: 'patch', kind: 'words-changed', path: '/spec/description', side: 'new' },
     ]);
   });
 
