@@ -1,3 +1,4 @@
+import inc from 'semver/functions/inc.js';
 import major from 'semver/functions/major.js';
 import minor from 'semver/functions/minor.js';
 import patch from 'semver/functions/patch.js';
@@ -5,6 +6,7 @@ import { sameData } from '../core/canonical-json.js';
 import { compareText } from '../core/data.js';
 import type { Path } from '../core/diagnostics.js';
 import { isSchemaObject, type JsonSchema } from '../core/json-schema.js';
+import { isPrerelease } from '../core/versions.js';
 import {
   CHANGE_CLASSES,
   type ChangeClass,
@@ -177,4 +179,14 @@ export function declaredBump(from: string, to: string): Bump {
 /** True when the declared bump is at least the needed one. */
 export function bumpCovers(declared: Bump, needed: Bump): boolean {
   return BUMP_ORDER.indexOf(declared) >= BUMP_ORDER.indexOf(needed);
+}
+
+/**
+ * The lowest version after `from` that declares `bump` (`2.1.0` and major: `3.0.0`): what to
+ * release a change as. After a prerelease, a patch is the next prerelease (`2.1.0-rc.1`:
+ * `2.1.0-rc.2`), since the release it leads to is not out yet; `none` is `from` itself.
+ */
+export function versionDeclaring(from: string, bump: Bump): string {
+  if (bump === 'none') return from;
+  return inc(from, bump === 'patch' && isPrerelease(from) ? 'prerelease' : bump) ?? from;
 }

@@ -313,6 +313,22 @@ describe('compareDefinitions: compatible changes (DESIGN §8.6)', () => {
       'new',
     ],
     [
+      'a deprecatedIn moved',
+      { tls: { type: 'boolean', deprecatedIn: '1.31' } },
+      { tls: { type: 'boolean', deprecatedIn: '1.30' } },
+      'deprecation-moved',
+      `${P}/tls/deprecatedIn`,
+      'new',
+    ],
+    [
+      'a deprecatedIn removed',
+      { tls: { type: 'boolean', deprecatedIn: '1.31' } },
+      { tls: { type: 'boolean' } },
+      'deprecation-dropped',
+      `${P}/tls/deprecatedIn`,
+      'old',
+    ],
+    [
       'a removedIn moved later',
       { tls: { type: 'boolean', removedIn: '1.31' } },
       { tls: { type: 'boolean', removedIn: '1.33' } },
