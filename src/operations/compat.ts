@@ -82,7 +82,8 @@ export function compatOfFiles(first: InputFile, second: InputFile, catalogue: Ca
     if (side.version) sides.push(side.version);
   }
   const [a, b] = sides;
-  if (!a || !b) return run;
+  // A document with errors is compared with nothing: its own problems say what to fix first.
+  if (!a?.definition || !b?.definition) return run;
   if (a.name !== b.name) {
     const message = `kurel compat compares two versions of one definition; ${a.document.file} defines "${a.name}" and ${b.document.file} defines "${b.name}"`;
     run.diagnostics.push(fileDiagnostic(COMMAND_LINE, 'usage', message));

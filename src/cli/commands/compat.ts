@@ -90,7 +90,8 @@ function refused(diagnostics: Diagnostic[]): CompatRun {
 function finish(options: CompatCommandOptions, io: CommandIo, run: CompatRun): number {
   const problems = exitCodeOf(run.diagnostics, { fatal: run.fatal });
   const code = problems === EXIT.ok && run.pairs.some((p) => !p.ok) ? EXIT.problems : problems;
-  const shown = reportProblems(run.diagnostics).diagnostics;
+  const reported = reportProblems(run.diagnostics);
+  const shown = reported.diagnostics;
   const pairs: CompatPair[] = run.fatal ? [] : run.pairs;
   if (options.format === 'json') {
     const envelope: CompatEnvelope = { valid: code === EXIT.ok, diagnostics: shown, pairs };
@@ -104,7 +105,7 @@ function finish(options: CompatCommandOptions, io: CommandIo, run: CompatRun): n
   } else {
     const palette = paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env);
     if (shown.length > 0) parts.push(formatText(shown, run.sources, palette));
-    if (!run.fatal) parts.push(formatCompatText(pairs, palette));
+    if (!run.fatal) parts.push(formatCompatText(pairs, reported, palette));
   }
   if (parts.length > 0) io.stdout(`${parts.join('\n')}\n`);
   return code;

@@ -3,7 +3,7 @@ import type { CompatFinding, CompatPair } from '../../operations/compat.js';
 import { bumpCovers, type ChangeClass, neededBump, versionDeclaring } from '../../schema/compare.js';
 import { escapeControls } from './escape.js';
 import { escapeData, escapeProperty } from './github.js';
-import type { Palette } from './text.js';
+import type { Palette, ProblemCounts } from './text.js';
 
 const CLASS_ORDER: readonly ChangeClass[] = ['breaking', 'compatible', 'patch'];
 
@@ -36,9 +36,10 @@ export function releaseAdvice(pair: CompatPair): string | undefined {
 
 /**
  * `kurel compat` as text: each pair's summary line, then its findings as
- * `file:line:col class message`, then a hint for a failing pair; a last line counts the pairs.
+ * `file:line:col class message`, then a hint for a failing pair; a last line counts the pairs
+ * and the problems of the documents (shown or not).
  */
-export function formatCompatText(pairs: readonly CompatPair[], palette: Palette): string {
+export function formatCompatText(pairs: readonly CompatPair[], problems: ProblemCounts, palette: Palette): string {
   const lines: string[] = [];
   const paint: Record<ChangeClass, (text: string) => string> = { breaking: palette.red, compatible: palette.yellow, patch: palette.dim };
   for (const pair of pairs) {
@@ -50,7 +51,11 @@ export function formatCompatText(pairs: readonly CompatPair[], palette: Palette)
     if (advice) lines.push(`  ${palette.cyan('hint:')} ${advice}`);
   }
   const failing = pairs.filter((p) => !p.ok).length;
-  lines.push(`${plural(pairs.length, 'pair')} compared: ${failing === 0 ? 'all ok' : `${failing} not ok`}`);
+  let summary = plural(pairs.length, 'pair');
+  if (pairs.length > 0) summary += failing === 0 ? ' compared: all ok' : ` compared: ${failing} not ok`;
+  else summary += ' compared';
+  if (problems.errors + problems.warnings > 0) summary += `; ${plural(problems.errors, 'error')}, ${plural(problems.warnings, 'warning')}`;
+  lines.push(summary);
   return lines.join('\n');
 }
 
