@@ -4,9 +4,10 @@ import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { JsonSchema } from '../../src/core/json-schema.js';
 import { compareDefinitions } from '../../src/documents/compare-definitions.js';
 import { compileDefinition } from '../../src/documents/compile-definition.js';
+import { compatOfDefinitions } from '../../src/operations/compat.js';
 import { validateProfile } from '../../src/operations/validate-profile.js';
 import { checkSchema } from '../../src/schema/check.js';
-import { compareSchemas } from '../../src/schema/compare.js';
+import { bumpCovers, compareSchemas } from '../../src/schema/compare.js';
 import { CHANGE_CLASSES, type ChangeKind } from '../../src/schema/compare-rules.js';
 
 // DESIGN §8.6: a change classed compatible never turns a profile valid under the older version
@@ -273,6 +274,7 @@ const OPS = [
   'capability-lifecycle',
   'widen',
   'narrow',
+  'make-optional',
 ] as const;
 
 const edit: fc.Arbitrary<Edit> = fc.record({ op: fc.constantFrom(...OPS), pick: fc.nat(), value: fc.nat() });
@@ -409,6 +411,9 @@ function applyEdit(from: Version, { op, pick, value }: Edit): Version {
       break;
     case 'narrow':
       if (type === 'number') d['type'] = 'integer';
+      break;
+    case 'make-optional':
+      delete d['required'];
       break;
   }
   return next;
@@ -668,6 +673,119 @@ describe('compat classification against the engine: every breaking kind has a wi
         expect([errors(before), errors(after) > 0]).toEqual([0, true]);
       }),
       { numRuns: 20 },
+    );
+  });
+});
+
+// ---- rules that hold for every definition ----
+
+/** A copy of a JSON value with every map's keys in reverse order: the same data, written otherwise. */
+function reordered(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reordered);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.keys(value)
+      .reverse()
+      .map((k) => [k, reordered((value as Record<string, unknown>)[k])]),
+  );
+}
+
+/** Edits that only loosen or reword: DESIGN §8.6 calls each compatible or patch. */
+const LOOSENING = ['enum-add', 'enum-drop', 'pattern-drop', 'bound-drop', 'open', 'widen', 'lifecycle-drop', 'describe', 'make-optional'] as const;
+
+describe('compat classification: rules for every definition (property)', () => {
+  it('finds no difference between a definition and itself, whatever order its keys are written in', () => {
+    fc.assert(
+      fc.property(version, (v) => {
+        const same = compileDefinition(reordered(documentOf(v))).definition!;
+        const original = compileDefinition(documentOf(v)).definition!;
+        expect(compareDefinitions(original, same)).toEqual({ changes: [], issues: [] });
+        expect(compareSchemas(original.schema, reordered(original.schema) as JsonSchema)).toEqual([]);
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('never calls loosening or rewording breaking', () => {
+    fc.assert(
+      fc.property(
+        version,
+        fc.array(fc.record({ op: fc.constantFrom(...LOOSENING), pick: fc.nat(), value: fc.nat() }), { minLength: 1, maxLength: 4 }),
+        (before, edits) => {
+          const after = edits.reduce(applyEdit, before);
+          fc.pre(compiles(after));
+          const breaking = changesBetween(before, after).filter((c) => c.class === 'breaking');
+          expect(breaking.map((c) => c.message)).toEqual([]);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+// ---- which pairs a run compares ----
+
+const RELEASE_POOL = ['0.9.0', '1.0.0', '1.0.1', '1.1.0-rc.1', '1.1.0', '1.2.0', '2.0.0-rc.1', '2.0.0', '10.0.0'];
+
+const BODIES: Properties[] = [
+  { image: { type: 'string', required: true } },
+  { image: { type: 'string', required: true }, port: { type: 'integer', minimum: 1 } },
+  { image: { type: 'string', required: true }, port: { type: 'integer', minimum: 1024 } },
+  { image: { type: 'string' } },
+  { image: { type: 'string', required: true }, mode: { type: 'string', enum: ['a', 'b'] } },
+];
+
+/** A definition file of `cache` at a version. */
+function fileOf(versionText: string, body: Properties) {
+  return {
+    file: `defs/cache-${versionText}.yaml`,
+    content: JSON.stringify({ ...documentOf({ properties: body, spec: { version: versionText } }) }),
+    origin: 'definition' as const,
+  };
+}
+
+describe('compat runs: pairs (property)', () => {
+  it('compares consecutive releases and each prerelease with the release before it, whatever the order of the files', () => {
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.constantFrom(...RELEASE_POOL), { minLength: 1, maxLength: RELEASE_POOL.length }).chain((versions) =>
+          fc.tuple(
+            fc.constant(versions),
+            fc.array(fc.constantFrom(...BODIES), { minLength: versions.length, maxLength: versions.length }),
+            fc.shuffledSubarray(
+              versions.map((_, i) => i),
+              { minLength: versions.length },
+            ),
+          ),
+        ),
+        ([versions, bodies, order]) => {
+          const files = versions.map((v, i) => fileOf(v, bodies[i]!));
+          const run = compatOfDefinitions(files, [], catalogue);
+          const shuffled = compatOfDefinitions(
+            order.map((i) => files[i]!),
+            [],
+            catalogue,
+          );
+          expect(shuffled.pairs).toEqual(run.pairs);
+          const sorted = RELEASE_POOL.filter((v) => versions.includes(v));
+          const releases = sorted.filter((v) => !v.includes('-'));
+          const expected = [
+            ...releases.slice(1).map((to, i) => [releases[i]!, to]),
+            ...sorted
+              .filter((v) => v.includes('-'))
+              .flatMap((rc) => {
+                const before = releases.filter((r) => RELEASE_POOL.indexOf(r) < RELEASE_POOL.indexOf(rc)).at(-1);
+                return before === undefined ? [] : [[before, rc]];
+              }),
+          ].sort((a, b) => RELEASE_POOL.indexOf(a[1]!) - RELEASE_POOL.indexOf(b[1]!));
+          expect(run.pairs.map((p) => [p.from, p.to])).toEqual(expected);
+          for (const pair of run.pairs) {
+            const isPrerelease = pair.to!.includes('-');
+            expect(pair.ok).toBe(isPrerelease || bumpCovers(pair.declared!, pair.needed));
+          }
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 });
