@@ -8,7 +8,7 @@ import { type CompiledDefinition, compileDefinition } from '../documents/compile
 import { definitionDigest } from '../documents/definition-digest.js';
 import { DEFINITION, readInput } from '../documents/read-input.js';
 import { type Bump, bumpCovers, type ChangeClass, declaredBump, neededBump, versionDeclaring } from '../schema/compare.js';
-import type { SourceDocument, SourceText } from '../yaml/source.js';
+import type { SourceText, YamlDocument } from '../yaml/source.js';
 
 /** One difference of a compared pair, positioned in the document it is about (DESIGN §11 "Compat"). */
 export interface CompatFinding {
@@ -52,7 +52,7 @@ export interface CompatRun {
 interface VersionDocument {
   name: string;
   version: string | undefined;
-  document: SourceDocument;
+  document: YamlDocument;
   definition: CompiledDefinition | undefined;
   digest: string;
 }
@@ -114,7 +114,7 @@ export function compatOfFiles(first: InputFile, second: InputFile, catalogue: Ca
  */
 export function compatOfDefinitions(inputs: readonly InputFile[], names: readonly string[], catalogue: Catalogue): CompatRun {
   const run: CompatRun = { pairs: [], diagnostics: [], sources: new Map(), fatal: false };
-  const documents: SourceDocument[] = [];
+  const documents: YamlDocument[] = [];
   for (const input of inputs) {
     const read = readInput({ ...input, origin: 'definition' });
     run.sources.set(input.file, read.source);
@@ -179,7 +179,7 @@ function compareVersionsOf(run: CompatRun, documents: readonly VersionDocument[]
 }
 
 /** Compiles one document: its name and version even when it is invalid, and its problems. */
-function readVersion(document: SourceDocument, catalogue: Catalogue): { version: VersionDocument | undefined; diagnostics: Diagnostic[] } {
+function readVersion(document: YamlDocument, catalogue: Catalogue): { version: VersionDocument | undefined; diagnostics: Diagnostic[] } {
   const compiled = compileDefinition(document.data, {
     isBuiltin: (name) => catalogue.handler(name)?.source === 'builtin',
     sourceOf: (path) => document.sourceTextAt(path),
@@ -236,7 +236,7 @@ function comparePair(run: CompatRun, older: VersionDocument, newer: VersionDocum
   return { findings, needed: neededBump(comparison.changes, older.version) };
 }
 
-function nameOf(document: SourceDocument): string | undefined {
+function nameOf(document: YamlDocument): string | undefined {
   const data = document.data;
   const metadata = isMap(data) && isMap(data['metadata']) ? data['metadata'] : {};
   return typeof metadata['name'] === 'string' ? metadata['name'] : undefined;

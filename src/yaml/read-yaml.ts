@@ -1,7 +1,7 @@
-import type { Diagnostic, Issue, Path } from '../core/diagnostics.js';
+import type { Diagnostic, Issue, Part, Path } from '../core/diagnostics.js';
 import { decodeText } from './decode.js';
 import { readFast } from './fast-read.js';
-import { parseYamlStream, type SourceDocument, type SourceText, type YamlDocument } from './source.js';
+import { parseYamlStream, type SourceDocument, type SourceText, type Span, type YamlDocument } from './source.js';
 
 /** A file read as YAML: its documents and the problems of the file as a whole. */
 export interface YamlRead {
@@ -99,6 +99,10 @@ class FastDocument implements YamlDocument {
 
   sourceTextAt(path: Path): string | undefined {
     return this.positioned().sourceTextAt(path);
+  }
+
+  locate(path: Path, part: Part): Span {
+    return this.positioned().locate(path, part);
   }
 
   private positioned(): SourceDocument {

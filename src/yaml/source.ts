@@ -106,6 +106,8 @@ export interface YamlDocument extends Locatable {
   readonly isEmpty: boolean;
   /** The text of the scalar at `path` as written, or undefined when the path leads to no scalar. */
   sourceTextAt(path: Path): string | undefined;
+  /** The span of the key or value at `path`; a missing node falls back to its nearest existing ancestor's key. */
+  locate(path: Path, part: Part): Span;
 }
 
 /** One YAML document of a file: its data and a way back from paths to positions. */
