@@ -23,9 +23,9 @@ export interface DefinitionCandidate {
 }
 
 /** What became of the candidates: one definition per name and version, or none for a conflicted name. */
-export interface ConflictResolution {
+export interface ConflictResolution<Candidate extends DefinitionCandidate = DefinitionCandidate> {
   /** The definition to use per name and version: the one from the file that sorts first, with every document of that version. */
-  accepted: { kept: DefinitionCandidate; all: DefinitionCandidate[] }[];
+  accepted: { kept: Candidate; all: Candidate[] }[];
   /** Names defined with differing schemas: no definition of theirs applies. */
   conflicted: Set<string>;
   diagnostics: Diagnostic[];
@@ -56,15 +56,15 @@ const RENDERING: Path = ['spec', 'rendering'];
  * whole name. Candidates are ordered by file and position first, so the result never depends
  * on load order.
  */
-export function resolveDefinitionConflicts(candidates: readonly DefinitionCandidate[]): ConflictResolution {
-  const byVersion = new Map<string, DefinitionCandidate[]>();
+export function resolveDefinitionConflicts<Candidate extends DefinitionCandidate>(candidates: readonly Candidate[]): ConflictResolution<Candidate> {
+  const byVersion = new Map<string, Candidate[]>();
   for (const candidate of [...candidates].sort(compareCandidates)) {
     const key = `${candidate.definition.name}@${candidate.definition.version ?? ''}`;
     const list = byVersion.get(key) ?? [];
     list.push(candidate);
     byVersion.set(key, list);
   }
-  const accepted: { kept: DefinitionCandidate; all: DefinitionCandidate[] }[] = [];
+  const accepted: { kept: Candidate; all: Candidate[] }[] = [];
   const conflicted = new Set<string>();
   const diagnostics: Diagnostic[] = [];
   for (const all of byVersion.values()) {

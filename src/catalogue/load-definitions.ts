@@ -1,10 +1,11 @@
 import { compareText } from '../core/data.js';
 import { type Diagnostic, error } from '../core/diagnostics.js';
+import type { JsonSchema } from '../core/json-schema.js';
 import { compareVersions } from '../core/versions.js';
-import { compileDefinition } from '../documents/compile-definition.js';
+import { type CompiledDefinition, compileDefinition } from '../documents/compile-definition.js';
 import { definitionDigest } from '../documents/definition-digest.js';
 import type { YamlDocument } from '../yaml/source.js';
-import type { CapabilityDefinitionEntry } from './catalogue.js';
+import type { CapabilityDefinitionEntry, DefinitionSource } from './catalogue.js';
 import { type DefinitionCandidate, resolveDefinitionConflicts } from './definition-conflicts.js';
 
 /** What loading a set of definition documents gave. */
@@ -28,7 +29,7 @@ export interface LoadedDefinitions {
  */
 export function loadDefinitionDocuments(documents: readonly YamlDocument[], isBuiltin: (name: string) => boolean): LoadedDefinitions {
   const diagnostics: Diagnostic[] = [];
-  const candidates: DefinitionCandidate[] = [];
+  const candidates: LoadedDocument[] = [];
   const names = new Set<string>();
   const broken = new Set<string>();
   for (const document of documents) {
@@ -42,7 +43,7 @@ export function loadDefinitionDocuments(documents: readonly YamlDocument[], isBu
       broken.add(name);
       continue;
     }
-    candidates.push({ definition: compiled.definition, file: document.file, document, digest: definitionDigest(document.data) });
+    candidates.push(new LoadedDocument(compiled.definition, document));
   }
   for (const name of refuseMixedVersions(candidates, diagnostics)) broken.add(name);
   const resolution = resolveDefinitionConflicts(candidates.filter((c) => !broken.has(c.definition.name)));
@@ -50,20 +51,10 @@ export function loadDefinitionDocuments(documents: readonly YamlDocument[], isBu
   for (const name of resolution.conflicted) broken.add(name);
   const accepted = new Map<string, CapabilityDefinitionEntry[]>();
   for (const { kept, all } of resolution.accepted) {
-    const { definition } = kept;
-    const entry: CapabilityDefinitionEntry = {
-      name: definition.name,
-      version: definition.version,
-      deprecation: definition.deprecation,
-      description: definition.description,
-      file: kept.file,
-      digest: kept.digest,
-      schema: definition.schema,
-      documents: all.map((c) => ({ file: c.file, digest: c.digest, document: c.document })),
-    };
-    const list = accepted.get(definition.name) ?? [];
+    const entry = new DefinitionVersion(kept, all);
+    const list = accepted.get(entry.name) ?? [];
     list.push(entry);
-    accepted.set(definition.name, list);
+    accepted.set(entry.name, list);
   }
   for (const list of accepted.values()) list.sort((a, b) => (a.version && b.version ? compareVersions(a.version, b.version) : 0));
   return { names, accepted, broken, diagnostics };
@@ -97,4 +88,54 @@ function refuseMixedVersions(candidates: readonly DefinitionCandidate[], diagnos
     );
   }
   return refused;
+}
+
+// Digests are asked for by lockfiles, compat and the service's registry digest, never by a
+// lint or build without a lockfile; computing one costs as much as checking the definition, so
+// each is computed on first use. The data of a document is never changed after it is read.
+
+/** A definition document that compiled, as a candidate and, once accepted, a source of its version. */
+class LoadedDocument implements DefinitionCandidate, DefinitionSource {
+  #digest: string | undefined;
+
+  constructor(
+    readonly definition: CompiledDefinition,
+    readonly document: YamlDocument,
+  ) {}
+
+  get file(): string {
+    return this.document.file;
+  }
+
+  get digest(): string {
+    this.#digest ??= definitionDigest(this.document.data);
+    return this.#digest;
+  }
+}
+
+/** One accepted version of a definition: the document used and every equal one. */
+class DefinitionVersion implements CapabilityDefinitionEntry {
+  readonly name: string;
+  readonly version: string | undefined;
+  readonly deprecation: string | undefined;
+  readonly description: string;
+  readonly file: string;
+  readonly schema: JsonSchema;
+
+  constructor(
+    private readonly kept: LoadedDocument,
+    readonly documents: readonly LoadedDocument[],
+  ) {
+    const { definition } = kept;
+    this.name = definition.name;
+    this.version = definition.version;
+    this.deprecation = definition.deprecation;
+    this.description = definition.description;
+    this.file = kept.file;
+    this.schema = definition.schema;
+  }
+
+  get digest(): string {
+    return this.kept.digest;
+  }
 }

@@ -25,9 +25,24 @@ const LOOKAROUNDS: ReadonlyArray<readonly [prefix: string, name: string]> = [
  * Decides whether `pattern` may be a definition's `pattern`: at most {@link PATTERN_MAX_LENGTH}
  * characters, RE2 syntax (what Kubernetes checks CRD patterns with, and what kurel matches
  * values with, in linear time) and an ECMAScript regular expression with the `u` flag under
- * Node 20 (what JSON Schema tools and editors read). Pure: nothing is cached or compiled.
+ * Node 20 (what JSON Schema tools and editors read). Pure: nothing is compiled, and a verdict
+ * is remembered for the next definitions that share the pattern (folders repeat a few).
  */
 export function checkPattern(pattern: string): PatternVerdict {
+  let verdict = verdicts.get(pattern);
+  if (verdict === undefined) {
+    verdict = judgePattern(pattern);
+    if (verdicts.size >= PATTERN_CACHE_SIZE) verdicts.delete(verdicts.keys().next().value as string);
+    verdicts.set(pattern, verdict);
+  }
+  return verdict;
+}
+
+// Verdicts by pattern, oldest first out: the same patterns come back in every definition of a
+// folder and at every reload. Bounded like the compiled patterns, and far smaller each.
+const verdicts = new Map<string, PatternVerdict>();
+
+function judgePattern(pattern: string): PatternVerdict {
   if (pattern.length > PATTERN_MAX_LENGTH) {
     return refuse(`is ${pattern.length} characters long; the limit is ${PATTERN_MAX_LENGTH}`);
   }
@@ -44,11 +59,13 @@ export function checkPattern(pattern: string): PatternVerdict {
     const reference = firstBackreference(parseEcmaScript(pattern));
     if (reference !== undefined) return refuse(`uses a backreference ${reference}, ${LINEAR_TIME}`);
   }
-  return { ok: true };
+  return ACCEPTED;
 }
 
+const ACCEPTED: PatternVerdict = Object.freeze({ ok: true });
+
 function refuse(reason: string): PatternVerdict {
-  return { ok: false, reason };
+  return Object.freeze({ ok: false, reason });
 }
 
 // Parsing is enough to know RE2 accepts: nothing after the parser refuses a pattern, and
