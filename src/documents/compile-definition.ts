@@ -166,7 +166,7 @@ function compileDeclaration(
     issues.push(error('wrong-type', path, `${label} must be a map of keywords (type, required, default, …), found ${describeValue(raw)}`));
     return undefined;
   }
-  const errorsBefore = issues.filter(isError).length;
+  const errorsBefore = errorCount(issues);
   const structural = checkNamed(PropertyDeclarationSchema, raw, label, path);
   appendAll(issues, structural);
   const bad = new Set(structural.map((i) => String(i.path[path.length])));
@@ -195,7 +195,7 @@ function compileDeclaration(
     type === 'object' && isMap(additionalRaw)
       ? compileDeclaration(additionalRaw, [...path, 'additionalProperties'], `${label}.*`, 'additionalProperties', inner, issues)?.schema
       : additionalRaw === true;
-  if (issues.filter(isError).length > errorsBefore || !children || !items || additional === undefined) return undefined;
+  if (errorCount(issues) > errorsBefore || !children || !items || additional === undefined) return undefined;
 
   const fallback = raw['default'];
   const schema = buildSchema(type, raw, children, items.schema, additional);
@@ -211,7 +211,7 @@ function compileDeclaration(
       );
     }
   }
-  if (issues.filter(isError).length > errorsBefore) return undefined;
+  if (errorCount(issues) > errorsBefore) return undefined;
   return { schema, required: raw['required'] === true };
 }
 
@@ -222,28 +222,43 @@ function buildSchema(
   items: TSchema,
   additional: boolean | TSchema,
 ): TSchema {
-  const pick = (...keys: string[]) => {
-    const out: Record<string, unknown> = {};
-    for (const key of keys) if (raw[key] !== undefined && raw[key] !== null) out[key] = raw[key];
-    return out;
-  };
-  const common = { ...pick('description', 'default', 'renamedFrom'), ...pickLifecycle(raw) };
+  // One options object, keys in the order the schema is published in: the common keywords,
+  // the lifecycle ones, then those of the type.
+  const options: Record<string, unknown> = {};
+  pickInto(options, raw, COMMON_KEYWORDS);
+  pickInto(options, raw, LIFECYCLE_KEYWORDS);
   switch (type) {
     case 'string':
-      return Type.String({ ...common, ...pick('enum', 'pattern', 'minLength', 'maxLength') });
+      return Type.String(pickInto(options, raw, STRING_KEYWORDS));
     case 'integer':
-      return Type.Integer({ ...common, ...pick('enum', 'minimum', 'maximum') });
+      return Type.Integer(pickInto(options, raw, NUMBER_KEYWORDS));
     case 'number':
-      return Type.Number({ ...common, ...pick('enum', 'minimum', 'maximum') });
+      return Type.Number(pickInto(options, raw, NUMBER_KEYWORDS));
     case 'boolean':
-      return Type.Boolean({ ...common, ...pick('enum') });
+      return Type.Boolean(pickInto(options, raw, BOOLEAN_KEYWORDS));
     case 'array':
-      return Type.Array(items, { ...common, ...pick('minItems', 'maxItems') });
+      return Type.Array(items, pickInto(options, raw, ARRAY_KEYWORDS));
     case 'object':
-      return Type.Object(children, { ...common, additionalProperties: additional });
+      options['additionalProperties'] = additional;
+      return Type.Object(children, options);
     default:
-      return Type.Unknown(common);
+      return Type.Unknown(options);
   }
+}
+
+const COMMON_KEYWORDS = ['description', 'default', 'renamedFrom'];
+const STRING_KEYWORDS = ['enum', 'pattern', 'minLength', 'maxLength'];
+const NUMBER_KEYWORDS = ['enum', 'minimum', 'maximum'];
+const BOOLEAN_KEYWORDS = ['enum'];
+const ARRAY_KEYWORDS = ['minItems', 'maxItems'];
+
+// Copies the keywords written with a value (null is not written) into `out`; returns `out`.
+function pickInto(out: Record<string, unknown>, raw: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  for (const key of keys) {
+    const value = raw[key];
+    if (value !== undefined && value !== null) out[key] = value;
+  }
+  return out;
 }
 
 // A keyword that does not fit the declared type is an error even with a null value: writing
@@ -251,6 +266,9 @@ function buildSchema(
 function checkKeywordsFit(raw: Record<string, unknown>, type: PropertyType | undefined, path: Path, label: string, place: Place, issues: Issue[]): Set<string> {
   const misfits = new Set<string>();
   for (const keyword of Object.keys(raw)) {
+    const fits = KEYWORD_TYPES[keyword];
+    // Most keywords fit: the path of a complaint is built only for one that does not.
+    if (place === 'property' && (!fits || (type && fits.includes(type)))) continue;
     const at = [...path, keyword];
     if (place !== 'property' && (keyword === 'required' || keyword === 'default')) {
       const where = place === 'items' ? 'list items are never absent' : 'undeclared keys are never filled in';
@@ -273,7 +291,6 @@ function checkKeywordsFit(raw: Record<string, unknown>, type: PropertyType | und
       misfits.add(keyword);
       continue;
     }
-    const fits = KEYWORD_TYPES[keyword];
     if (!fits || (type && fits.includes(type))) continue;
     const message = type
       ? `${keyword} does not fit ${label} of type ${type}: it applies to ${joinOr(fits)}`
@@ -362,6 +379,13 @@ function quoteVersionsWrittenAsNumbers(issues: Issue[], sourceOf: ((path: Path) 
 
 function isError(issue: Issue): boolean {
   return issue.severity === 'error';
+}
+
+// Asked two or three times per declaration: counted without building a list.
+function errorCount(issues: readonly Issue[]): number {
+  let count = 0;
+  for (const issue of issues) if (issue.severity === 'error') count += 1;
+  return count;
 }
 
 function typeWord(type: PropertyType): string {

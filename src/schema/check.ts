@@ -172,14 +172,41 @@ function runAssertions(
 }
 
 function reportAt(schema: JsonSchema, path: (string | number)[], issues: Issue[]): AssertionReport {
-  return {
-    name: nameOf(path),
-    expected: schema['x-expected'],
-    fail: (message) => issues.push(error('invalid-value', path.slice(), message)),
-    nameAt: (index) => nameOf([...path, index]),
-    failAt: (index, message) => issues.push(error('invalid-value', [...path, index], message)),
-    matches: (pattern, value) => currentPatternMatcher().test(pattern, value),
-  };
+  return new Report(schema, path, issues);
+}
+
+// Made for every checked value that has assertions, most of which pass: the value's name is
+// built only when a message needs it.
+class Report implements AssertionReport {
+  constructor(
+    private readonly schema: JsonSchema,
+    private readonly path: (string | number)[],
+    private readonly issues: Issue[],
+  ) {}
+
+  get name(): string {
+    return nameOf(this.path);
+  }
+
+  get expected(): string | undefined {
+    return this.schema['x-expected'];
+  }
+
+  fail(message: string): void {
+    this.issues.push(error('invalid-value', this.path.slice(), message));
+  }
+
+  nameAt(index: number): string {
+    return nameOf([...this.path, index]);
+  }
+
+  failAt(index: number, message: string): void {
+    this.issues.push(error('invalid-value', [...this.path, index], message));
+  }
+
+  matches(pattern: string, value: string): boolean {
+    return currentPatternMatcher().test(pattern, value);
+  }
 }
 
 function visit(schema: JsonSchema, value: unknown, path: (string | number)[], issues: Issue[], branch: Branch | undefined): unknown {
