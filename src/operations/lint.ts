@@ -1,4 +1,4 @@
-import type { Catalogue } from '../catalogue/catalogue.js';
+import type { Catalogue, CatalogueExtension } from '../catalogue/catalogue.js';
 import { compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import type { FileReport, InputFile, RunInput } from '../core/input.js';
 import { mayHoldDefinition, type ReadInput, readInput } from '../documents/read-input.js';
@@ -53,61 +53,111 @@ export interface LintReport {
 /**
  * Lints profiles and CapabilityDefinition files (DESIGN §4.4) against a catalogue, as a pure
  * function of its inputs. Definitions found anywhere in the inputs are added to the catalogue
- * for the whole run before any profile is evaluated; the catalogue given is never changed.
+ * for the whole run before any profile is judged; the catalogue given is never changed.
  *
- * The run streams: the files that may hold a definition are read first (a cheap text test
- * picks them), then every other file is read, checked and let go in turn, its text kept only
- * when it has diagnostics. An input read by path is read when its turn comes (and before, for
- * the test, when it may hold definitions), so a run never holds all texts at once: keeping the
- * bytes between the two reads cost more memory than the second read costs time.
+ * The run streams: each file is read, checked and let go in turn, its text kept only when it
+ * has diagnostics, so a run never holds all texts at once (an input read by path is read when
+ * its turn comes). Inputs given as definitions are read first. A file among the others that
+ * holds a definition (a cheap text test picks the files that may) comes in order; once one is
+ * found, every file after it that may hold one is read before the next profile is judged, and
+ * the profiles judged before it are judged again, read a second time.
  */
 export function lintInputs(inputs: readonly RunInput[], catalogue: Catalogue, options: LintOptions = {}): LintReport {
-  const diagnostics: Diagnostic[] = [];
-  const reports: (FileReport | undefined)[] = [];
-  const sources = new Map<string, SourceText>();
-  const reading: InputReading = { diagnostics, unread: 0, unreadable: false };
+  const run = new LintRun(inputs, catalogue, options);
+  return run.report();
+}
 
-  // Read ahead: the files that may hold definitions; null for a file that could not be read.
-  const ahead: (ReadInput | null | undefined)[] = new Array(inputs.length);
-  const definitions: YamlDocument[] = [];
-  for (const [index, input] of inputs.entries()) {
-    if (input.origin === 'profile' || input.origin === 'document') continue;
-    const file = contentOf(input, reading);
-    if (!file) {
-      ahead[index] = null;
-      continue;
-    }
-    if (input.origin !== 'definition' && !mayHoldDefinition(file.content)) continue;
-    const read = readInput(file);
-    ahead[index] = read;
-    for (const d of read.definitions) definitions.push(d);
+/** What one input gave: its report, its own diagnostics, its profile's outcome, its text when shown. */
+interface FileResult {
+  report: FileReport;
+  diagnostics: Diagnostic[];
+  outcome: ProfileOutcome | undefined;
+  /** Kept for files with diagnostics and files holding definitions (the catalogue holds their text anyway). */
+  source: (() => SourceText) | undefined;
+}
+
+/** One lint run: reads the inputs in order, finds their definitions, judges each profile. */
+class LintRun {
+  private readonly reading: InputReading = { diagnostics: [], unread: 0, unreadable: false };
+  private readonly results: (FileResult | undefined)[];
+  /** Files read ahead: definition inputs, and after the first definition among the others, every file that may hold one; null when it could not be read. */
+  private readonly ahead: (ReadInput | null | undefined)[];
+  private readonly definitions: YamlDocument[] = [];
+  private extended: CatalogueExtension | undefined;
+  /** True once every input that may hold a definition has been read. */
+  private isScanned = false;
+  private readonly policy: 'error' | 'warning';
+
+  constructor(
+    private readonly inputs: readonly RunInput[],
+    private readonly catalogue: Catalogue,
+    private readonly options: LintOptions,
+  ) {
+    this.results = new Array(inputs.length);
+    this.ahead = new Array(inputs.length);
+    this.policy = options.strictCapabilities ? 'error' : 'warning';
   }
 
-  const extended = catalogue.withDefinitions(definitions);
-  for (const d of extended.diagnostics) diagnostics.push(d);
-  if (options.lock && !options.lock.update) for (const d of changedDefinitions(extended.catalogue, options.lock)) diagnostics.push(d);
-  // Files the definitions' own problems are positioned in: their sources are shown too.
-  const named = new Set(diagnostics.map((d) => d.file));
-
-  const policy = options.strictCapabilities ? 'error' : 'warning';
-  const outcomes: ProfileOutcome[] = [];
-  for (const [index, input] of inputs.entries()) {
-    let read = ahead[index];
-    ahead[index] = undefined;
-    if (read === null) continue;
-    if (read === undefined) {
-      const file = contentOf(input, reading);
-      if (!file) continue;
-      read = readInput(file);
+  report(): LintReport {
+    for (const [index, input] of this.inputs.entries()) if (input.origin === 'definition') this.readAhead(index);
+    const judgedEarly: number[] = [];
+    for (const [index, input] of this.inputs.entries()) {
+      let read = this.ahead[index];
+      this.ahead[index] = undefined;
+      if (read === null) continue;
+      if (read === undefined) {
+        const file = contentOf(input, this.reading);
+        if (!file) continue;
+        read = readInput(file);
+        if (read.definitions.length > 0 && !this.isScanned) {
+          // The profiles judged so far were judged without this definition, nor those after it.
+          for (const d of read.definitions) this.definitions.push(d);
+          this.extended = undefined;
+          for (let before = 0; before < index; before++) if (this.results[before]?.outcome) judgedEarly.push(before);
+          for (let after = index + 1; after < this.inputs.length; after++) this.readAhead(after);
+          this.isScanned = true;
+        }
+      }
+      this.results[index] = this.judge(read);
     }
-    reports[index] = read.report;
-    const before = diagnostics.length;
-    for (const d of read.diagnostics) diagnostics.push(d);
+    for (const index of judgedEarly) {
+      const file = contentOf(this.inputs[index]!, this.reading);
+      this.results[index] = file ? this.judge(readInput(file)) : undefined;
+    }
+    return this.assemble();
+  }
+
+  // Reads an input ahead of its turn when it may hold definitions (inputs given as definitions always).
+  private readAhead(index: number): void {
+    const input = this.inputs[index]!;
+    if (this.ahead[index] !== undefined || input.origin === 'profile' || input.origin === 'document') return;
+    const file = contentOf(input, this.reading);
+    if (!file) {
+      this.ahead[index] = null;
+      return;
+    }
+    if (input.origin !== 'definition' && !mayHoldDefinition(file.content)) return;
+    const read = readInput(file);
+    this.ahead[index] = read;
+    if (read.definitions.length > 0) this.extended = undefined;
+    for (const d of read.definitions) this.definitions.push(d);
+  }
+
+  // The catalogue with the definitions found so far, built when a profile first needs it.
+  private judged(): CatalogueExtension {
+    this.extended ??= this.catalogue.withDefinitions(this.definitions);
+    return this.extended;
+  }
+
+  private judge(read: ReadInput): FileResult {
+    const diagnostics = [...read.diagnostics];
+    let outcome: ProfileOutcome | undefined;
     const document = read.document;
     if (document) {
+      const { options } = this;
       const following = profileLockOf(options.lock, document.file);
       if (following && !following.listed && following.lock.mode === 'follow') diagnostics.push(unlistedProfile(document.file, following.lock.lockfile));
-      const evaluation = evaluateProfile(document.data, extended.catalogue, policy, {
+      const evaluation = evaluateProfile(document.data, this.judged().catalogue, this.policy, {
         platform: options.platform,
         requirePinned: options.requirePinned === true,
         lock: following?.lock,
@@ -115,14 +165,39 @@ export function lintInputs(inputs: readonly RunInput[], catalogue: Catalogue, op
       });
       for (const issue of evaluation.issues) diagnostics.push(document.toDiagnostic(issue));
       if (evaluation.resolved && read.clean && options.keepResolved !== false) read.report.resolved = evaluation.resolved;
-      outcomes.push({ file: document.file, bindings: evaluation.bindings, clean: read.clean && evaluation.resolved !== undefined });
+      outcome = { file: document.file, bindings: evaluation.bindings, clean: read.clean && evaluation.resolved !== undefined };
     }
-    if (diagnostics.length > before || named.has(input.file)) sources.set(input.file, read.source);
+    // A file with diagnostics keeps its text and line index only, not what was read from it.
+    let source: (() => SourceText) | undefined;
+    if (diagnostics.length > 0) {
+      const text = read.source;
+      source = () => text;
+    } else if (read.definitions.length > 0) {
+      source = () => read.source;
+    }
+    return { report: read.report, diagnostics, outcome, source };
   }
 
-  diagnostics.sort(compareDiagnostics);
-  const files = reports.filter((report) => report !== undefined);
-  return { diagnostics, files, sources, catalogue: extended.catalogue, profiles: outcomes, unread: reading.unread, unreadable: reading.unreadable };
+  private assemble(): LintReport {
+    const extended = this.judged();
+    const diagnostics: Diagnostic[] = [...this.reading.diagnostics];
+    for (const d of extended.diagnostics) diagnostics.push(d);
+    if (this.options.lock && !this.options.lock.update) for (const d of changedDefinitions(extended.catalogue, this.options.lock)) diagnostics.push(d);
+    // Files the definitions' own problems are positioned in: their sources are shown too.
+    const named = new Set(diagnostics.map((d) => d.file));
+    const files: FileReport[] = [];
+    const sources = new Map<string, SourceText>();
+    const profiles: ProfileOutcome[] = [];
+    for (const result of this.results) {
+      if (!result) continue;
+      files.push(result.report);
+      for (const d of result.diagnostics) diagnostics.push(d);
+      if (result.outcome) profiles.push(result.outcome);
+      if (result.source && (result.diagnostics.length > 0 || named.has(result.report.path))) sources.set(result.report.path, result.source());
+    }
+    diagnostics.sort(compareDiagnostics);
+    return { diagnostics, files, sources, catalogue: extended.catalogue, profiles, unread: this.reading.unread, unreadable: this.reading.unreadable };
+  }
 }
 
 /** Where read failures of deferred inputs go. */

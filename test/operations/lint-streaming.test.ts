@@ -83,13 +83,35 @@ describe('lintInputs', () => {
     expect([...report.sources.keys()]).toEqual(['z.yaml']);
   });
 
-  it('reads a file by path once when it holds a definition, twice when the look for one must read it first', () => {
+  it('reads each file by path once when the only definitions are given as definitions', () => {
     const reads = new Map<string, number>();
-    const inputs: RunInput[] = [deferred('a.yaml', profile(2), reads), deferred('z.yaml', definition(), reads)];
+    const inputs: RunInput[] = [
+      { ...deferred('a.yaml', definition(), reads), origin: 'definition' },
+      deferred('b.yaml', profile(2), reads),
+      deferred('c.yaml', profile(5), reads),
+      { ...deferred('d.yaml', definition().replace('name: queue', 'name: cache'), reads), origin: 'definition' },
+    ];
     const report = lintInputs(inputs, createCatalogue());
-    expect(report.diagnostics).toEqual([]);
-    expect(Object.fromEntries(reads)).toEqual({ 'a.yaml': 2, 'z.yaml': 1 });
-    expect(report.files.map((f) => f.path)).toEqual(['a.yaml', 'z.yaml']);
+    expect(report.diagnostics.map((d) => [d.file, d.code])).toEqual([['c.yaml', 'invalid-value']]);
+    expect(Object.fromEntries(reads)).toEqual({ 'a.yaml': 1, 'b.yaml': 1, 'c.yaml': 1, 'd.yaml': 1 });
+  });
+
+  it('reads the profiles before the first definition again, and the files after it that may hold one ahead', () => {
+    const reads = new Map<string, number>();
+    const inputs: RunInput[] = [
+      deferred('a.yaml', profile(5), reads),
+      deferred('m.yaml', definition(), reads),
+      deferred('n.yaml', profile(2), reads),
+      deferred('z.yaml', definition().replace('maximum: 3', 'maximum: 4').replace('name: queue', 'name: other'), reads),
+    ];
+    const report = lintInputs(inputs, createCatalogue());
+    expect(report.diagnostics.map((d) => [d.file, d.code])).toEqual([['a.yaml', 'invalid-value']]);
+    expect(Object.fromEntries(reads)).toEqual({ 'a.yaml': 2, 'm.yaml': 1, 'n.yaml': 2, 'z.yaml': 1 });
+    expect(report.files.map((f) => f.path)).toEqual(['a.yaml', 'm.yaml', 'n.yaml', 'z.yaml']);
+    expect(report.profiles.map((p) => [p.file, p.clean])).toEqual([
+      ['a.yaml', false],
+      ['n.yaml', true],
+    ]);
   });
 
   it('reads a profile sent as a profile once', () => {
