@@ -69,4 +69,5 @@ export {
 } from './schema/handler.js';
 export { comparePlatformVersions, type Platform } from './schema/platform-version.js';
 export { publishSchema } from './schema/publish.js';
-export { parseYamlStream, type SourceDocument, type YamlStream } from './yaml/source.js';
+export { readYaml, type YamlRead } from './yaml/read-yaml.js';
+export { parseYamlStream, type SourceDocument, type YamlDocument, type YamlStream } from './yaml/source.js';
