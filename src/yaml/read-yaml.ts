@@ -1,6 +1,8 @@
+import { isMap } from '../core/data.js';
 import type { Diagnostic, Issue, Part, Path } from '../core/diagnostics.js';
 import { decodeText } from './decode.js';
 import { readFast } from './fast-read.js';
+import { isYamlFaithfulJson } from './json-fidelity.js';
 import { parseYamlStream, type SourceDocument, type SourceText, type Span, type YamlDocument } from './source.js';
 
 /** A file read as YAML: its documents and the problems of the file as a whole. */
@@ -46,10 +48,49 @@ export function readYaml(input: string | Uint8Array, file: string): YamlRead {
     if (!decoded.ok) return parseYamlStream(input, file);
     text = decoded.text;
   }
+  const json = readJsonObject(text);
+  if (json !== undefined) return new FastRead(new FastDocument(file, text, json));
   const fast = readFast(text);
   if (!fast.ok) return parseYamlStream(text, file);
   return new FastRead(new FastDocument(file, text, fast.data));
 }
+
+// JSON is YAML 1.2, and a JSON file spans lines the YAML fast path leaves to the full reader.
+// Characters whose YAML reading was not compared with JSON's: tabs, escapes, control
+// characters but line ends, a carriage return alone, Unicode line separators, byte order marks.
+const JSON_UNSURE = /[\t\\\ufeff\u2028\u2029]|[^\P{Cc}\n\r]|\r(?!\n)/u;
+const FIRST_CONTENT = /^[ \r\n]*\{/;
+
+/**
+ * The data of a JSON object text when `JSON.parse` gives exactly what the YAML reader gives
+ * for it and the YAML reader reports nothing about it ({@link isYamlFaithfulJson}: no repeated
+ * member, no number read differently, nothing near the depth limit; no line long enough for
+ * YAML's limit on keys); otherwise undefined, and the text is read as YAML.
+ */
+function readJsonObject(input: string): Record<string, unknown> | undefined {
+  const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
+  if (!FIRST_CONTENT.test(text) || JSON_UNSURE.test(text) || hasLongLine(text)) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  return isMap(data) && isYamlFaithfulJson(text, data) ? data : undefined;
+}
+
+// An implicit key ends at most 1024 characters after it starts; no line reaches that.
+function hasLongLine(text: string): boolean {
+  if (text.length <= MAX_LINE) return false;
+  let start = 0;
+  for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
+    if (end - start > MAX_LINE) return true;
+    start = end + 1;
+  }
+  return text.length - start > MAX_LINE;
+}
+
+const MAX_LINE = 1000;
 
 // Classes, not object literals with getters: V8 gives each such literal a shape of its own,
 // and on a run over many files they outlived the young generation (about 5 MB promoted per

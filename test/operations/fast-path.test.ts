@@ -10,8 +10,9 @@ import { buildApplication } from '../../src/operations/build-application.js';
 import { type LintReport, lintInputs } from '../../src/operations/lint.js';
 import { validateProfile } from '../../src/operations/validate-profile.js';
 import { readFast } from '../../src/yaml/fast-read.js';
-import { withoutFastPath } from '../../src/yaml/read-yaml.js';
-import { editedProfileText } from '../property/arbitraries.js';
+import { readYaml, withoutFastPath } from '../../src/yaml/read-yaml.js';
+import { parseYamlStream } from '../../src/yaml/source.js';
+import { editedProfileText, validProfile } from '../property/arbitraries.js';
 
 // DESIGN §6.1: the fast path changes no verdict, code, message, position or resolved profile.
 // Every corpus document of the repository and the shared fixtures is linted, validated, loaded
@@ -146,6 +147,86 @@ describe('the fast path changes no verdict, code or position on the corpus', () 
     const { fast, full } = bothWays(() => lintInputs(inputs, createCatalogue()));
     expect(reportOf(fast)).toEqual(reportOf(full));
     expect(fast.diagnostics.length).toBeGreaterThan(0);
+  });
+});
+
+/** The JSON texts of a YAML document's data, when it has data JSON can hold: indented, compact, with CRLF. */
+function jsonTexts(content: Buffer): string[] {
+  const stream = parseYamlStream(content, 'f.yaml');
+  const data = stream.documents.length === 1 ? stream.documents[0]!.data : undefined;
+  if (data === undefined) return [];
+  let pretty: string;
+  try {
+    pretty = JSON.stringify(data, null, 2);
+  } catch {
+    return [];
+  }
+  return [pretty, JSON.stringify(data), pretty.replace(/\n/g, '\r\n'), `\n  ${pretty.replace(/\n/g, '\n  ')}\n`];
+}
+
+/** True when the JSON path read the text; its data must then be the full reader's, which must report nothing. */
+function readsAsJson(text: string): boolean {
+  const read = readYaml(text, 'f.json');
+  if (read.documents[0]?.constructor.name !== 'FastDocument' || readFast(text).ok) return false;
+  const full = parseYamlStream(text, 'f.json');
+  expect(full.documents.flatMap((d) => d.diagnostics)).toEqual([]);
+  expect(read.documents[0]!.data).toEqual(full.documents[0]!.data);
+  return true;
+}
+
+describe('the fast path reads JSON files as the yaml reader does', () => {
+  it('on the JSON form of every corpus document: the same data, verdicts, codes and positions', () => {
+    const catalogue = createCatalogue();
+    let json = 0;
+    for (const { name, content } of corpus) {
+      for (const text of jsonTexts(content)) {
+        if (readsAsJson(text)) json += 1;
+        const inputs: InputFile[] = [{ file: `${name}.json`, content: text, origin: 'argument' }];
+        const { fast, full } = bothWays(() => lintInputs(inputs, catalogue));
+        expect(reportOf(fast), name).toEqual(reportOf(full));
+      }
+    }
+    expect(json).toBeGreaterThan(corpus.length);
+  });
+
+  // Written over several lines, which the YAML fast path leaves to the full reader.
+  it.each([
+    ['a repeated member', '{\n"a": 1,\n"a": 2\n}'],
+    ['an escape', '{\n"a": "\\u0041"\n}'],
+    ['a tab', '{\n\t"a": 1\n}'],
+    ['an integer beyond 2^53', '{\n"a": 9007199254740993\n}'],
+    ['a root list', '[\n{"a": 1}\n]'],
+    ['a line over 1000 characters', `{\n"a": "${'x'.repeat(1000)}"\n}`],
+    ['a syntax error', '{\n"a": 1,\n}'],
+  ])('not on %s', (_name, text) => {
+    expect(readFast(text).ok).toBe(false);
+    expect(readYaml(text, 'f.json').documents[0]?.constructor.name ?? 'none').not.toBe('FastDocument');
+  });
+
+  it('on the same text without what sent it to the full reader', () => {
+    expect(readsAsJson('{\n"a": 1,\n"b": "A"\n}')).toBe(true);
+  });
+
+  it('on generated profiles written as JSON (property)', () => {
+    const catalogue = createCatalogue();
+    let json = 0;
+    fc.assert(
+      fc.property(validProfile, fc.constantFrom(0, 1, 2, 4), (profile, indent) => {
+        let text: string;
+        try {
+          text = JSON.stringify(profile, null, indent);
+        } catch {
+          return; // an integer beyond 2^53, which JSON cannot hold
+        }
+        if (readsAsJson(text)) json += 1;
+        const inputs: InputFile[] = [{ file: 'cluster.json', content: text, origin: 'argument' }];
+        const { fast, full } = bothWays(() => lintInputs(inputs, catalogue));
+        expect(reportOf(fast)).toEqual(reportOf(full));
+      }),
+      { numRuns: 200 },
+    );
+    // Measured: about 45 of 200; indented texts span lines and take the JSON path unless they hold an escape, a tab or a big number.
+    expect(json).toBeGreaterThanOrEqual(20);
   });
 });
 
