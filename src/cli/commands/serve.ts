@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
+import { locateLockfile } from '../../files/lockfile-location.js';
 import { embeddedDefinitionsDir } from '../../files/package-files.js';
 import { runService } from '../../http/entry.js';
 import { EXIT } from '../exit-code.js';
@@ -17,6 +18,10 @@ export interface ServeCommandOptions {
   tlsKey?: string;
   /** Reload when a file under a `--definitions` folder changes. */
   watchDefinitions?: boolean;
+  /** `--lockfile FILE`: serve only its locked versions. */
+  lockfile?: string;
+  /** `--require-pinned`. */
+  requirePinned?: boolean;
 }
 
 /**
@@ -34,8 +39,12 @@ export async function runServe(options: ServeCommandOptions, io: CommandIo): Pro
     io.stderr(`error: --tls-cert and --tls-key go together; found only ${options.tlsCert === undefined ? '--tls-key' : '--tls-cert'}\n`);
     return EXIT.usage;
   }
+  // A service follows a lockfile only when one is named, so a stray file in a container's working directory never stops it.
+  const lockfile = locateLockfile({ flag: options.lockfile, cwd: io.cwd, namedOnly: true });
   return runService(
     {
+      ...(lockfile ? { lockfile: { path: lockfile.path, display: lockfile.display } } : {}),
+      requirePinned: options.requirePinned === true,
       host: options.host,
       port,
       definitionDirs: [...embeddedDirs(io.cwd), ...options.definitions],
