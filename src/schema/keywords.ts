@@ -187,6 +187,9 @@ const lifecycle = (name: string, use: LifecycleUse): KeywordDefinition => ({
   lifecycle: use,
 });
 
+/** The keyword naming a definition property's name in the previous version (DESIGN §8.5). */
+export const RENAMED_FROM = 'renamedFrom';
+
 /**
  * Every keyword kurel's engine knows, in the order its assertions run. A keyword not listed
  * here is refused in a plugin's schema; adding one is adding an entry.
@@ -284,6 +287,8 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   annotation('$schema', 'none'),
   annotation('$id', 'none'),
   annotation('x-expected', 'none', 'omit'),
+  // A definition property's previous name (DESIGN §8.5): read by migrate, never by validation.
+  annotation(RENAMED_FROM, 'none', 'omit'),
   lifecycle('introducedIn', { part: 'bound', bound: 'introduced', phrase: 'introduced in', isWindowEdge: true }),
   lifecycle('deprecatedIn', { part: 'bound', bound: 'deprecated', phrase: 'deprecated in', isWindowEdge: false }),
   lifecycle('removedIn', { part: 'bound', bound: 'removed', phrase: 'removed in', isWindowEdge: true }),
