@@ -545,3 +545,21 @@ function readsAs(written: string, context: { inFlow: boolean; isKey: boolean }):
   const node = (context.isKey ? pair.key : pair.value) as Node | null;
   return isScalar(node) ? node.value : undefined;
 }
+
+/**
+ * Where an offset of an edited text was before the edit: `changes` are those of
+ * {@link editYamlText} (sorted, offsets of the text before). An offset inside replaced text
+ * maps the same distance into the text it replaced, clipped to its end; inserted text maps to
+ * where it was inserted.
+ */
+export function offsetBefore(changes: readonly TextChange[], offset: number): number {
+  let shift = 0;
+  for (const change of changes) {
+    const start = change.start + shift;
+    if (offset < start) break;
+    const end = start + change.text.length;
+    if (offset < end) return change.start + Math.min(offset - start, change.end - change.start);
+    shift += change.text.length - (change.end - change.start);
+  }
+  return offset - shift;
+}
