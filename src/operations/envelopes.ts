@@ -32,8 +32,29 @@ export interface OutdatedEnvelope {
   bindings: readonly OutdatedRow[];
 }
 
+/** One profile file of a migration in `kurel migrate`'s envelope. */
+export interface MigratedFileEntry {
+  path: string;
+  /** Whether the migration changes the file. */
+  changed: boolean;
+  /** The unified diff of the change; empty when unchanged. */
+  diff: string;
+}
+
+/** `kurel migrate`'s envelope (DESIGN §11 "Migrate"). */
+export interface MigrateEnvelope {
+  valid: boolean;
+  diagnostics: readonly Diagnostic[];
+  /** Every profile file read, sorted by path. */
+  files: readonly MigratedFileEntry[];
+  /** Whether the run rewrote the files (`--write` without errors). */
+  written: boolean;
+  /** Whether the lockfile locks a migrated binding under another pin or version (run `kurel lock`); false without a lockfile. */
+  lockOutdated: boolean;
+}
+
 /** The commands whose JSON envelope adds members to, or differs from, the run's. */
-export type EnvelopeShape = 'run' | 'build' | 'lock' | 'outdated';
+export type EnvelopeShape = 'run' | 'build' | 'lock' | 'outdated' | 'migrate';
 
 /** The envelope of a run that printed nothing else: a usage error, say, also shaped for its command. */
 export function envelopeOf(
@@ -41,8 +62,9 @@ export function envelopeOf(
   valid: boolean,
   diagnostics: readonly Diagnostic[],
   files: readonly FileReport[] = [],
-): RunEnvelope | BuildEnvelope | LockEnvelope | OutdatedEnvelope {
+): RunEnvelope | BuildEnvelope | LockEnvelope | OutdatedEnvelope | MigrateEnvelope {
   if (shape === 'lock') return { valid, diagnostics, lockfile: null, changed: false };
+  if (shape === 'migrate') return { valid, diagnostics, files: [], written: false, lockOutdated: false };
   if (shape === 'outdated') return { valid, diagnostics, bindings: [] };
   return shape === 'build' ? buildEnvelope(valid, diagnostics, files, null) : { valid, diagnostics, files };
 }
