@@ -250,7 +250,7 @@ describe('text edits, for every generated document', () => {
           expect(editYamlText(result.text, back).text).toBe(text);
         }
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 
@@ -300,7 +300,7 @@ describe('text edits, for every generated document', () => {
         }
         expect(commas).toBeLessThanOrEqual(chosen.length);
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 
@@ -326,7 +326,7 @@ describe('text edits, for every generated document', () => {
         }
         expect(JSON.stringify(dataOf(result.text))).toBe(JSON.stringify(expected));
       }),
-      { numRuns: 150 },
+      { numRuns: 100 },
     );
   });
 });
