@@ -55,10 +55,8 @@ export const PropertyDeclarationSchema = Type.Object(
         description: 'true opens the map to any other key; a declaration opens it to keys whose values satisfy it',
       }),
     ),
-    renamedFrom: Type.Optional(
-      Type.String({ minLength: 1, description: "the property's name in the previous version of the definition: kurel migrate renames the key" }),
-    ),
     ...LifecycleKeywords,
+    renamedFrom: Type.Optional(Type.String({ minLength: 1, description: "this property's name in the previous version (DESIGN §8.5)" })),
     enumLifecycle: Type.Optional(
       Type.Object({}, { additionalProperties: EnumValueLifecycleSchema, description: 'the lifecycle of single values of a string enum, by value' }),
     ),

@@ -1,8 +1,36 @@
 import { isMap, setOwn } from '../core/data.js';
 import type { Path } from '../core/diagnostics.js';
-import type { JsonSchema } from '../core/json-schema.js';
+import { isSchemaObject, type JsonSchema } from '../core/json-schema.js';
 import { compareVersions, isPrerelease } from '../core/versions.js';
-import { isOpenMap, type PropertyPairing, pairProperties, type SchemaStep, schemaAt } from '../schema/renames.js';
+import { pairProperties } from '../schema/compare-rules.js';
+
+/** One step down a schema: a property's, the list items', or the undeclared keys' (`additionalProperties`). */
+export type SchemaStep = { readonly property: string } | { readonly items: true } | { readonly additional: true };
+
+/** The subschema a step leads to, when the schema has one. */
+export function schemaAt(schema: JsonSchema | undefined, step: SchemaStep): JsonSchema | undefined {
+  if (!schema) return undefined;
+  if ('property' in step) return schema.properties && Object.hasOwn(schema.properties, step.property) ? schema.properties[step.property] : undefined;
+  if ('items' in step) return isSchemaObject(schema.items) ? schema.items : undefined;
+  return isSchemaObject(schema.additionalProperties) ? schema.additionalProperties : undefined;
+}
+
+/** True when a map of this schema accepts keys it does not declare. */
+function isOpenMap(schema: JsonSchema | undefined): boolean {
+  const additional = schema?.additionalProperties;
+  return additional === true || isSchemaObject(additional);
+}
+
+/**
+ * How the properties of one map correspond between an older and a newer version (compat's
+ * pairing, DESIGN §8.5): each newer property continues the older one of its name, or the one
+ * its `renamedFrom` names. Either schema may be missing (a map one version does not declare).
+ */
+function pairingOf(older: JsonSchema | undefined, newer: JsonSchema | undefined): { olderToNewer: Map<string, string>; newerToOlder: Map<string, string> } {
+  if (!older || !newer) return { olderToNewer: new Map(), newerToOlder: new Map() };
+  const pairing = pairProperties(older, newer);
+  return { olderToNewer: new Map(pairing.continuedBy), newerToOlder: new Map(pairing.continues) };
+}
 
 /** One version of a definition and the schema its renderings are checked with. */
 export interface VersionSchema {
@@ -124,10 +152,10 @@ export function traceToFirst(chain: readonly VersionSchema[], steps: readonly Sc
     for (const step of current) {
       let earlierStep: SchemaStep = step;
       if ('property' in step) {
-        const pairing = pairProperties(upward ? earlierSchema : laterSchema, upward ? laterSchema : earlierSchema);
-        const pair = pairing.pairs.find(([older, newer]) => (upward ? newer : older) === step.property);
-        if (!pair) return undefined;
-        earlierStep = { property: upward ? pair[0] : pair[1] };
+        const pairing = pairingOf(upward ? earlierSchema : laterSchema, upward ? laterSchema : earlierSchema);
+        const name = (upward ? pairing.newerToOlder : pairing.olderToNewer).get(step.property);
+        if (name === undefined) return undefined;
+        earlierStep = { property: name };
       }
       mapped.push(earlierStep);
       laterSchema = schemaAt(laterSchema, step);
@@ -185,8 +213,8 @@ function untrack(tracked: Tracked): unknown {
 function convertMap(map: TrackedMap, older: JsonSchema | undefined, newer: JsonSchema | undefined, before: Path, after: Path, context: StepContext): void {
   const { upward, step } = context;
   const [source, target] = upward ? [older, newer] : [newer, older];
-  const pairing: PropertyPairing = pairProperties(older, newer);
-  const targetOf = new Map(pairing.pairs.map(([o, n]) => (upward ? [o, n] : [n, o])));
+  const pairing = pairingOf(older, newer);
+  const targetOf = upward ? pairing.olderToNewer : pairing.newerToOlder;
   const declared = source?.properties ?? {};
   const kept: TrackedEntry[] = [];
   for (const entry of map.entries) {
@@ -219,7 +247,10 @@ function convertMap(map: TrackedMap, older: JsonSchema | undefined, newer: JsonS
   }
   map.entries = kept;
   const present = new Set(kept.map((e) => e.key));
-  for (const name of upward ? pairing.newerOnly : pairing.olderOnly) {
+  const continued = upward ? pairing.newerToOlder : pairing.olderToNewer;
+  for (const name of Object.keys(target?.properties ?? {})) {
+    if (continued.has(name)) continue;
+    // New in the step's target version: the rendering goes without it, and its default applies.
     const fallback = schemaAt(target, { property: name })?.default;
     if (fallback !== undefined && !present.has(name)) step.defaulted.push({ path: [...after, name], value: fallback });
   }

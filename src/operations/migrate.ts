@@ -6,11 +6,20 @@ import type { InputFile } from '../core/input.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { compareVersions, isDefinitionVersion, isPrerelease, refuseDefinitionVersion, sortVersions } from '../core/versions.js';
 import { capabilityType, DNS1123_LABEL } from '../documents/common.js';
+import { documentPath } from '../documents/compare-definitions.js';
 import { readInput } from '../documents/read-input.js';
-import { checkRenamesAgainst, type SchemaStep, schemaAt } from '../schema/renames.js';
+import { checkRenames } from '../schema/compare.js';
 import type { SourceDocument, SourceText } from '../yaml/source.js';
 import { editYamlText, offsetBefore, type TextChange, type TextEdit } from '../yaml/text-edits.js';
-import { convertRendering, migrationChain, type RenderingConversion, traceToFirst, type VersionSchema } from './convert-rendering.js';
+import {
+  convertRendering,
+  migrationChain,
+  type RenderingConversion,
+  type SchemaStep,
+  schemaAt,
+  traceToFirst,
+  type VersionSchema,
+} from './convert-rendering.js';
 import type { LockFollowing } from './follow-lock.js';
 import { lintInputs } from './lint.js';
 import type { PlatformOptions } from './platform.js';
@@ -193,21 +202,25 @@ function targetProblems(targets: readonly MigrationTarget[], catalogue: Catalogu
 }
 
 /**
- * DESIGN §11: each version's `renamedFrom` names a property of the version before it — the
- * release before a release, the version just before a prerelease — checked on the versions of
- * the run and reported at the `renamedFrom` value.
+ * DESIGN §11: each version's `renamedFrom` names a property of the version before it, checked
+ * on the versions of the run as compat checks them (against the release before each version)
+ * and reported at the `renamedFrom` value.
  */
 function renameProblems(catalogue: Catalogue, name: string): Diagnostic[] {
   const entries = catalogue.definitionVersions(name).filter((e): e is CapabilityDefinitionEntry & { version: string } => e.version !== undefined);
   const sorted = [...entries].sort((a, b) => compareVersions(a.version, b.version));
   const out: Diagnostic[] = [];
   for (const [index, entry] of sorted.entries()) {
-    const earlier = sorted.slice(0, index);
-    const previous = isPrerelease(entry.version) ? earlier[earlier.length - 1] : earlier.filter((e) => !isPrerelease(e.version)).pop();
+    const previous = sorted
+      .slice(0, index)
+      .filter((e) => !isPrerelease(e.version))
+      .pop();
     if (!previous) continue;
-    const issues = checkRenamesAgainst(previous.schema, entry.schema, `${name} ${previous.version}`);
     const source = entry.documents.find((d) => d.file === entry.file) ?? entry.documents[0];
-    if (source) for (const issue of issues) out.push(source.document.toDiagnostic(issue));
+    if (!source) continue;
+    for (const problem of checkRenames(previous.schema, entry.schema)) {
+      out.push(source.document.toDiagnostic(error('definition-invalid', documentPath(problem.path), problem.message, { part: 'value' })));
+    }
   }
   return out;
 }

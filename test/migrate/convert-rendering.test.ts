@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { convertRendering, migrationChain, traceToFirst } from '../../src/operations/convert-rendering.js';
-import { checkRenamesAgainst, pairProperties } from '../../src/schema/renames.js';
 import { catalogueOf, chainOf, definitionFiles } from './helpers.js';
 
 // Three versions: 2.0.0 renames maxMemory to memoryLimit and tls.on to tls.enabled, drops
@@ -144,53 +143,5 @@ describe('traceToFirst', () => {
     expect(traceToFirst(chain, [{ property: 'sidecars' }, { items: true }, { property: 'cores' }])).toMatchObject({ type: 'string' });
     expect(traceToFirst(chain, [{ property: 'port' }])).toBeUndefined();
     expect(traceToFirst(chainOf(CATALOGUE, ['3.0.0', '2.0.0', '1.0.0']), [{ property: 'maxMemory' }])).toMatchObject({ default: '512Mi' });
-  });
-});
-
-describe('pairProperties and checkRenamesAgainst', () => {
-  const schema = (version: string) => CATALOGUE.definition('redis-sidecar', version)!.schema;
-
-  it('pairs renamed and unchanged properties one to one', () => {
-    expect(pairProperties(schema('1.0.0'), schema('2.0.0'))).toEqual({
-      pairs: [
-        ['image', 'image'],
-        ['maxMemory', 'memoryLimit'],
-        ['tls', 'tls'],
-        ['sidecars', 'sidecars'],
-        ['labels', 'labels'],
-      ],
-      olderOnly: ['legacy'],
-      newerOnly: ['port'],
-    });
-  });
-
-  it('finds nothing wrong when every renamedFrom names a property of the version before', () => {
-    expect(checkRenamesAgainst(schema('1.0.0'), schema('2.0.0'), 'redis-sidecar 1.0.0')).toEqual([]);
-  });
-
-  it('names a renamedFrom the version before lacks, at every depth, with the path of the renamedFrom value', () => {
-    expect(checkRenamesAgainst(schema('2.0.0'), schema('2.0.0'), 'redis-sidecar 1.9.0')).toEqual([
-      {
-        code: 'definition-invalid',
-        severity: 'error',
-        path: ['spec', 'rendering', 'properties', 'memoryLimit', 'renamedFrom'],
-        message:
-          'memoryLimit.renamedFrom names "maxMemory", which redis-sidecar 1.9.0 does not declare: a renamed property must be a property of the previous version',
-      },
-      {
-        code: 'definition-invalid',
-        severity: 'error',
-        path: ['spec', 'rendering', 'properties', 'tls', 'properties', 'enabled', 'renamedFrom'],
-        message:
-          'tls.enabled.renamedFrom names "on", which redis-sidecar 1.9.0 does not declare in tls: a renamed property must be a property of the previous version',
-      },
-      {
-        code: 'definition-invalid',
-        severity: 'error',
-        path: ['spec', 'rendering', 'properties', 'sidecars', 'items', 'properties', 'cores', 'renamedFrom'],
-        message:
-          'sidecars[].cores.renamedFrom names "cpu", which redis-sidecar 1.9.0 does not declare in sidecars[]: a renamed property must be a property of the previous version',
-      },
-    ]);
   });
 });

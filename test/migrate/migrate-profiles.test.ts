@@ -261,9 +261,32 @@ describe('the definitions of a migration', () => {
     const { report, pinned, changed } = migrateOne(profile('redis-sidecar:', '  version: "1.1.0"', '  rendering: {image: r, maxMemory: 1Gi}'), TO_2, {}, defs);
     expect(changed).toBe(false);
     expect(pinned).toEqual([at('definition-invalid', 11, 48, '/spec/rendering/properties/memoryLimit/renamedFrom', 'error', 'defs/redis-sidecar-2.0.0.yaml')]);
+    // The words of compat, which checks the same rule on the same pairs.
     expect(report.diagnostics[0]!.message).toBe(
-      'memoryLimit.renamedFrom names "memory", which redis-sidecar 1.1.0 does not declare: a renamed property must be a property of the previous version',
+      'memoryLimit.renamedFrom names memory, which the previous version does not have here; renamedFrom pairs a property with its name in the version just before, so remove it once that version has the new name',
     );
+  });
+
+  it('reports a renamedFrom on a property the previous version already has, as compat does', () => {
+    const defs = {
+      ...DEFS,
+      'defs/redis-sidecar-1.2.0.yaml': definitionText('redis-sidecar', '1.2.0', [
+        'image: {type: string, required: true}',
+        'port: {type: integer, renamedFrom: maxMemory}',
+      ]),
+    };
+    const { report, changed } = migrateOne(profile('redis-sidecar: {version: "1.1.0", rendering: {image: r, maxMemory: 1Gi}}'), TO_2, {}, defs);
+    expect(changed).toBe(false);
+    // 1.2.0 is now the release before 2.0.0, and it has no maxMemory either.
+    expect(report.diagnostics.map((d) => [d.file, d.line, d.column, d.message])).toEqual([
+      ['defs/redis-sidecar-1.2.0.yaml', 11, 42, 'port.renamedFrom names maxMemory, but the previous version already has port: nothing is renamed'],
+      [
+        'defs/redis-sidecar-2.0.0.yaml',
+        11,
+        64,
+        'memoryLimit.renamedFrom names maxMemory, which the previous version does not have here; renamedFrom pairs a property with its name in the version just before, so remove it once that version has the new name',
+      ],
+    ]);
   });
 
   it('reports a broken name with its own diagnostics, not as a usage error', () => {
