@@ -168,7 +168,8 @@ export function migrateInputs(
     diagnostics: diagnostics.sort(compareDiagnostics),
     fatal: false,
     files: plans.map(({ path, before, after, changed, bom }) => ({ path, before, after, changed, bom })),
-    sources: original.sources,
+    // A lint keeps the texts of the files it reported on; the migration reports on the files it planned too.
+    sources: new Map([...plans.map((plan): [string, SourceText] => [plan.path, plan.source]), ...original.sources]),
     lockOutdated: plans.some((plan) => isLockOutdated(plan, options.lock)),
   };
 }
@@ -244,6 +245,8 @@ interface FilePlan extends MigratedFile {
   bindings: Map<string, MigratedBinding>;
   /** Positions a diagnostic of the migrated text in the file as it is; undefined to leave it out. */
   positionBack(diagnostic: Diagnostic, migrated: SourceText | undefined): Diagnostic | undefined;
+  /** The file as it is, to show source lines under its diagnostics. */
+  source: SourceText;
 }
 
 /** One binding a migration moves. */
@@ -278,6 +281,7 @@ function planFile(
     diagnostics: [],
     bindings: new Map(),
     positionBack: (d) => d,
+    source: read.source,
   };
   // A file that cannot be read cleanly is left as it is; its own diagnostics explain it.
   if (read.diagnostics.some((d) => d.severity === 'error')) return plan;
