@@ -3,6 +3,8 @@ import { isMap, setOwn } from '../core/data.js';
 import { compareDiagnostics, type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import { compareVersions } from '../core/versions.js';
 import { definitionDigest } from '../documents/definition-digest.js';
+import { versionDeclaring } from '../schema/compare.js';
+import { compatOfFiles } from './compat.js';
 import { type LintOptions, lintInputs } from './lint.js';
 import { validateJsonProfile } from './validate-profile.js';
 
@@ -34,8 +36,8 @@ export type ReviewIdentity = { uid: string } | { problem: string };
 /** What the webhook checks beyond one object: a definition release against the object it replaces. */
 export interface AdmissionOptions extends LintOptions {
   /**
-   * The compat check of an UPDATE that changes a definition's `spec.version` (DESIGN §8.6):
-   * problems (errors deny) positioned in the new object. Absent: the bump is not judged.
+   * The check of an UPDATE that changes a definition's `spec.version`: problems (errors deny).
+   * Default: `kurel compat` of the old object against the new one (DESIGN §8.6).
    */
   checkRelease?: (before: Record<string, unknown>, after: Record<string, unknown>) => readonly Diagnostic[];
 }
@@ -99,7 +101,8 @@ export function admitReview(data: Record<string, unknown>, catalogue: Catalogue,
     diagnostics = validateJsonProfile(ADMISSION_FILE, text, document, catalogue, options).diagnostics;
   } else {
     diagnostics = lintInputs([{ file: ADMISSION_FILE, content: text, origin: 'argument' }], catalogue, options).diagnostics;
-    if (old && !diagnostics.some((d) => d.severity === 'error')) diagnostics = [...diagnostics, ...releaseProblems(documentOf(old), document, options)];
+    if (old && !diagnostics.some((d) => d.severity === 'error'))
+      diagnostics = [...diagnostics, ...releaseProblems(documentOf(old), document, catalogue, options)];
   }
   return judge(uid, suppressByAnnotation(diagnostics, metadata['annotations']));
 }
@@ -122,7 +125,7 @@ function documentOf(object: Record<string, unknown>): Record<string, unknown> {
 }
 
 // A published version is immutable; a new one moves forward and passes compat (DESIGN §9.1).
-function releaseProblems(before: Record<string, unknown>, after: Record<string, unknown>, options: AdmissionOptions): Diagnostic[] {
+function releaseProblems(before: Record<string, unknown>, after: Record<string, unknown>, catalogue: Catalogue, options: AdmissionOptions): Diagnostic[] {
   const was = versionOf(before);
   const now = versionOf(after);
   const name = isMap(after['metadata']) ? String(after['metadata']['name']) : '';
@@ -139,7 +142,25 @@ function releaseProblems(before: Record<string, unknown>, after: Record<string, 
   if (now !== undefined && compareVersions(now, was) < 0) {
     return [at('/spec/version', 'invalid-value', `capability definition "${name}" moves forward: ${now} is lower than the version it replaces, ${was}`)];
   }
-  return [...(options.checkRelease?.(before, after) ?? [])];
+  const check = options.checkRelease ?? ((old: Record<string, unknown>, now: Record<string, unknown>) => compatProblems(old, now, catalogue));
+  return [...check(before, after)];
+}
+
+/** `kurel compat` of the object an UPDATE replaces against the new one: a bump too small denies. */
+function compatProblems(before: Record<string, unknown>, after: Record<string, unknown>, catalogue: Catalogue): Diagnostic[] {
+  const run = compatOfFiles(
+    { file: 'oldObject', content: JSON.stringify(before), origin: 'document' },
+    { file: ADMISSION_FILE, content: JSON.stringify(after), origin: 'document' },
+    catalogue,
+  );
+  const failed = run.pairs.find((pair) => !pair.ok);
+  if (!failed) return [];
+  const breaking = failed.findings.filter((f) => f.class === 'breaking');
+  const named = breaking.slice(0, 3).map((f) => `${f.message} at ${f.path}`);
+  if (breaking.length > named.length) named.push(`${breaking.length - named.length} more breaking change${breaking.length - named.length === 1 ? '' : 's'}`);
+  const release = failed.from === null ? '' : `; release it as ${versionDeclaring(failed.from, failed.needed)}`;
+  const message = `${failed.name} ${failed.from} → ${failed.to} declares ${failed.declared}; needs ${failed.needed}: ${named.join(', ')}${release}`;
+  return [at('/spec/version', 'invalid-value', message)];
 }
 
 function versionOf(document: Record<string, unknown>): string | undefined {

@@ -300,3 +300,23 @@ describe('admitReview: for every review', () => {
     );
   });
 });
+
+describe('admitReview: a new definition version passes kurel compat', () => {
+  const v1 = definition({ version: '1.0.0', rendering: { properties: { image: { type: 'string', required: true }, port: { type: 'integer' } } } });
+  const tightened = (version: string) =>
+    definition({ version, rendering: { properties: { image: { type: 'string', required: true }, port: { type: 'integer', maximum: 65535 } } } });
+
+  it('denies a minor release that tightens validation, naming the change and the bump it needs', () => {
+    expect(admitReview(updateDefinition(v1, tightened('1.1.0')), catalogue).response.status).toEqual({
+      code: 422,
+      reason: 'Invalid',
+      message:
+        '/spec/version: redis-sidecar 1.0.0 → 1.1.0 declares minor; needs major: port: maximum added (65535) at /spec/rendering/properties/port/maximum; release it as 2.0.0 (invalid-value)',
+    });
+  });
+
+  it('allows the same change released as a new major version, and a prerelease', () => {
+    expect(admitReview(updateDefinition(v1, tightened('2.0.0')), catalogue).response).toEqual({ uid: 'b2c1e0a4', allowed: true });
+    expect(admitReview(updateDefinition(v1, tightened('1.1.0-rc.1')), catalogue).response).toEqual({ uid: 'b2c1e0a4', allowed: true });
+  });
+});
