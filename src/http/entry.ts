@@ -1,23 +1,33 @@
-import { RegistryError } from '../catalogue/errors.js';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { createApp } from './app.js';
-import { prepareCatalogueLoader } from './catalogue-loader.js';
+import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 import { batchedDestination, createLogger, diagnosticLines } from './logger.js';
 import { type RunningServer, startServer, type TlsOptions } from './server.js';
-import { type CatalogueLoader, ServiceState } from './service-state.js';
+import { ServiceState } from './service-state.js';
 import { type DefinitionsWatch, watchDefinitions } from './watch-definitions.js';
+import { type DefinitionFolder, poolLoader } from './work/pool-loader.js';
+
+export type { DefinitionFolder } from './work/pool-loader.js';
 
 /** What the service is started with (the `kurel serve` flags, parsed). */
 export interface ServiceOptions {
   host: string;
   port: number;
-  /** Definition folders, named as they are shown in diagnostics and `/readyz`. */
-  definitionDirs: readonly string[];
+  /** Definition folders, with the names diagnostics and `/readyz` give them. */
+  definitionFolders: readonly DefinitionFolder[];
   plugins: readonly string[];
   cwd: string;
   /** Folders to watch for changes (`--watch-definitions`); a change reloads, debounced. */
   watchedDirs?: readonly string[] | undefined;
   /** Serve HTTPS only with this certificate and key (PEM files), reloaded when they change. */
   tls?: { certFile: string; keyFile: string };
+  /** Worker threads (`--workers`); the CPUs Node reports by default. */
+  workers?: number;
+  /** `--request-timeout`, `--send-timeout` and `--worker-memory`; the defaults of {@link DEFAULT_LIMITS} otherwise. */
+  limits?: Partial<Pick<ServiceLimits, 'requestTimeoutMs' | 'sendTimeoutMs' | 'workerMemoryMiB'>>;
+  /** A file holding the token `POST /v1/reload` requires (`--admin-token-file`). */
+  adminTokenFile?: string | undefined;
 }
 
 /** Where the service writes: its log lines and its start-up refusal. */
@@ -33,9 +43,10 @@ export const SERVICE_EXIT = { stopped: 0, cut: 1, refused: 2 } as const;
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /**
- * Runs the validation service until SIGTERM or SIGINT: loads plugins and definitions
- * (refusing to start when any has an error), listens, reloads definitions on SIGHUP, and on a
- * stop signal drains gracefully. Resolves to the exit code.
+ * Runs the validation service until SIGTERM or SIGINT: reads the definitions, starts the worker
+ * pool (every worker imports the plugins and builds the catalogue; the service refuses to start
+ * when any has an error), listens once every worker has loaded, reloads definitions on SIGHUP,
+ * and on a stop signal drains gracefully. Resolves to the exit code.
  */
 export async function runService(options: ServiceOptions, io: ServiceIo): Promise<number> {
   const destination = batchedDestination((text) => io.stdout(text));
@@ -59,23 +70,43 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     }
   }
 
-  let loader: CatalogueLoader;
-  try {
-    loader = await prepareCatalogueLoader({ definitionDirs: options.definitionDirs, plugins: options.plugins, cwd: options.cwd });
-  } catch (err) {
-    if (!(err instanceof RegistryError)) throw err;
-    return refuse(err.message);
+  let adminToken: string | undefined;
+  if (options.adminTokenFile !== undefined) {
+    try {
+      adminToken = readFileSync(options.adminTokenFile, 'utf8').trim();
+    } catch (err) {
+      return refuse(`cannot read the admin token file ${options.adminTokenFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    }
+    if (adminToken === '' || /\s/.test(adminToken))
+      return refuse(`the admin token file ${options.adminTokenFile} must hold one token without spaces, found ${adminToken === '' ? 'nothing' : 'spaces'}`);
   }
+
+  const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const workers = options.workers ?? availableParallelism();
+  const loader = poolLoader({
+    definitionFolders: options.definitionFolders,
+    plugins: options.plugins,
+    cwd: options.cwd,
+    workers,
+    workerMemoryMiB: limits.workerMemoryMiB,
+    logger,
+  });
   const started = await ServiceState.start(loader);
-  if (!(started instanceof ServiceState)) return refuse('the definitions have errors', diagnosticLines(started.diagnostics));
+  if (!(started instanceof ServiceState)) {
+    // A refused plugin stops the start by itself; definitions are listed with all their errors.
+    const refusal = started.diagnostics.find((d) => d.code === 'usage');
+    if (refusal) return refuse(refusal.message.replace(/^refusing to start: /, ''));
+    return refuse('the definitions have errors', diagnosticLines(started.diagnostics));
+  }
   const state = started;
   const warnings = state.lastReload.diagnostics;
   if (warnings.length > 0) logger.warn({ warnings: diagnosticLines(warnings) }, 'definitions loaded with warnings');
-  const kurel = createApp({ state, logger, processMetrics: true });
+  const kurel = createApp({ state, logger, limits, processMetrics: true, ...(adminToken === undefined ? {} : { adminToken }) });
   let running: RunningServer;
   try {
     running = await startServer(kurel, { host: options.host, port: options.port, ...(tls ? { tls } : {}) });
   } catch (err) {
+    await state.close();
     return refuse(`cannot listen on ${options.host}:${options.port}: ${(err as Error).message}`);
   }
   let watching: DefinitionsWatch | undefined;
@@ -106,14 +137,15 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     for (const signal of STOP_SIGNALS) process.on(signal, stop);
   });
   // Logged once the signal handlers are in place: a supervisor may signal as soon as it reads this.
-  const catalogue = state.catalogue;
   logger.info(
     {
       url: running.url,
       tls: tls !== undefined,
       watchDefinitions: watching !== undefined,
-      handlers: catalogue.listHandlers().length,
-      definitions: catalogue.listDefinitions().length,
+      reloadAccess: adminToken === undefined ? 'loopback' : 'token',
+      handlers: state.registry.handlers,
+      definitions: state.registry.definitions,
+      workers,
       startupMs: Math.round(performance.now()),
       limits: kurel.limits,
     },
@@ -121,6 +153,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   );
   const code = await stopped;
   await watching?.close();
+  await state.close();
   process.off('SIGHUP', reload);
   for (const signal of STOP_SIGNALS) process.off(signal, stop);
   // Whatever handle a dependency left open must not keep a stopped service alive.

@@ -47,7 +47,7 @@ export function createMetrics(state: ServiceState, options: { processMetrics?: b
     help: 'CapabilityDefinitions in the registry in service',
     registers: [registry],
     collect() {
-      this.set(state.catalogue.listDefinitions().length);
+      this.set(state.registry.definitions);
     },
   });
   new Gauge({

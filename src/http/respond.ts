@@ -20,3 +20,11 @@ export function sendText(res: Response, status: number, mediaType: string, text:
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text);
 }
+
+/** Answers with a body already encoded as UTF-8 (by a worker, say). */
+export function sendBytes(res: Response, status: number, mediaType: string, body: Uint8Array): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', `${mediaType}; charset=utf-8`);
+  res.setHeader('Content-Length', body.byteLength);
+  res.end(Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+}

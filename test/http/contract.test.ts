@@ -36,6 +36,8 @@ const ajv = new Ajv2020({ allErrors: true, strict: true });
 ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
 for (const [name, schema] of Object.entries(spec.components.schemas)) ajv.addSchema({ ...localRefs(schema), $id: `${SCHEMA_BASE}${name}` });
 
+/** `POST /v1/reload` as a loopback caller sends it: the JSON media type is required. */
+const postReload = (app: Parameters<typeof request>[0]) => request(app).post('/v1/reload').set('Content-Type', 'application/json');
 /** Every (method, path template, status) answered during the run. */
 const observed = new Set<string>();
 
@@ -192,9 +194,9 @@ describe('the running app against openapi.yaml', () => {
     expectDocumented('get', '/healthz', await request(app).get('/healthz'));
     expectDocumented('get', '/readyz', await request(app).get('/readyz'));
     expectDocumented('get', '/metrics', await request(app).get('/metrics'));
-    expectDocumented('post', '/v1/reload', await request(app).post('/v1/reload'));
+    expectDocumented('post', '/v1/reload', await postReload(app));
     writeFileSync(join(scratch, 'broken.yaml'), 'kind: [');
-    expectDocumented('post', '/v1/reload', await request(app).post('/v1/reload'));
+    expectDocumented('post', '/v1/reload', await postReload(app));
     expectDocumented('get', '/readyz', await request(app).get('/readyz'));
     rmSync(join(scratch, 'broken.yaml'));
     state.beginDrain();

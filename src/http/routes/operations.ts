@@ -15,20 +15,26 @@ export function healthRoute(): RequestHandler {
 /**
  * `GET /readyz`: 200 while the service takes requests, 503 once shutdown has begun. Either way
  * it tells which registry is in service and how the last reload went (a failed reload leaves
- * the previous registry in service, so the service stays ready).
+ * the previous registry in service, so the service stays ready). Every worker has loaded the
+ * registry by the time it is in service, at start and after a reload, and replacing a worker
+ * never changes readiness.
  */
 export function readinessRoute(state: ServiceState): RequestHandler {
   return (_req, res) => {
-    const catalogue = state.catalogue;
+    const registry = state.registry;
     sendJson(res, state.isDraining ? 503 : 200, {
       status: state.isDraining ? 'draining' : 'ready',
-      registry: { loadedAt: state.loadedAt.toISOString(), handlers: catalogue.listHandlers().length, definitions: catalogue.listDefinitions().length },
+      registry: { loadedAt: state.loadedAt.toISOString(), handlers: registry.handlers, definitions: registry.definitions },
       lastReload: describeReload(state.lastReload),
     });
   };
 }
 
-/** `POST /v1/reload`: reloads the definitions as SIGHUP does; 200 with the outcome, failed or not. */
+/**
+ * `POST /v1/reload`: reloads the definitions as SIGHUP does; 200 with the outcome, failed or
+ * not. It takes no admission slot, and concurrent reloads are coalesced (see
+ * {@link ServiceState.reload}); who may call it is checked before (`reloadAccess`).
+ */
 export function reloadRoute(state: ServiceState): RequestHandler {
   return async (_req, res) => {
     const record = await state.reload();

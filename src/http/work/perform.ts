@@ -1,0 +1,123 @@
+import type { Catalogue } from '../../catalogue/catalogue.js';
+import type { JsonSchema } from '../../core/json-schema.js';
+import { stringifyJson } from '../../core/json-text.js';
+import { buildApplication } from '../../operations/build-application.js';
+import { capabilitySchema, renderingSchemaDocument } from '../../operations/capability-schema.js';
+import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
+import { type CapabilityListing, listCapabilities } from '../../operations/list-capabilities.js';
+import { type ProfileVerdict, validateJsonProfile, validateProfile } from '../../operations/validate-profile.js';
+import { type BodyKind, decodeJsonBody } from '../body.js';
+import { HttpProblem } from '../problem.js';
+import { isEnvelope, readEnvelope } from '../request-envelope.js';
+import type { WorkAnswer, WorkTask, WorkVerdict } from './task.js';
+
+/** The file name diagnostics about the profile carry (DESIGN §4.1). */
+export const REQUEST_FILE = 'request';
+
+/**
+ * Does the work of one request against `catalogue` and encodes the answer; a problem with the
+ * request (a body that cannot be decoded, an unknown capability type) is answered as data, and
+ * anything else thrown is an unexpected failure for the caller to report. The same function runs
+ * in a worker thread and, for embedding and tests, on the calling thread.
+ */
+export function performTask(catalogue: Catalogue, task: WorkTask): WorkAnswer {
+  try {
+    switch (task.kind) {
+      case 'validate':
+        return verdictAnswer('validate', validate(catalogue, task.bodyKind, task.body));
+      case 'build':
+        return verdictAnswer('build', build(catalogue, task.body));
+      case 'capabilities':
+        return jsonAnswer(listingsOf(catalogue));
+      case 'capability':
+        return jsonAnswer(capability(catalogue, task.type));
+      case 'cluster-profile-schema':
+        return jsonAnswer(editorSchemaOf(catalogue), 'application/schema+json');
+    }
+  } catch (err) {
+    if (err instanceof HttpProblem) return { problem: { status: err.status, detail: err.detail, extensions: { ...err.extensions } } };
+    throw err;
+  }
+}
+
+/**
+ * `POST /v1/validate`: a ClusterProfile as YAML or JSON, or the JSON envelope
+ * `{profile, definitions?}`; the verdict whatever it is.
+ */
+function validate(catalogue: Catalogue, bodyKind: BodyKind, body: Uint8Array): ProfileVerdict {
+  if (bodyKind === 'yaml') return validateProfile({ profile: { file: REQUEST_FILE, content: body } }, catalogue);
+  const { text, data } = decodeJsonBody(body);
+  if (!isEnvelope(data)) return validateJsonProfile(REQUEST_FILE, text, data, catalogue);
+  const { profile, definitions } = readEnvelope(text, data, ['profile']);
+  return profile.data !== undefined && definitions.length === 0
+    ? validateJsonProfile(REQUEST_FILE, profile.text, profile.data, catalogue)
+    : validateProfile({ profile: { file: REQUEST_FILE, content: profile.text }, definitions }, catalogue);
+}
+
+/**
+ * `POST /v1/build`: `{application, profile, definitions?}` (texts or objects); diagnostics name
+ * the files `application`, `profile` and `definitions[i]`.
+ */
+function build(catalogue: Catalogue, body: Uint8Array): { valid: boolean; diagnostics: unknown[]; application: unknown } {
+  const { text, data } = decodeJsonBody(body);
+  const envelope = readEnvelope(text, data, ['application', 'profile']);
+  const report = buildApplication(
+    {
+      application: { file: 'application', content: envelope.application.text },
+      profile: { file: 'profile', content: envelope.profile.text },
+      definitions: envelope.definitions,
+    },
+    // The request's definitions make a catalogue of their own; the one in service never changes.
+    catalogue,
+  );
+  const valid = !report.diagnostics.some((d) => d.severity === 'error');
+  return { valid, diagnostics: report.diagnostics, application: valid ? report.application : null };
+}
+
+/** `GET /v1/capabilities/{type}`: one capability and the JSON Schema of its rendering; 404 for a type nothing knows. */
+function capability(catalogue: Catalogue, type: string): unknown {
+  const listing = listingsOf(catalogue).find((c) => c.type === type);
+  const published = listing ? capabilitySchema(catalogue, type) : undefined;
+  if (!listing || !published) throw new HttpProblem(404, `no handler or definition knows the capability type ${JSON.stringify(type)}`);
+  return { ...listing, schema: renderingSchemaDocument(published) };
+}
+
+// A catalogue never changes once in service (a reload brings new workers), so what is published
+// from it is computed once per catalogue.
+const listings = new WeakMap<Catalogue, CapabilityListing[]>();
+const editorSchemas = new WeakMap<Catalogue, JsonSchema>();
+
+function listingsOf(catalogue: Catalogue): CapabilityListing[] {
+  let listing = listings.get(catalogue);
+  if (!listing) {
+    listing = listCapabilities(catalogue);
+    listings.set(catalogue, listing);
+  }
+  return listing;
+}
+
+function editorSchemaOf(catalogue: Catalogue): JsonSchema {
+  let schema = editorSchemas.get(catalogue);
+  if (!schema) {
+    schema = clusterProfileJsonSchema(catalogue);
+    editorSchemas.set(catalogue, schema);
+  }
+  return schema;
+}
+
+function verdictAnswer(operation: WorkVerdict['operation'], verdict: { valid: boolean }): WorkAnswer {
+  return { ...jsonAnswer(verdict), verdict: { operation, valid: verdict.valid } };
+}
+
+// Encoded here, off the main thread, into bytes of their own that can be moved rather than copied.
+function jsonAnswer(value: unknown, mediaType = 'application/json'): { status: number; mediaType: string; body: Uint8Array } {
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch (err) {
+    // Integers beyond 2^53 are kept exact as bigint, which JSON.stringify refuses.
+    if (!(err instanceof TypeError)) throw err;
+    text = stringifyJson(value, 0);
+  }
+  return { status: 200, mediaType, body: new TextEncoder().encode(text) };
+}

@@ -1,0 +1,118 @@
+import { Piscina } from 'piscina';
+import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
+import type { Logger } from '../logger.js';
+import type { TaskControl, TaskRunner, WorkAnswer, WorkTask } from './task.js';
+import { type PostedTask, WORKER_REPORT, type WorkerReport, type WorkerSetup } from './worker-setup.js';
+
+/** How a pool is started. */
+export interface PoolOptions {
+  /** Worker threads, all started at once and kept (a cancelled or exhausted one is replaced). */
+  workers: number;
+  /** The heap limit of each worker (V8's old generation), in MiB. */
+  workerMemoryMiB: number;
+  /** The worker entry module (the bundle's `serve-worker.js`). */
+  filename: string;
+  setup: WorkerSetup;
+  logger: Logger;
+  /** How long every worker may take to load before the pool is given up. */
+  loadTimeoutMs?: number;
+}
+
+/** A pool whose every worker has loaded, or why it could not be used. */
+export type PoolStart = { ok: true; pool: TaskRunner; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
+
+const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
+
+/**
+ * Starts a pool of worker threads (piscina) that each import the plugins and build the catalogue
+ * from `setup` while they start, and resolves once every one of them has reported that it loaded
+ * (DESIGN §11): only then may the pool be put in service. The first report that the definitions
+ * or a plugin were refused, a worker that fails while loading, or the load timeout gives the pool
+ * up. Once in service, a worker whose task is cancelled or exceeds its heap limit is terminated
+ * and replaced; piscina gives the replacement no task before it has loaded.
+ */
+export async function startPool(options: PoolOptions): Promise<PoolStart> {
+  const { workers, logger } = options;
+  const piscina = new Piscina<PostedTask, WorkAnswer>({
+    filename: options.filename,
+    workerData: options.setup,
+    minThreads: workers,
+    maxThreads: workers,
+    // Every worker holds a built catalogue: none is let go for being idle.
+    idleTimeout: Number.POSITIVE_INFINITY,
+    // The service's admission limit bounds the queue.
+    maxQueue: Number.POSITIVE_INFINITY,
+    concurrentTasksPerWorker: 1,
+    resourceLimits: { maxOldGenerationSizeMb: options.workerMemoryMiB },
+    recordTiming: false,
+  });
+  const loaded = await new Promise<{ ok: true; report: WorkerReport } | { ok: false; diagnostics: Diagnostic[] }>((resolve) => {
+    const reports = new Map<number, WorkerReport>();
+    const finish = (outcome: { ok: true; report: WorkerReport } | { ok: false; diagnostics: Diagnostic[] }) => {
+      clearTimeout(timer);
+      piscina.off('message', onMessage);
+      piscina.off('error', onError);
+      resolve(outcome);
+    };
+    const onMessage = (message: unknown) => {
+      const report = reportIn(message);
+      if (!report) return;
+      if (!report.ok) return finish({ ok: false, diagnostics: report.diagnostics });
+      reports.set(report.threadId, report);
+      if (reports.size >= workers) finish({ ok: true, report });
+    };
+    const onError = (err: unknown) => finish({ ok: false, diagnostics: [workerFailure(err, options.workerMemoryMiB)] });
+    const timeoutMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
+    const timer = setTimeout(
+      () => finish({ ok: false, diagnostics: [fileDiagnostic('<worker>', 'usage', `the worker threads did not all load within ${timeoutMs} ms`)] }),
+      timeoutMs,
+    );
+    piscina.on('message', onMessage);
+    piscina.on('error', onError);
+  });
+  if (!loaded.ok) {
+    await piscina.destroy();
+    return loaded;
+  }
+
+  // In service: replacements load and report again; a worker that fails without a task to fail is logged.
+  piscina.on('message', (message: unknown) => {
+    const report = reportIn(message);
+    if (report) logger.info({ threadId: report.threadId }, 'worker replaced: the new worker has loaded');
+  });
+  piscina.on('error', (err: unknown) => logger.error({ err }, 'a worker thread failed outside any request; it is replaced'));
+  const { registry, diagnostics } = loaded.report;
+  let closing: Promise<void> | undefined;
+  const pool: TaskRunner = {
+    registry,
+    run(task: WorkTask, control: TaskControl): Promise<WorkAnswer> {
+      const body = 'body' in task ? task.body : undefined;
+      return piscina.run({ task, started: control.started }, { signal: control.signal, transferList: body && ownsItsBuffer(body) ? [body.buffer] : [] });
+    },
+    close() {
+      closing ??= piscina.close();
+      return closing;
+    },
+  };
+  return { ok: true, pool, diagnostics };
+}
+
+function reportIn(message: unknown): WorkerReport | undefined {
+  if (typeof message !== 'object' || message === null || !(WORKER_REPORT in message)) return undefined;
+  return (message as Record<typeof WORKER_REPORT, WorkerReport>)[WORKER_REPORT];
+}
+
+function workerFailure(err: unknown, workerMemoryMiB: number): Diagnostic {
+  const code = (err as { code?: unknown } | null)?.code;
+  const reason =
+    code === 'ERR_WORKER_OUT_OF_MEMORY'
+      ? `a worker thread ran out of memory while loading (--worker-memory ${workerMemoryMiB} MiB)`
+      : `a worker thread failed while loading: ${err instanceof Error ? err.message : String(err)}`;
+  return fileDiagnostic('<worker>', 'usage', reason);
+}
+
+// Bytes that own the whole of their buffer can be moved to the worker instead of copied; a
+// small Buffer shares Node's pool with others and must be copied.
+function ownsItsBuffer(bytes: Uint8Array): bytes is Uint8Array<ArrayBuffer> {
+  return bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+}

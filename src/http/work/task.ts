@@ -1,0 +1,60 @@
+import type { BodyKind } from '../body.js';
+
+/**
+ * The work one request asks for, as it crosses to a worker thread: plain data (structured
+ * clone), the body as bytes. Everything that reads a document or the catalogue is here; the
+ * main thread only routes and answers.
+ */
+export type WorkTask =
+  | { kind: 'validate'; bodyKind: BodyKind; body: Uint8Array }
+  | { kind: 'build'; body: Uint8Array }
+  | { kind: 'capabilities' }
+  | { kind: 'capability'; type: string }
+  | { kind: 'cluster-profile-schema' };
+
+/** A problem a task found with its request (a body that cannot be decoded, an unknown type). */
+export interface WorkProblem {
+  status: number;
+  detail: string;
+  extensions?: Record<string, unknown>;
+}
+
+/** The verdict of a validation or a build, counted in `/metrics` by the main thread. */
+export interface WorkVerdict {
+  operation: 'validate' | 'build';
+  valid: boolean;
+}
+
+/** What a task answers: the response, already encoded, or a problem with the request. */
+export type WorkAnswer = { status: number; mediaType: string; body: Uint8Array; verdict?: WorkVerdict } | { problem: WorkProblem };
+
+/**
+ * How the main thread follows one task: `signal` cancels it (a queued task leaves the queue, a
+ * running one loses its worker), and the worker sets `started[0]` to 1 when it begins, so a
+ * deadline can tell a task still queued from one running.
+ */
+export interface TaskControl {
+  signal: AbortSignal;
+  started: Int32Array;
+}
+
+/** What the main thread knows of the catalogue a runner judges with (for `/readyz` and `/metrics`). */
+export interface RegistrySummary {
+  handlers: number;
+  definitions: number;
+}
+
+/** Runs tasks against one catalogue: in worker threads, or on the calling thread for embedding and tests. */
+export interface TaskRunner {
+  /** The catalogue the tasks are judged with. */
+  readonly registry: RegistrySummary;
+  /** Runs one task; rejects with an `AbortError` when `control.signal` cancels it. */
+  run(task: WorkTask, control: TaskControl): Promise<WorkAnswer>;
+  /** Stops taking tasks, lets the ones running finish, then frees the threads. */
+  close(): Promise<void>;
+}
+
+/** A control for a task that is never cancelled (startup checks, tests). */
+export function uncancelled(): TaskControl {
+  return { signal: new AbortController().signal, started: new Int32Array(new SharedArrayBuffer(4)) };
+}

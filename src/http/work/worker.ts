@@ -1,0 +1,40 @@
+// The entry of a worker thread of `kurel serve` (bundled as dist/serve-worker.js, run by piscina).
+// It loads its catalogue while it is imported, so the pool gives it no task before it has loaded,
+// and reports how the load went to the main thread.
+import { parentPort, threadId, workerData } from 'node:worker_threads';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+import type { Catalogue } from '../../catalogue/catalogue.js';
+import { RegistryError } from '../../catalogue/errors.js';
+import { addDefinitionInputs, loadHandlers, refusalDiagnostic } from '../../catalogue/load-catalogue.js';
+import { hasErrors } from '../../core/diagnostics.js';
+import { summaryOf } from './in-process.js';
+import { performTask } from './perform.js';
+import type { WorkAnswer } from './task.js';
+import { type PostedTask, WORKER_REPORT, type WorkerReport, type WorkerSetup } from './worker-setup.js';
+
+const setup = workerData as WorkerSetup;
+let catalogue: Catalogue | undefined;
+let report: WorkerReport;
+try {
+  const handlers = await loadHandlers(setup.plugins, setup.cwd);
+  const added = addDefinitionInputs(
+    handlers,
+    setup.definitions.map((d) => ({ file: d.file, content: d.content, origin: 'definition' as const })),
+  );
+  const ok = !hasErrors(added.diagnostics);
+  if (ok) catalogue = added.catalogue;
+  report = { threadId, ok, registry: summaryOf(added.catalogue), diagnostics: added.diagnostics };
+} catch (err) {
+  if (!(err instanceof RegistryError)) throw err;
+  report = { threadId, ok: false, registry: { handlers: 0, definitions: 0 }, diagnostics: [refusalDiagnostic(err)] };
+}
+parentPort?.postMessage({ [WORKER_REPORT]: report });
+
+/** Does one task with this worker's catalogue; the answer's bytes are moved to the main thread, not copied. */
+export default function run({ task, started }: PostedTask): WorkAnswer | ReturnType<typeof move> {
+  Atomics.store(started, 0, 1);
+  if (!catalogue) throw new Error('this worker has no catalogue: its definitions or plugins were refused');
+  const answer = performTask(catalogue, task);
+  if (!('body' in answer)) return answer;
+  return move({ [transferableSymbol]: answer.body.buffer, [valueSymbol]: answer });
+}
