@@ -9,6 +9,7 @@ import { type Logger, silentLogger } from './logger.js';
 import { createMetrics, type ServiceMetrics } from './metrics.js';
 import { HttpProblem, sendProblem } from './problem.js';
 import { reloadAccess } from './reload-access.js';
+import { isAnswered } from './respond.js';
 import { codeExplanationRoute } from './routes/codes.js';
 import { healthRoute, logReloads, metricsRoute, openApiRoute, readinessRoute, reloadRoute } from './routes/operations.js';
 import { buildTask, capabilitiesTask, capabilityTask, clusterProfileSchemaTask, validateTask, workRoute } from './routes/work.js';
@@ -132,9 +133,10 @@ const BODY_ERRORS: Readonly<Record<string, (limitBytes: number) => HttpProblem>>
  */
 function answerErrors(logger: Logger, limits: ServiceLimits): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    if (res.headersSent) {
-      // Already answered (the deadline); nothing more can be said on this connection.
-      req.socket.destroy();
+    if (isAnswered(res)) {
+      // Already answered (the deadline): nothing more can be said on this connection once the
+      // answer is out; one still waiting for its turn goes out as it is.
+      if (res.headersSent) req.socket.destroy();
       return;
     }
     const problem = toProblem(err, req, limits);

@@ -16,11 +16,11 @@ const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIO
  */
 export function logAccess(record: InFlightRequest, requestId: string, options: { logger: Logger; metrics: ServiceMetrics }): void {
   const { req, res } = record;
-  res.once('close', () => {
+  record.onClose(() => {
     const seconds = (performance.now() - record.arrivedAt) / 1000;
     const method = METHODS.has(req.method) ? req.method : 'OTHER';
     const route = routeOf(req);
-    const delivered = res.writableFinished;
+    const delivered = record.delivered;
     options.metrics.requests.inc({ method, route, status: delivered ? String(res.statusCode) : 'aborted' });
     options.metrics.duration.observe({ method, route }, seconds);
     const line = {

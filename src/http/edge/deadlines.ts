@@ -1,5 +1,6 @@
 import type { ServiceLimits } from '../limits.js';
 import { HttpProblem, sendProblem } from '../problem.js';
+import { isAnswered } from '../respond.js';
 import type { InFlightRequest } from './in-flight.js';
 
 /** What the deadlines are checked against. */
@@ -30,8 +31,8 @@ export function watchDeadlines(requests: ReadonlySet<InFlightRequest>, options: 
 
   function check(record: InFlightRequest, now: number): void {
     const { req, res } = record;
-    if (res.headersSent) {
-      if (res.writableFinished || record.isClosed || record.cutBySendTimeout) return;
+    if (isAnswered(res)) {
+      if (record.delivered || record.isClosed || record.cutBySendTimeout) return;
       record.sendingSince ??= now;
       if (now - record.sendingSince > limits.sendTimeoutMs) {
         record.cutBySendTimeout = true;

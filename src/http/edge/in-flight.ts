@@ -18,20 +18,30 @@ export class InFlightRequest {
   sendingSince: number | undefined;
   /** True when the answer was cut because the client did not read it within the send timeout. */
   cutBySendTimeout = false;
+  /** True once the whole answer has been handed to the connection, which was still open then. */
+  delivered = false;
   private task: { controller: AbortController; started: Int32Array } | undefined;
   private answered = false;
+  private readonly whenClosed: (() => void)[] = [];
   private readonly whenDone: (() => void)[] = [];
+  private readonly detach: () => void;
 
   constructor(
     readonly req: Request,
     readonly res: Response,
   ) {
-    res.once('close', () => {
-      this.answered = true;
-      // A client that leaves frees the queue at once; a running task ends by itself or at its deadline.
-      if (this.task && Atomics.load(this.task.started, 0) === 0) this.task.controller.abort(new Error('the client closed the connection'));
-      this.settle();
+    // A response queued behind another on a pipelining connection never emits 'close' when the
+    // connection goes away; the connection's own 'close' covers it.
+    const closed = () => this.close();
+    // Node also emits 'finish' when the connection was destroyed under an answer still being
+    // written; only a finish on a live connection is a delivery. Listened to before Node's own
+    // listener, which may close the connection right after the last answer.
+    res.prependOnceListener('finish', () => {
+      this.delivered = !this.cutBySendTimeout && !req.socket.destroyed;
     });
+    res.once('close', closed);
+    req.socket.once('close', closed);
+    this.detach = () => req.socket.off('close', closed);
   }
 
   /** True once the response has closed (answered, or the client left). */
@@ -72,13 +82,28 @@ export class InFlightRequest {
     return this.expired;
   }
 
+  /** Calls `listener` once, when the response has closed (answered, or the client left). */
+  onClose(listener: () => void): void {
+    this.whenClosed.push(listener);
+  }
+
   /** Calls `listener` once, when the response has closed and no task is left running for it. */
   onDone(listener: () => void): void {
     this.whenDone.push(listener);
   }
 
+  private close(): void {
+    if (this.answered) return;
+    this.answered = true;
+    // A client that leaves frees the queue at once; a running task ends by itself or at its deadline.
+    if (this.task && Atomics.load(this.task.started, 0) === 0) this.task.controller.abort(new Error('the client closed the connection'));
+    for (const listener of this.whenClosed.splice(0)) listener();
+    this.settle();
+  }
+
   private settle(): void {
     if (!this.answered || this.task) return;
+    this.detach();
     for (const listener of this.whenDone.splice(0)) listener();
   }
 }

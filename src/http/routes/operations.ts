@@ -2,7 +2,7 @@ import type { RequestHandler } from 'express';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { diagnosticLines, type Logger } from '../logger.js';
 import type { ServiceMetrics } from '../metrics.js';
-import { sendJson, sendText } from '../respond.js';
+import { endInTurn, sendJson, sendText } from '../respond.js';
 import type { ReloadRecord, ServiceState } from '../service-state.js';
 
 /** `GET /healthz`: the process is up and answering. */
@@ -48,7 +48,7 @@ export function metricsRoute(metrics: ServiceMetrics): RequestHandler {
     const text = await metrics.registry.metrics();
     res.statusCode = 200;
     res.setHeader('Content-Type', metrics.registry.contentType);
-    res.end(text);
+    endInTurn(res, text);
   };
 }
 

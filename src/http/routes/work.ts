@@ -5,7 +5,7 @@ import { type InFlightRequest, inFlightOf } from '../edge/in-flight.js';
 import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { HttpProblem } from '../problem.js';
-import { sendBytes } from '../respond.js';
+import { isAnswered, sendBytes } from '../respond.js';
 import type { ServiceState } from '../service-state.js';
 import type { WorkAnswer, WorkTask } from '../work/task.js';
 
@@ -57,7 +57,7 @@ export function workRoute(options: WorkRouteOptions, taskOf: TaskOf): RequestHan
     } finally {
       record.endTask();
     }
-    if (record.isClosed || res.headersSent) return;
+    if (record.isClosed || isAnswered(res)) return;
     if ('problem' in answer) throw new HttpProblem(answer.problem.status, answer.problem.detail, {}, answer.problem.extensions);
     if (answer.verdict) metrics.validations.inc({ operation: answer.verdict.operation, verdict: answer.verdict.valid ? 'valid' : 'invalid' });
     sendBytes(res, answer.status, answer.mediaType, answer.body);
