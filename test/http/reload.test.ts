@@ -1,11 +1,15 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Request, Response } from 'express';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { prepareCatalogueLoader } from '../../src/http/catalogue-loader.js';
+import { HttpProblem } from '../../src/http/problem.js';
+import { reloadAccess } from '../../src/http/reload-access.js';
+import { startServer } from '../../src/http/server.js';
 import { ServiceState } from '../../src/http/service-state.js';
-import { GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, testApp } from './support.js';
+import { GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest, testApp } from './support.js';
 
 let dir: string;
 beforeEach(() => {
@@ -133,5 +137,107 @@ describe('reloading definitions', () => {
     expect(during.body.valid).toBe(true);
     await reloading;
     expect(state.registry.definitions).toBe(1);
+  });
+});
+
+describe('reload access (DESIGN §11)', () => {
+  const problemOf = (res: { status: number; body: Record<string, unknown>; headers: Record<string, string> }) => ({ status: res.status, body: res.body });
+
+  it('needs the admin token when the service has one, from loopback too', async () => {
+    const { app } = testApp({ state: await startState(), adminToken: 's3cret-token' });
+    const missing = await postReload(app);
+    expect(problemOf(missing)).toEqual({
+      status: 403,
+      body: {
+        type: 'about:blank',
+        title: 'Forbidden',
+        status: 403,
+        detail: 'reloading needs the admin token: send Authorization: Bearer <token>, the token in --admin-token-file',
+        requestId: missing.headers['x-request-id'],
+      },
+    });
+    const wrong = await postReload(app).set('Authorization', 'Bearer s3cret-tokeN');
+    expect(problemOf(wrong)).toEqual({
+      status: 403,
+      body: {
+        type: 'about:blank',
+        title: 'Forbidden',
+        status: 403,
+        detail: 'the bearer token is not the admin token in --admin-token-file',
+        requestId: wrong.headers['x-request-id'],
+      },
+    });
+    expect((await postReload(app).set('Authorization', 'Basic s3cret-token')).status).toBe(403);
+    const right = await postReload(app).set('Authorization', 'Bearer s3cret-token');
+    expect(right.status).toBe(200);
+    expect(right.body.reloaded).toBe(true);
+  });
+
+  it('lets only loopback callers reload when the service has no token', () => {
+    const handler = reloadAccess(undefined);
+    const call = (remoteAddress: string | undefined) => {
+      let passed = false;
+      const req = { headers: {}, socket: { remoteAddress } } as unknown as Request;
+      try {
+        handler(req, {} as Response, () => {
+          passed = true;
+        });
+        return passed ? 'passed' : 'stopped';
+      } catch (err) {
+        return err instanceof HttpProblem ? `${err.status} ${err.detail}` : 'threw';
+      }
+    };
+    expect(['127.0.0.1', '127.8.9.10', '::1', '::ffff:127.0.0.1'].map(call)).toEqual(['passed', 'passed', 'passed', 'passed']);
+    expect(call('10.0.0.7')).toBe(
+      '403 reloading is open to loopback callers only, and this request came from 10.0.0.7; give kurel serve --admin-token-file to reload from elsewhere',
+    );
+    expect(['::ffff:10.0.0.7', 'fe80::1', '0.0.0.0', '128.0.0.1', undefined].map((a) => call(a).slice(0, 3))).toEqual(['403', '403', '403', '403', '403']);
+  });
+
+  it('requires the JSON media type, which a browser cannot send to another origin without asking first', async () => {
+    const { app } = testApp({ state: await startState() });
+    const plain = await request(app).post('/v1/reload').set('Content-Type', 'text/plain').send('{}');
+    expect([plain.status, plain.body.detail]).toEqual([415, 'media type "text/plain" is not accepted here; expected one of application/json']);
+    const none = await request(app).post('/v1/reload');
+    expect([none.status, none.body.detail]).toEqual([415, 'the request has no Content-Type; expected one of application/json']);
+    expect((await postReload(app).send('{}')).status).toBe(200);
+  });
+
+  it('takes no admission slot: a service at its limit still reloads', async () => {
+    const kurel = testApp({ state: await startState(), limits: { maxConcurrentRequests: 1 } });
+    const server = await startServer(kurel, { host: '127.0.0.1', port: 0 });
+    try {
+      const slow = startSlowRequest(server.url, '/v1/validate', GATEWAY_PROFILE);
+      await sleep(100);
+      expect((await validate(server.url, GATEWAY_PROFILE)).status).toBe(503);
+      const reload = await postReload(server.url);
+      expect([reload.status, reload.body.reloaded]).toEqual([200, true]);
+      slow.finish();
+      expect((await slow.response).status).toBe(200);
+    } finally {
+      await server.shutdown();
+    }
+  });
+
+  it('coalesces concurrent reloads: one running and one waiting, whatever the number of callers', async () => {
+    let loads = 0;
+    const inner = await prepareCatalogueLoader({ definitionDirs: [dir], plugins: [], cwd: dir });
+    const loader = async () => {
+      loads += 1;
+      await sleep(50);
+      return inner();
+    };
+    const started = await ServiceState.start(loader);
+    if (!(started instanceof ServiceState)) throw new Error('the definitions did not load');
+    const first = started.reload();
+    const rest = Array.from({ length: 19 }, () => started.reload());
+    // Every caller during the first reload shares the one that waits for it.
+    expect(new Set(rest).size).toBe(1);
+    const records = await Promise.all([first, ...rest]);
+    expect(loads).toBe(1 + 2);
+    expect(records.map((r) => r.ok)).toEqual(Array(20).fill(true));
+    // Once both are over, the next caller starts a reload of its own.
+    await started.reload();
+    expect(loads).toBe(1 + 3);
   });
 });
