@@ -1,4 +1,5 @@
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
+import { nullPrototypeCopy } from '../core/data.js';
 import type { Diagnostic, Issue } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { checkSchema } from '../schema/check.js';
@@ -161,7 +162,8 @@ export class Catalogue {
 
   private validateWithPatterns(type: string, rendering: Rendering): RenderingCheck {
     const definition = this.definitionsByName.get(type);
-    const handler = this.handlersByType.get(type)?.handler;
+    const registered = this.handlersByType.get(type);
+    const handler = registered?.handler;
     let current: Rendering = rendering;
     const issues: Issue[] = [];
     let validated = false;
@@ -173,7 +175,8 @@ export class Catalogue {
     }
     if (handler && issues.length === 0) {
       if (handler.validateAndApplyDefaults) {
-        const result = handler.validateAndApplyDefaults(current);
+        // A plugin is handed data it cannot be misled by (DESIGN §7.3): the built-ins are kurel's own code.
+        const result = handler.validateAndApplyDefaults(registered.source === 'builtin' ? current : (nullPrototypeCopy(current) as Rendering));
         issues.push(...result.issues);
         current = result.rendering;
         validated = true;

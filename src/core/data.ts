@@ -21,6 +21,19 @@ export function cloneData(value: unknown): unknown {
   return out;
 }
 
+/**
+ * A deep copy of plain data for code kurel does not own (a plugin): maps become objects without
+ * a prototype and without a `__proto__` key, so no copy a careless reader makes of them (by
+ * `Object.assign`, by a `for...in` loop) can inherit properties the input chose.
+ */
+export function nullPrototypeCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(nullPrototypeCopy);
+  if (!isMap(value)) return value;
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(value)) if (key !== '__proto__') out[key] = nullPrototypeCopy(value[key]);
+  return out;
+}
+
 /** Describes a found value for messages: `integer 42`, `string "nginx"`, `a list`. */
 export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return 'null';

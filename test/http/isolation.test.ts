@@ -97,6 +97,16 @@ describe('kurel serve with two workers and a 64 MiB heap', () => {
     const next = await validate(served.url, QUICK);
     expect(next.body).toMatchObject({ valid: true });
   });
+
+  it('hands a plugin, in its worker, a rendering without prototype and without __proto__ keys', async () => {
+    const body = profile({ inspect: { nested: { a: 1 } } }).replace('"inspect":{"rendering":{', '"inspect":{"rendering":{"__proto__":{"polluted":"yes"},');
+    const nested = body.replace('"nested":{', '"nested":{"__proto__":{"polluted":"yes"},');
+    const answer = await validate(served.url, nested);
+    expect(answer.body).toMatchObject({
+      valid: true,
+      resolved: { capabilities: { inspect: { nullPrototype: true, keys: ['nested'], nestedNullPrototype: true, nestedKeys: ['a'], inherited: null } } },
+    });
+  });
 });
 
 describe('kurel serve with one worker and a 2 s deadline', () => {
