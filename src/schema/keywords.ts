@@ -110,6 +110,46 @@ const annotation = (name: string, types: TypeUse = 'comment', publish: Publicati
   types,
 });
 
+/** The value an assertion of each kind judges. */
+type Judged<K extends AssertedKind> = K extends 'string'
+  ? string
+  : K extends 'number'
+    ? number
+    : K extends 'array'
+      ? readonly unknown[]
+      : Readonly<Record<string, unknown>>;
+
+// "must have at least 2 items", "must be at least 3 characters long": a lower bound on a count.
+const minimumCount = <K extends AssertedKind>(
+  on: K,
+  count: (value: Judged<K>) => number,
+  verb: 'be' | 'have',
+  unit: string,
+  ofOne?: (name: string) => string,
+) =>
+  assertion<K, number>(on, (value, bound, report) => {
+    const found = count(value);
+    if (found >= bound) return true;
+    report.fail(bound === 1 && ofOne ? ofOne(report.name) : `${report.name} must ${verb} at least ${bound} ${unit}, found ${found}`);
+    return false;
+  });
+
+const maximumCount = <K extends AssertedKind>(on: K, count: (value: Judged<K>) => number, verb: 'be' | 'have', unit: string) =>
+  assertion<K, number>(on, (value, bound, report) => {
+    const found = count(value);
+    if (found <= bound) return true;
+    report.fail(`${report.name} must ${verb} at most ${bound} ${unit}, found ${found}`);
+    return false;
+  });
+
+const check = (name: string, judge: Assertion, publish: Publication = 'keep'): KeywordDefinition => ({
+  name,
+  role: 'assertion',
+  publish,
+  types: 'none',
+  assertion: judge,
+});
+
 /**
  * Every keyword kurel's engine knows, in the order its assertions run. A keyword not listed
  * here is refused in a plugin's schema; adding one is adding an entry.
@@ -128,118 +168,75 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   structure('oneOf', 'shape', 'list', 'rewrite'),
   structure('allOf', 'shape', 'list'),
   structure('default', 'comment'),
-  {
-    name: 'minLength',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: assertion<'string', number>('string', (value, bound, report) => {
-      const length = codePointLength(value);
-      if (length >= bound) return true;
-      report.fail(bound === 1 ? `${report.name} must not be empty` : `${report.name} must be at least ${bound} characters long, found ${length}`);
-      return false;
-    }),
-  },
-  {
-    name: 'maxLength',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: assertion<'string', number>('string', (value, bound, report) => {
-      const length = codePointLength(value);
-      if (length <= bound) return true;
-      report.fail(`${report.name} must be at most ${bound} characters long, found ${length}`);
-      return false;
-    }),
-  },
-  {
-    name: 'pattern',
-    role: 'assertion',
-    publish: 'rewrite',
-    types: 'none',
-    assertion: assertion<'string', string>('string', (value, pattern, report) => {
+  check(
+    'minLength',
+    minimumCount('string', codePointLength, 'be', 'characters long', (name) => `${name} must not be empty`),
+  ),
+  check('maxLength', maximumCount('string', codePointLength, 'be', 'characters long')),
+  check(
+    'pattern',
+    assertion<'string', string>('string', (value, pattern, report) => {
       if (report.matches(pattern, value)) return true;
       report.fail(`${report.name} must be ${report.expected ?? `a string matching ${pattern}`}, found ${describeValue(value)}`);
       return false;
     }),
-  },
-  { name: 'minimum', role: 'assertion', publish: 'rewrite', types: 'none', assertion: numberBound((v, b) => v >= b, 'at least') },
-  { name: 'maximum', role: 'assertion', publish: 'rewrite', types: 'none', assertion: numberBound((v, b) => v <= b, 'at most') },
-  { name: 'exclusiveMinimum', role: 'assertion', publish: 'keep', types: 'none', assertion: numberBound((v, b) => v > b, 'greater than') },
-  { name: 'exclusiveMaximum', role: 'assertion', publish: 'keep', types: 'none', assertion: numberBound((v, b) => v < b, 'less than') },
-  {
-    name: 'multipleOf',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: numberBound((v, b) => Number.isInteger(v / b), 'a multiple of'),
-  },
-  {
-    name: 'minItems',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: assertion<'array', number>('array', (value, bound, report) => {
-      if (value.length >= bound) return true;
-      report.fail(`${report.name} must have at least ${bound} items, found ${value.length}`);
-      return false;
-    }),
-  },
-  {
-    name: 'maxItems',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: assertion<'array', number>('array', (value, bound, report) => {
-      if (value.length <= bound) return true;
-      report.fail(`${report.name} must have at most ${bound} items, found ${value.length}`);
-      return false;
-    }),
-  },
-  {
-    name: 'uniqueItems',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: assertion<'array', boolean>('array', (value, unique, report) => {
+    'rewrite',
+  ),
+  check(
+    'minimum',
+    numberBound((v, b) => v >= b, 'at least'),
+    'rewrite',
+  ),
+  check(
+    'maximum',
+    numberBound((v, b) => v <= b, 'at most'),
+    'rewrite',
+  ),
+  check(
+    'exclusiveMinimum',
+    numberBound((v, b) => v > b, 'greater than'),
+  ),
+  check(
+    'exclusiveMaximum',
+    numberBound((v, b) => v < b, 'less than'),
+  ),
+  check(
+    'multipleOf',
+    numberBound((v, b) => Number.isInteger(v / b), 'a multiple of'),
+  ),
+  check(
+    'minItems',
+    minimumCount('array', (list) => list.length, 'have', 'items'),
+  ),
+  check(
+    'maxItems',
+    maximumCount('array', (list) => list.length, 'have', 'items'),
+  ),
+  check(
+    'uniqueItems',
+    assertion<'array', boolean>('array', (value, unique, report) => {
       if (!unique) return true;
       const seen = new Set<string>();
       let ok = true;
-      value.forEach((item, index) => {
+      for (const [index, item] of value.entries()) {
         const key = canonicalJson(item);
         if (seen.has(key)) {
           report.failAt(index, `${report.nameAt(index)} repeats an earlier item; items must be unique`);
           ok = false;
         }
         seen.add(key);
-      });
+      }
       return ok;
     }),
-  },
-  {
-    name: 'minProperties',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: assertion<'object', number>('object', (value, bound, report) => {
-      const count = Object.keys(value).length;
-      if (count >= bound) return true;
-      report.fail(`${report.name} must have at least ${bound} entries, found ${count}`);
-      return false;
-    }),
-  },
-  {
-    name: 'maxProperties',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: assertion<'object', number>('object', (value, bound, report) => {
-      const count = Object.keys(value).length;
-      if (count <= bound) return true;
-      report.fail(`${report.name} must have at most ${bound} entries, found ${count}`);
-      return false;
-    }),
-  },
+  ),
+  check(
+    'minProperties',
+    minimumCount('object', (map) => Object.keys(map).length, 'have', 'entries'),
+  ),
+  check(
+    'maxProperties',
+    maximumCount('object', (map) => Object.keys(map).length, 'have', 'entries'),
+  ),
   annotation('description'),
   annotation('title'),
   annotation('examples'),
