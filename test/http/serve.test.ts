@@ -131,6 +131,21 @@ describe('kurel serve', () => {
     }
   });
 
+  it('documents its limits and reload access in --help, with their defaults', async () => {
+    const run = await runKurel(['serve', '--help'], { cwd: ROOT });
+    expect(run.code).toBe(0);
+    const help = run.stdout.replace(/\s+/g, ' ');
+    for (const fragment of [
+      '--workers <n> worker threads that validate, build and publish schemas (default: the CPUs Node reports, os.availableParallelism())',
+      "--worker-memory <mib> each worker's heap limit in MiB; a request that exceeds it gets 413 and the worker is replaced (default: \"512\")",
+      '(default: "5s")',
+      '--send-timeout <duration> time an answer may take to be read by the client before it is cut (default: "30s")',
+      '--admin-token-file <file> POST /v1/reload requires Authorization: Bearer <the token in this file>, from anywhere; without it, only loopback callers may reload',
+    ]) {
+      expect(help).toContain(fragment);
+    }
+  });
+
   it.each([
     ['a port that is not a number', ['--port', 'http'], 'error: --port must be an integer from 0 to 65535, found "http"'],
     ['a port out of range', ['--port', '70000'], 'error: --port must be an integer from 0 to 65535, found "70000"'],
