@@ -137,7 +137,7 @@ describe('kurel serve', () => {
     const help = run.stdout.replace(/\s+/g, ' ');
     for (const fragment of [
       '--workers <n> worker threads that validate, build and publish schemas (default: the CPUs Node reports, os.availableParallelism())',
-      "--worker-memory <mib> each worker's heap limit in MiB; a request that exceeds it gets 413 and the worker is replaced (default: \"512\")",
+      '--worker-memory <mib> each worker\'s heap limit in MiB; a request that exceeds it gets 413 and the worker is replaced (default: "512")',
       '(default: "5s")',
       '--send-timeout <duration> time an answer may take to be read by the client before it is cut (default: "30s")',
       '--admin-token-file <file> POST /v1/reload requires Authorization: Bearer <the token in this file>, from anywhere; without it, only loopback callers may reload',
