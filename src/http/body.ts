@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import express, { type Request, type RequestHandler } from 'express';
 import { HttpProblem } from './problem.js';
 
@@ -40,19 +39,6 @@ export function readBody(accepted: readonly BodyKind[], maxBytes: number): Reque
 /** The body bytes `readBody` left on the request (empty when there was none). */
 export function bodyBytes(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-}
-
-/** Decodes a JSON body: UTF-8 (a leading byte order mark is dropped), then JSON.parse; 400 when it cannot be decoded. */
-export function decodeJsonBody(bytes: Uint8Array): { text: string; data: unknown } {
-  if (bytes.length === 0) throw new HttpProblem(400, 'the request body is empty; expected a JSON document');
-  if (!isUtf8(bytes)) throw new HttpProblem(400, 'the request body is not valid UTF-8');
-  let text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  try {
-    return { text, data: JSON.parse(text) };
-  } catch (err) {
-    throw new HttpProblem(400, `the request body is not valid JSON: ${(err as Error).message}`);
-  }
 }
 
 // Clients send the same few Content-Type values over and over; each is parsed once.

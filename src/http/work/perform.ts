@@ -6,7 +6,8 @@ import { capabilitySchema, renderingSchemaDocument } from '../../operations/capa
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
 import { type CapabilityListing, listCapabilities } from '../../operations/list-capabilities.js';
 import { type ProfileVerdict, validateJsonProfile, validateProfile } from '../../operations/validate-profile.js';
-import { type BodyKind, decodeJsonBody } from '../body.js';
+import type { BodyKind } from '../body.js';
+import { decodeJsonBody } from '../json-body.js';
 import { HttpProblem } from '../problem.js';
 import { isEnvelope, readEnvelope } from '../request-envelope.js';
 import type { WorkAnswer, WorkTask, WorkVerdict } from './task.js';
