@@ -1,11 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { createApp } from './app.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
-import { batchedDestination, createLogger, diagnosticLines } from './logger.js';
-import { type RunningServer, startServer, type TlsOptions } from './server.js';
+import type { Logger } from './logger.js';
+import type { RunningServer, TlsOptions } from './server.js';
 import { ServiceState } from './service-state.js';
-import { type DefinitionsWatch, watchDefinitions } from './watch-definitions.js';
+import type { DefinitionsWatch } from './watch-definitions.js';
 import { type DefinitionFolder, poolLoader } from './work/pool-loader.js';
 
 export type { DefinitionFolder } from './work/pool-loader.js';
@@ -49,15 +48,53 @@ const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
  * and on a stop signal drains gracefully. Resolves to the exit code.
  */
 export async function runService(options: ServiceOptions, io: ServiceIo): Promise<number> {
+  let adminToken: string | undefined;
+  let unusableToken: string | undefined;
+  if (options.adminTokenFile !== undefined) {
+    try {
+      adminToken = readFileSync(options.adminTokenFile, 'utf8').trim();
+      if (adminToken === '' || /\s/.test(adminToken)) {
+        unusableToken = `the admin token file ${options.adminTokenFile} must hold one token without spaces, found ${adminToken === '' ? 'nothing' : 'spaces'}`;
+      }
+    } catch (err) {
+      unusableToken = `cannot read the admin token file ${options.adminTokenFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+    }
+  }
+
+  // The workers take longest to be ready (each loads the plugins and the catalogue): they start
+  // first, and the main thread loads the HTTP stack meanwhile.
+  const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const workers = options.workers ?? availableParallelism();
+  let logger: Logger | undefined;
+  const starting =
+    unusableToken === undefined
+      ? ServiceState.start(
+          poolLoader({
+            definitionFolders: options.definitionFolders,
+            plugins: options.plugins,
+            cwd: options.cwd,
+            workers,
+            workerMemoryMiB: limits.workerMemoryMiB,
+            // Used once the pool is in service, when the logger exists.
+            logger: { info: (fields, message) => logger?.info(fields, message), error: (fields, message) => logger?.error(fields, message) },
+          }),
+        )
+      : undefined;
+  const { batchedDestination, createApp, createLogger, diagnosticLines, startServer, watchDefinitions } = await import('./serving.js');
   const destination = batchedDestination((text) => io.stdout(text));
   // The lines of the last turn of the event loop still go out when the process ends.
   process.once('exit', destination.flush);
-  const logger = createLogger(io.env['LOG_LEVEL'], destination);
-  const refuse = (message: string, errors: string[] = []): number => {
+  const log = createLogger(io.env['LOG_LEVEL'], destination);
+  logger = log;
+  const refuse = async (message: string, errors: string[] = []): Promise<number> => {
+    // A pool that started all the same is stopped first, so the process can end.
+    const state = await starting;
+    if (state instanceof ServiceState) await state.close();
     io.stderr(`${errors.map((line) => `${line}\n`).join('')}kurel serve: refusing to start: ${message}${errors.length > 0 ? ' (listed above)' : ''}\n`);
-    logger.fatal(errors.length > 0 ? { errors } : {}, message);
+    log.fatal(errors.length > 0 ? { errors } : {}, message);
     return SERVICE_EXIT.refused;
   };
+  if (unusableToken !== undefined) return refuse(unusableToken);
 
   let tls: TlsOptions | undefined;
   if (options.tls) {
@@ -70,50 +107,28 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     }
   }
 
-  let adminToken: string | undefined;
-  if (options.adminTokenFile !== undefined) {
-    try {
-      adminToken = readFileSync(options.adminTokenFile, 'utf8').trim();
-    } catch (err) {
-      return refuse(`cannot read the admin token file ${options.adminTokenFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-    }
-    if (adminToken === '' || /\s/.test(adminToken))
-      return refuse(`the admin token file ${options.adminTokenFile} must hold one token without spaces, found ${adminToken === '' ? 'nothing' : 'spaces'}`);
-  }
-
-  const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const workers = options.workers ?? availableParallelism();
-  const loader = poolLoader({
-    definitionFolders: options.definitionFolders,
-    plugins: options.plugins,
-    cwd: options.cwd,
-    workers,
-    workerMemoryMiB: limits.workerMemoryMiB,
-    logger,
-  });
-  const started = await ServiceState.start(loader);
+  const started = await starting;
   if (!(started instanceof ServiceState)) {
     // A refused plugin stops the start by itself; definitions are listed with all their errors.
-    const refusal = started.diagnostics.find((d) => d.code === 'usage');
+    const refusal = started?.diagnostics.find((d) => d.code === 'usage');
     if (refusal) return refuse(refusal.message.replace(/^refusing to start: /, ''));
-    return refuse('the definitions have errors', diagnosticLines(started.diagnostics));
+    return refuse('the definitions have errors', diagnosticLines(started?.diagnostics ?? []));
   }
   const state = started;
   const warnings = state.lastReload.diagnostics;
-  if (warnings.length > 0) logger.warn({ warnings: diagnosticLines(warnings) }, 'definitions loaded with warnings');
-  const kurel = createApp({ state, logger, limits, processMetrics: true, ...(adminToken === undefined ? {} : { adminToken }) });
+  if (warnings.length > 0) log.warn({ warnings: diagnosticLines(warnings) }, 'definitions loaded with warnings');
+  const kurel = createApp({ state, logger: log, limits, processMetrics: true, ...(adminToken === undefined ? {} : { adminToken }) });
   let running: RunningServer;
   try {
     running = await startServer(kurel, { host: options.host, port: options.port, ...(tls ? { tls } : {}) });
   } catch (err) {
-    await state.close();
     return refuse(`cannot listen on ${options.host}:${options.port}: ${(err as Error).message}`);
   }
   let watching: DefinitionsWatch | undefined;
   if (options.watchedDirs && options.watchedDirs.length > 0) {
-    watching = await watchDefinitions(options.watchedDirs, state, { logger });
+    watching = await watchDefinitions(options.watchedDirs, state, { logger: log });
   } else if (options.watchedDirs) {
-    logger.warn('--watch-definitions has no --definitions folder to watch');
+    log.warn('--watch-definitions has no --definitions folder to watch');
   }
   const reload = () => void state.reload();
   let stop: (signal: NodeJS.Signals) => void = () => undefined;
@@ -122,22 +137,22 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     let cut = false;
     stop = (signal) => {
       if (state.isDraining) {
-        logger.warn({ signal }, 'second stop signal: closing every connection now');
+        log.warn({ signal }, 'second stop signal: closing every connection now');
         cut = true;
         running.server.closeAllConnections();
         return;
       }
-      logger.info({ signal, graceMs: kurel.limits.shutdownGraceMs }, 'shutting down: finishing requests in flight');
+      log.info({ signal, graceMs: kurel.limits.shutdownGraceMs }, 'shutting down: finishing requests in flight');
       void running.shutdown().then(({ forced }) => {
-        if (forced) logger.warn('shutdown grace period over: connections still open were closed');
-        logger.info('stopped');
+        if (forced) log.warn('shutdown grace period over: connections still open were closed');
+        log.info('stopped');
         resolve(forced || cut ? SERVICE_EXIT.cut : SERVICE_EXIT.stopped);
       });
     };
     for (const signal of STOP_SIGNALS) process.on(signal, stop);
   });
   // Logged once the signal handlers are in place: a supervisor may signal as soon as it reads this.
-  logger.info(
+  log.info(
     {
       url: running.url,
       tls: tls !== undefined,

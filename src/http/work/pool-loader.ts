@@ -2,9 +2,8 @@ import { join } from 'node:path';
 import { type Diagnostic, hasErrors } from '../../core/diagnostics.js';
 import { gatherInputs } from '../../files/gather-inputs.js';
 import { packageRoot } from '../../files/package-files.js';
-import type { Logger } from '../logger.js';
 import type { RunnerLoader } from '../service-state.js';
-import { startPool } from './pool.js';
+import { type PoolLog, startPool } from './pool.js';
 
 /** A folder of CapabilityDefinitions: where it is, and the name diagnostics, `/readyz` and the capability list give it. */
 export interface DefinitionFolder {
@@ -20,7 +19,7 @@ export interface PoolSources {
   cwd: string;
   workers: number;
   workerMemoryMiB: number;
-  logger: Logger;
+  logger: PoolLog;
 }
 
 /**

@@ -1,8 +1,13 @@
 import { Piscina } from 'piscina';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
-import type { Logger } from '../logger.js';
 import type { TaskControl, TaskRunner, WorkAnswer, WorkTask } from './task.js';
 import { type PostedTask, WORKER_REPORT, type WorkerReport, type WorkerSetup } from './worker-setup.js';
+
+/** Where a pool reports what happens to its workers once in service (the service's logger). */
+export interface PoolLog {
+  info(fields: object, message: string): void;
+  error(fields: object, message: string): void;
+}
 
 /** How a pool is started. */
 export interface PoolOptions {
@@ -13,7 +18,7 @@ export interface PoolOptions {
   /** The worker entry module (the bundle's `serve-worker.js`). */
   filename: string;
   setup: WorkerSetup;
-  logger: Logger;
+  logger: PoolLog;
   /** How long every worker may take to load before the pool is given up. */
   loadTimeoutMs?: number;
 }
