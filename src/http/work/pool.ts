@@ -51,41 +51,51 @@ export async function startPool(options: PoolOptions): Promise<PoolStart> {
     resourceLimits: { maxOldGenerationSizeMb: options.workerMemoryMiB },
     recordTiming: false,
   });
+  // One listener each for the pool's life: a worker can report or fail at any time, and an
+  // 'error' event without a listener would end the process.
+  let inService = false;
+  let whileLoading: { report(report: WorkerReport): void; fail(err: unknown): void } | undefined;
+  piscina.on('message', (message: unknown) => {
+    const report = reportIn(message);
+    if (!report) return;
+    if (!inService) whileLoading?.report(report);
+    else if (report.ok) logger.info({ threadId: report.threadId }, 'worker replaced: the new worker has loaded');
+    else
+      logger.error(
+        { threadId: report.threadId, errors: report.diagnostics.map((d) => d.message) },
+        'a replacement worker could not load: the pool goes on with fewer workers',
+      );
+  });
+  piscina.on('error', (err: unknown) => {
+    if (!inService) whileLoading?.fail(err);
+    else logger.error({ err }, 'a worker thread failed outside any request');
+  });
   const loaded = await new Promise<{ ok: true; report: WorkerReport } | { ok: false; diagnostics: Diagnostic[] }>((resolve) => {
     const reports = new Map<number, WorkerReport>();
-    const finish = (outcome: { ok: true; report: WorkerReport } | { ok: false; diagnostics: Diagnostic[] }) => {
-      clearTimeout(timer);
-      piscina.off('message', onMessage);
-      piscina.off('error', onError);
-      resolve(outcome);
-    };
-    const onMessage = (message: unknown) => {
-      const report = reportIn(message);
-      if (!report) return;
-      if (!report.ok) return finish({ ok: false, diagnostics: report.diagnostics });
-      reports.set(report.threadId, report);
-      if (reports.size >= workers) finish({ ok: true, report });
-    };
-    const onError = (err: unknown) => finish({ ok: false, diagnostics: [workerFailure(err, options.workerMemoryMiB)] });
     const timeoutMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
     const timer = setTimeout(
       () => finish({ ok: false, diagnostics: [fileDiagnostic('<worker>', 'usage', `the worker threads did not all load within ${timeoutMs} ms`)] }),
       timeoutMs,
     );
-    piscina.on('message', onMessage);
-    piscina.on('error', onError);
+    const finish = (outcome: { ok: true; report: WorkerReport } | { ok: false; diagnostics: Diagnostic[] }) => {
+      clearTimeout(timer);
+      whileLoading = undefined;
+      resolve(outcome);
+    };
+    whileLoading = {
+      report(report) {
+        if (!report.ok) return finish({ ok: false, diagnostics: report.diagnostics });
+        reports.set(report.threadId, report);
+        if (reports.size >= workers) finish({ ok: true, report });
+      },
+      fail: (err) => finish({ ok: false, diagnostics: [workerFailure(err, options.workerMemoryMiB)] }),
+    };
   });
   if (!loaded.ok) {
     await piscina.destroy();
     return loaded;
   }
-
-  // In service: replacements load and report again; a worker that fails without a task to fail is logged.
-  piscina.on('message', (message: unknown) => {
-    const report = reportIn(message);
-    if (report) logger.info({ threadId: report.threadId }, 'worker replaced: the new worker has loaded');
-  });
-  piscina.on('error', (err: unknown) => logger.error({ err }, 'a worker thread failed outside any request; it is replaced'));
+  inService = true;
   const { registry, diagnostics } = loaded.report;
   let closing: Promise<void> | undefined;
   const pool: TaskRunner = {

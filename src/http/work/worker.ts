@@ -29,12 +29,15 @@ try {
   report = { threadId, ok: false, registry: { handlers: 0, definitions: 0 }, diagnostics: [refusalDiagnostic(err)] };
 }
 parentPort?.postMessage({ [WORKER_REPORT]: report });
+// A worker that cannot judge takes no task: failing here keeps it out of the pool.
+if (!catalogue) throw new Error(`the worker could not load: ${report.diagnostics.map((d) => d.message).join('; ')}`);
+
+const loadedCatalogue: Catalogue = catalogue;
 
 /** Does one task with this worker's catalogue; the answer's bytes are moved to the main thread, not copied. */
 export default function run({ task, started }: PostedTask): WorkAnswer | ReturnType<typeof move> {
   Atomics.store(started, 0, 1);
-  if (!catalogue) throw new Error('this worker has no catalogue: its definitions or plugins were refused');
-  const answer = performTask(catalogue, task);
+  const answer = performTask(loadedCatalogue, task);
   if (!('body' in answer)) return answer;
   return move({ [transferableSymbol]: answer.body.buffer, [valueSymbol]: answer });
 }
