@@ -49,11 +49,6 @@ export class InFlightRequest {
     return this.answered;
   }
 
-  /** True while a task for this request is queued or running. */
-  get hasTask(): boolean {
-    return this.task !== undefined;
-  }
-
   /** Starts following the task handed to a worker for this request. */
   beginTask(): TaskControl {
     const controller = new AbortController();

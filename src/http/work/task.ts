@@ -53,8 +53,3 @@ export interface TaskRunner {
   /** Stops taking tasks, lets the ones running finish, then frees the threads. */
   close(): Promise<void>;
 }
-
-/** A control for a task that is never cancelled (startup checks, tests). */
-export function uncancelled(): TaskControl {
-  return { signal: new AbortController().signal, started: new Int32Array(new SharedArrayBuffer(4)) };
-}
