@@ -285,6 +285,37 @@ describe('kurel serve started outside the package, with a 1 s send timeout', () 
   });
 });
 
+describe('a replacement worker that cannot load', () => {
+  let served: ServedProcess | undefined;
+  let work: string;
+  afterEach(async () => {
+    await served?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('takes no request, is logged, and leaves the service ready on its other workers', async () => {
+    work = mkdtempSync(join(tmpdir(), 'kurel-replacement-'));
+    const marker = join(work, 'refuse');
+    const plugin = fileURLToPath(new URL('../fixtures/plugins/loads-once.mjs', import.meta.url));
+    const server = await startServe(['--port', '0', '--plugin', plugin, '--workers', '2', '--request-timeout', '1s'], {
+      cwd: ROOT,
+      env: { KUREL_TEST_REFUSE_FILE: marker },
+    });
+    served = server;
+    writeFileSync(marker, '');
+    const cancelled = await validate(server.url, SPIN_FOREVER);
+    expect([cancelled.status, cancelled.headers.get('retry-after')]).toEqual([503, null]);
+    const line = await waitFor(
+      () => server.lines.find((l) => String(l['msg']).startsWith('a replacement worker could not load')),
+      'the failed replacement to be logged',
+    );
+    expect(line).toMatchObject({ level: 50, errors: [expect.stringContaining('the plugin refuses to load now')] });
+    expect((await get(server.url, '/readyz')).status).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => validate(server.url, QUICK)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+  });
+});
+
 describe('SIGTERM with pipelined requests on keep-alive connections', () => {
   const sockets: Socket[] = [];
   let served: ServedProcess | undefined;

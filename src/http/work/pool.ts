@@ -38,6 +38,10 @@ const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
  */
 export async function startPool(options: PoolOptions): Promise<PoolStart> {
   const { workers, logger } = options;
+  // Threads whose worker has reported that it loaded. piscina would hand a queued task to a
+  // worker still loading (the task then waits there, and cancelling it would kill that worker):
+  // tasks go only to loaded, idle workers.
+  const loadedThreads = new Set<number>();
   const piscina = new Piscina<PostedTask, WorkAnswer>({
     filename: options.filename,
     workerData: options.setup,
@@ -50,7 +54,10 @@ export async function startPool(options: PoolOptions): Promise<PoolStart> {
     concurrentTasksPerWorker: 1,
     resourceLimits: { maxOldGenerationSizeMb: options.workerMemoryMiB },
     recordTiming: false,
+    loadBalancer: (_task, candidates) =>
+      candidates.find((worker) => worker.currentUsage === 0 && loadedThreads.has(worker.id) && !worker.terminating && !worker.destroyed) ?? null,
   });
+  piscina.on('workerDestroy', (worker: { id: number }) => loadedThreads.delete(worker.id));
   // One listener each for the pool's life: a worker can report or fail at any time, and an
   // 'error' event without a listener would end the process.
   let inService = false;
@@ -58,6 +65,7 @@ export async function startPool(options: PoolOptions): Promise<PoolStart> {
   piscina.on('message', (message: unknown) => {
     const report = reportIn(message);
     if (!report) return;
+    if (report.ok) loadedThreads.add(report.threadId);
     if (!inService) whileLoading?.report(report);
     else if (report.ok) logger.info({ threadId: report.threadId }, 'worker replaced: the new worker has loaded');
     else

@@ -29,10 +29,13 @@ try {
   report = { threadId, ok: false, registry: { handlers: 0, definitions: 0 }, diagnostics: [refusalDiagnostic(err)] };
 }
 parentPort?.postMessage({ [WORKER_REPORT]: report });
-// A worker that cannot judge takes no task: failing here keeps it out of the pool.
-if (!catalogue) throw new Error(`the worker could not load: ${report.diagnostics.map((d) => d.message).join('; ')}`);
+// A worker that cannot judge must take no task. Its module never finishes loading, so piscina
+// never counts it ready: a pool that is starting is given up on its report, and a replacement
+// that fails (a plugin file gone, say) stays parked without being started again and again.
+// Failing with an error instead would race the report to the main thread.
+if (!catalogue) await new Promise<never>(() => undefined);
 
-const loadedCatalogue: Catalogue = catalogue;
+const loadedCatalogue = catalogue as Catalogue;
 
 /** Does one task with this worker's catalogue; the answer's bytes are moved to the main thread, not copied. */
 export default function run({ task, started }: PostedTask): WorkAnswer | ReturnType<typeof move> {
