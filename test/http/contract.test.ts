@@ -13,7 +13,7 @@ import type { KurelApp } from '../../src/http/app.js';
 import { prepareCatalogueLoader } from '../../src/http/catalogue-loader.js';
 import { startServer } from '../../src/http/server.js';
 import { ServiceState } from '../../src/http/service-state.js';
-import { startServe } from '../helpers/serve.js';
+import { startServe, waitFor } from '../helpers/serve.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, startSlowRequest, testApp } from './support.js';
 
 interface Operation {
@@ -291,8 +291,13 @@ describe('the running app against openapi.yaml', () => {
       const exhausted = await post(bind('hog', {}));
       expect(exhausted.status).toBe(413);
       expectDocumented('post', '/v1/validate', exhausted);
+      // The spin goes to a loaded worker, and the next request queues behind it.
+      await waitFor(() => served.lines.find((l) => l['msg'] === 'worker replaced: the new worker has loaded'), 'the replacement worker');
       const running = post(bind('spin', { ms: 600_000 }));
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await waitFor(async () => {
+        const metrics = await (await fetch(`${served.url}/metrics`)).text();
+        return Number(/^kurel_http_requests_in_flight (\d+)$/m.exec(metrics)?.[1]) >= 2 ? true : undefined;
+      }, 'the spin to be in flight');
       const queued = await post(bind('spin', { ms: 0 }));
       expect([queued.status, queued.headers['retry-after']]).toEqual([503, '1']);
       expectDocumented('post', '/v1/validate', queued);
