@@ -9,7 +9,12 @@ export type KeywordRole =
   /** A check of one value of one type, declared here with its message. */
   | 'assertion'
   /** Kept for people and tools; never changes a verdict. */
-  | 'annotation';
+  | 'annotation'
+  /**
+   * Says at which platform versions a property, an enum value or a capability exists (DESIGN
+   * §8.4): changes a verdict only when a run knows the component's version.
+   */
+  | 'lifecycle';
 
 /** Where a keyword's value holds subschemas, so every walk over schemas finds them the same way. */
 export type Subschemas = 'one' | 'list' | 'map' | 'one-or-boolean';
@@ -25,6 +30,26 @@ export type Publication =
 
 /** How `kurel types` (json-schema-to-typescript) reads a keyword. */
 export type TypeUse = 'shape' | 'comment' | 'none';
+
+/** The bounds of a lifecycle, in the order they must come. */
+export type LifecycleBound = 'introduced' | 'deprecated' | 'removed';
+
+/**
+ * What a lifecycle keyword is to gating (check), narrowing (publish at a platform version) and
+ * the load-time rules: one bound of the window in which the value exists, the note shown with
+ * a deprecation, or the lifecycles of single enum values.
+ */
+export type LifecycleUse =
+  | {
+      readonly part: 'bound';
+      readonly bound: LifecycleBound;
+      /** How descriptions name it: `introduced in` Kubernetes 1.29. */
+      readonly phrase: string;
+      /** True when the property cannot be written outside this bound (a required property may not have it). */
+      readonly isWindowEdge: boolean;
+    }
+  | { readonly part: 'note' }
+  | { readonly part: 'per-value' };
 
 /** Reports a failed assertion: a message about the value, or about an item of it. */
 export interface AssertionReport {
@@ -59,6 +84,8 @@ export interface KeywordDefinition {
   readonly assertion?: Assertion;
   readonly publish: Publication;
   readonly types: TypeUse;
+  /** For a lifecycle keyword: what it says about when the value exists. */
+  readonly lifecycle?: LifecycleUse;
 }
 
 function assertion<K extends AssertedKind, B>(
@@ -148,6 +175,16 @@ const check = (name: string, judge: Assertion, publish: Publication = 'keep'): K
   publish,
   types: 'none',
   assertion: judge,
+});
+
+// Folded into the published description by the publisher ("introduced in Kubernetes 1.29"),
+// so tools that do not know the keyword still show it; narrowing removes or marks what it gates.
+const lifecycle = (name: string, use: LifecycleUse): KeywordDefinition => ({
+  name,
+  role: 'lifecycle',
+  publish: 'rewrite',
+  types: 'none',
+  lifecycle: use,
 });
 
 /**
@@ -247,6 +284,11 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   annotation('$schema', 'none'),
   annotation('$id', 'none'),
   annotation('x-expected', 'none', 'omit'),
+  lifecycle('introducedIn', { part: 'bound', bound: 'introduced', phrase: 'introduced in', isWindowEdge: true }),
+  lifecycle('deprecatedIn', { part: 'bound', bound: 'deprecated', phrase: 'deprecated in', isWindowEdge: false }),
+  lifecycle('removedIn', { part: 'bound', bound: 'removed', phrase: 'removed in', isWindowEdge: true }),
+  lifecycle('deprecationNote', { part: 'note' }),
+  lifecycle('enumLifecycle', { part: 'per-value' }),
 ];
 
 /** The keyword definitions by name. */
@@ -266,6 +308,17 @@ export function subschemasOf(schema: JsonSchema): { keyword: string; key: string
   }
   return out;
 }
+
+/** The lifecycle keywords that bound a window (`introducedIn`, `deprecatedIn`, `removedIn`), in bound order. */
+export const LIFECYCLE_BOUNDS: readonly (KeywordDefinition & { lifecycle: Extract<LifecycleUse, { part: 'bound' }> })[] = KEYWORDS.filter(
+  (k): k is KeywordDefinition & { lifecycle: Extract<LifecycleUse, { part: 'bound' }> } => k.lifecycle?.part === 'bound',
+);
+
+/** The keyword holding a lifecycle's note (`deprecationNote`). */
+export const LIFECYCLE_NOTE = KEYWORDS.find((k) => k.lifecycle?.part === 'note')!.name;
+
+/** The keyword holding the lifecycles of single enum values (`enumLifecycle`). */
+export const ENUM_LIFECYCLE = KEYWORDS.find((k) => k.lifecycle?.part === 'per-value')!.name;
 
 /** The names of every supported keyword. */
 export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set(KEYWORD_TABLE.keys());

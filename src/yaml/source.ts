@@ -123,6 +123,22 @@ export class SourceDocument implements Locatable {
     return diagnostic;
   }
 
+  /**
+   * The text of the scalar at `path` as written (`1.30` for what YAML reads as the number 1.3),
+   * or undefined when the path leads to no scalar of this document's own text.
+   */
+  sourceTextAt(path: Path): string | undefined {
+    let node: unknown = this.doc.contents;
+    for (const segment of path) {
+      if (isMap(node)) node = this.indexPairs(node).get(String(segment))?.value;
+      else if (isSeq(node) && typeof segment === 'number') node = node.items[segment];
+      else return undefined;
+    }
+    if (!isScalar(node)) return undefined;
+    const [start, end] = rangeOf(node);
+    return this.source.text.slice(start, end);
+  }
+
   /** The span of the key or value at `path`; a missing node falls back to its nearest existing ancestor's key. */
   locate(path: Path, part: Part): Span {
     if (part === 'parent') return this.locate(path.slice(0, -1), 'key');

@@ -28,11 +28,16 @@ export const buildTask: TaskOf = (req) => ({ kind: 'build', body: bodyBytes(req)
 /** `GET /v1/capabilities`. */
 export const capabilitiesTask: TaskOf = () => ({ kind: 'capabilities' });
 
-/** `GET /v1/capabilities/{type}`. */
-export const capabilityTask: TaskOf = (req) => ({ kind: 'capability', type: String(req.params['type']) });
+/** `GET /v1/capabilities/{type}`, with `?platform=` when given. */
+export const capabilityTask: TaskOf = (req) => ({ kind: 'capability', type: String(req.params['type']), ...platformQuery(req) });
 
-/** `GET /v1/schema/cluster-profile`. */
-export const clusterProfileSchemaTask: TaskOf = () => ({ kind: 'cluster-profile-schema' });
+/** `GET /v1/schema/cluster-profile`, with `?platform=` when given. */
+export const clusterProfileSchemaTask: TaskOf = (req) => ({ kind: 'cluster-profile-schema', ...platformQuery(req) });
+
+function platformQuery(req: Request): { platform?: unknown } {
+  const platform: unknown = req.query['platform'];
+  return platform === undefined ? {} : { platform };
+}
 
 /**
  * A route whose work runs in the service's runner (the worker pool under `kurel serve`): the

@@ -6,8 +6,10 @@ import { capabilitySchema, renderingSchemaDocument } from '../../operations/capa
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
 import { type CapabilityListing, listCapabilities } from '../../operations/list-capabilities.js';
 import { type ProfileVerdict, validateJsonProfile, validateProfile } from '../../operations/validate-profile.js';
+import type { Platform } from '../../schema/platform-version.js';
 import type { BodyKind } from '../body.js';
 import { decodeJsonBody } from '../json-body.js';
+import { platformOfQuery } from '../platform-input.js';
 import { HttpProblem } from '../problem.js';
 import { isEnvelope, readEnvelope } from '../request-envelope.js';
 import type { WorkAnswer, WorkTask, WorkVerdict } from './task.js';
@@ -31,9 +33,9 @@ export function performTask(catalogue: Catalogue, task: WorkTask): WorkAnswer {
       case 'capabilities':
         return jsonAnswer(listingsOf(catalogue));
       case 'capability':
-        return jsonAnswer(capability(catalogue, task.type));
+        return jsonAnswer(capability(catalogue, task.type, platformOfQuery(task.platform)));
       case 'cluster-profile-schema':
-        return jsonAnswer(editorSchemaOf(catalogue), 'application/schema+json');
+        return jsonAnswer(editorSchemaOf(catalogue, platformOfQuery(task.platform)), 'application/schema+json');
     }
   } catch (err) {
     if (err instanceof HttpProblem) return { problem: { status: err.status, detail: err.detail, extensions: { ...err.extensions } } };
@@ -43,21 +45,23 @@ export function performTask(catalogue: Catalogue, task: WorkTask): WorkAnswer {
 
 /**
  * `POST /v1/validate`: a ClusterProfile as YAML or JSON, or the JSON envelope
- * `{profile, definitions?}`; the verdict whatever it is.
+ * `{profile, definitions?, platform?}`; the verdict whatever it is.
  */
 function validate(catalogue: Catalogue, bodyKind: BodyKind, body: Uint8Array): ProfileVerdict {
   if (bodyKind === 'yaml') return validateProfile({ profile: { file: REQUEST_FILE, content: body } }, catalogue);
   const { text, data } = decodeJsonBody(body);
   if (!isEnvelope(data)) return validateJsonProfile(REQUEST_FILE, text, data, catalogue);
-  const { profile, definitions } = readEnvelope(text, data, ['profile']);
+  const envelope = readEnvelope(text, data, ['profile']);
+  const { profile, definitions } = envelope;
+  const options = { platform: { overrides: envelope.platform } };
   return profile.data !== undefined && definitions.length === 0
-    ? validateJsonProfile(REQUEST_FILE, profile.text, profile.data, catalogue)
-    : validateProfile({ profile: { file: REQUEST_FILE, content: profile.text }, definitions }, catalogue);
+    ? validateJsonProfile(REQUEST_FILE, profile.text, profile.data, catalogue, options)
+    : validateProfile({ profile: { file: REQUEST_FILE, content: profile.text }, definitions }, catalogue, options);
 }
 
 /**
- * `POST /v1/build`: `{application, profile, definitions?}` (texts or objects); diagnostics name
- * the files `application`, `profile` and `definitions[i]`.
+ * `POST /v1/build`: `{application, profile, definitions?, platform?}` (texts or objects);
+ * diagnostics name the files `application`, `profile` and `definitions[i]`.
  */
 function build(catalogue: Catalogue, body: Uint8Array): { valid: boolean; diagnostics: unknown[]; application: unknown } {
   const { text, data } = decodeJsonBody(body);
@@ -70,15 +74,19 @@ function build(catalogue: Catalogue, body: Uint8Array): { valid: boolean; diagno
     },
     // The request's definitions make a catalogue of their own; the one in service never changes.
     catalogue,
+    { platform: { overrides: envelope.platform } },
   );
   const valid = !report.diagnostics.some((d) => d.severity === 'error');
   return { valid, diagnostics: report.diagnostics, application: valid ? report.application : null };
 }
 
-/** `GET /v1/capabilities/{type}`: one capability and the JSON Schema of its rendering; 404 for a type nothing knows. */
-function capability(catalogue: Catalogue, type: string): unknown {
+/**
+ * `GET /v1/capabilities/{type}`: one capability and the JSON Schema of its rendering, narrowed
+ * to `?platform=COMPONENT=VERSION` when given; 404 for a type nothing knows.
+ */
+function capability(catalogue: Catalogue, type: string, platform: Platform | undefined): unknown {
   const listing = listingsOf(catalogue).find((c) => c.type === type);
-  const published = listing ? capabilitySchema(catalogue, type) : undefined;
+  const published = listing ? capabilitySchema(catalogue, type, { platform }) : undefined;
   if (!listing || !published) throw new HttpProblem(404, `no handler or definition knows the capability type ${JSON.stringify(type)}`);
   return { ...listing, schema: renderingSchemaDocument(published) };
 }
@@ -97,7 +105,9 @@ function listingsOf(catalogue: Catalogue): CapabilityListing[] {
   return listing;
 }
 
-function editorSchemaOf(catalogue: Catalogue): JsonSchema {
+/** `GET /v1/schema/cluster-profile`, narrowed to `?platform=` when given (computed each time then: the platforms asked for vary). */
+function editorSchemaOf(catalogue: Catalogue, platform: Platform | undefined): JsonSchema {
+  if (platform !== undefined) return clusterProfileJsonSchema(catalogue, { platform });
   let schema = editorSchemas.get(catalogue);
   if (!schema) {
     schema = clusterProfileJsonSchema(catalogue);

@@ -2,15 +2,16 @@ import type { BodyKind } from '../body.js';
 
 /**
  * The work one request asks for, as it crosses to a worker thread: plain data (structured
- * clone), the body as bytes. Everything that reads a document or the catalogue is here; the
- * main thread only routes and answers.
+ * clone), the body as bytes and query parameters as the router read them (checked by the
+ * worker). Everything that reads a document or the catalogue is here; the main thread only
+ * routes and answers.
  */
 export type WorkTask =
   | { kind: 'validate'; bodyKind: BodyKind; body: Uint8Array }
   | { kind: 'build'; body: Uint8Array }
   | { kind: 'capabilities' }
-  | { kind: 'capability'; type: string }
-  | { kind: 'cluster-profile-schema' };
+  | { kind: 'capability'; type: string; platform?: unknown }
+  | { kind: 'cluster-profile-schema'; platform?: unknown };
 
 /** A problem a task found with its request (a body that cannot be decoded, an unknown type). */
 export interface WorkProblem {
