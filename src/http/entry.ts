@@ -44,8 +44,9 @@ const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 /**
  * Runs the validation service until SIGTERM or SIGINT: reads the definitions, starts the worker
  * pool (every worker imports the plugins and builds the catalogue; the service refuses to start
- * when any has an error), listens once every worker has loaded, reloads definitions on SIGHUP,
- * and on a stop signal drains gracefully. Resolves to the exit code.
+ * when the first has found an error), listens once that first worker has loaded and reports
+ * ready once all have, reloads definitions on SIGHUP, and on a stop signal drains gracefully.
+ * Resolves to the exit code.
  */
 export async function runService(options: ServiceOptions, io: ServiceIo): Promise<number> {
   let adminToken: string | undefined;
@@ -166,6 +167,12 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     },
     'listening',
   );
+  void state.whenStarted().then((every) => {
+    if (every.ok) log.info({ workers, startupMs: Math.round(performance.now()) }, 'ready: every worker has loaded');
+    // A pool closed by a stop signal before every worker loaded is no failure to report.
+    else if (!state.isDraining)
+      log.error({ errors: diagnosticLines(every.diagnostics) }, 'a worker could not load: the service answers on the others and does not report ready');
+  });
   const code = await stopped;
   await watching?.close();
   await state.close();

@@ -1,5 +1,5 @@
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
-import type { RegistrySummary, TaskRunner } from './work/task.js';
+import type { EveryWorker, RegistrySummary, TaskRunner } from './work/task.js';
 
 /** The outcome of loading the service's sources: a runner judging with the new catalogue, or the reasons it was refused. */
 export type RunnerLoadResult = { ok: true; runner: TaskRunner; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
@@ -29,6 +29,7 @@ export class ServiceState {
   private running: Promise<ReloadRecord> | undefined;
   private waiting: Promise<ReloadRecord> | undefined;
   private draining = false;
+  private everyWorkerLoaded = false;
   private readonly listeners: ((record: ReloadRecord) => void)[] = [];
 
   constructor(
@@ -39,6 +40,10 @@ export class ServiceState {
     this.active = runner;
     this.activeSince = new Date();
     this.record = { at: this.activeSince, ok: true, definitions: runner.registry.definitions, diagnostics: loadDiagnostics };
+    // At start, the service answers once one worker has loaded; it is ready once all have.
+    void runner.ready.then((every) => {
+      if (this.active === runner) this.everyWorkerLoaded = every.ok;
+    });
   }
 
   /** Loads the first runner with `loader`; resolves to the refusal when it fails. */
@@ -66,6 +71,19 @@ export class ServiceState {
   /** The last load or reload, successful or not. */
   get lastReload(): ReloadRecord {
     return this.record;
+  }
+
+  /**
+   * True once every worker of the runner in service has loaded (at start; a reloaded runner is
+   * put in service only then) and until shutdown begins. Replacing a worker never changes it.
+   */
+  get isReady(): boolean {
+    return this.everyWorkerLoaded && !this.draining;
+  }
+
+  /** Settles once every worker of the runner in service at start has loaded, or one could not. */
+  whenStarted(): Promise<EveryWorker> {
+    return this.active.ready;
   }
 
   /** True once shutdown has begun: readiness fails so load balancers stop sending requests. */
@@ -125,11 +143,20 @@ export class ServiceState {
         const message = err instanceof Error ? err.message : String(err);
         load = { ok: false, diagnostics: [fileDiagnostic('<reload>', 'io-error', `reload failed: ${message}`)] };
       }
+      if (load.ok) {
+        // A new runner goes into service only once every one of its workers has loaded.
+        const every = await load.runner.ready;
+        if (!every.ok) {
+          await load.runner.close();
+          load = { ok: false, diagnostics: every.diagnostics };
+        }
+      }
       const at = new Date();
       if (load.ok) {
         const previous = this.active;
         this.active = load.runner;
         this.activeSince = at;
+        this.everyWorkerLoaded = true;
         // Requests that began with the previous runner finish on it; it then frees its threads.
         void previous.close().catch(() => undefined);
       }

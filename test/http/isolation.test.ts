@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type ServedProcess, startServe, waitFor } from '../helpers/serve.js';
+import { READY_LINE, type ServedProcess, startServe, waitFor } from '../helpers/serve.js';
 import { REDIS_DEFINITION, REDIS_PROFILE } from './support.js';
 
 // DESIGN §7.3 and §11, against the built `kurel serve` and its worker threads: the test plugin's
@@ -283,6 +283,35 @@ describe('kurel serve started outside the package, with a 1 s send timeout', () 
     expect(received).toBeLessThan(64 * 1024 * 1024);
     expect(await series(served.url, 'kurel_http_requests_total{method="POST",route="/v1/validate",status="aborted"}')).toBe(1);
     expect(await series(served.url, 'kurel_http_requests_total{method="POST",route="/v1/validate",status="200"}')).toBe(before200);
+  });
+});
+
+describe('kurel serve while its workers load', () => {
+  let served: ServedProcess | undefined;
+  let work: string;
+  afterEach(async () => {
+    await served?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('answers once one worker has loaded, and reports ready once every worker has', async () => {
+    work = mkdtempSync(join(tmpdir(), 'kurel-starting-'));
+    const plugin = fileURLToPath(new URL('../fixtures/plugins/slow-to-load.mjs', import.meta.url));
+    const server = await startServe(['--port', '0', '--plugin', plugin, '--workers', '2'], {
+      cwd: ROOT,
+      env: { KUREL_TEST_LOAD_MARKER: join(work, 'loaded'), KUREL_TEST_LOAD_DELAY_MS: '4000' },
+      until: 'listening',
+    });
+    served = server;
+    const starting = await get(server.url, '/readyz');
+    expect(starting.status).toBe(503);
+    expect(JSON.parse(starting.text)).toMatchObject({ status: 'starting', lastReload: { ok: true } });
+    const answered = await validate(server.url, profile({ echo: { a: 1 } }));
+    expect(answered.body).toMatchObject({ valid: true, resolved: { capabilities: { echo: { a: 1 } } } });
+    expect(server.lines.some((l) => l['msg'] === READY_LINE)).toBe(false);
+    await waitFor(() => server.lines.find((l) => l['msg'] === READY_LINE), 'every worker to load');
+    const ready = await get(server.url, '/readyz');
+    expect([ready.status, JSON.parse(ready.text).status]).toEqual([200, 'ready']);
   });
 });
 

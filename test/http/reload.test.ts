@@ -4,11 +4,16 @@ import { join } from 'node:path';
 import type { Request, Response } from 'express';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Catalogue, createCatalogue } from '../../src/catalogue/catalogue.js';
+import { loadDefinitionFiles } from '../../src/catalogue/load-catalogue.js';
+import { fileDiagnostic } from '../../src/core/diagnostics.js';
 import { prepareCatalogueLoader } from '../../src/http/catalogue-loader.js';
 import { HttpProblem } from '../../src/http/problem.js';
 import { reloadAccess } from '../../src/http/reload-access.js';
 import { startServer } from '../../src/http/server.js';
 import { ServiceState } from '../../src/http/service-state.js';
+import { inProcessRunner } from '../../src/http/work/in-process.js';
+import type { EveryWorker, TaskRunner } from '../../src/http/work/task.js';
 import { GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest, testApp } from './support.js';
 
 let dir: string;
@@ -241,3 +246,80 @@ describe('reload access (DESIGN §11)', () => {
     expect(loads).toBe(1 + 3);
   });
 });
+
+/** A runner judging with `catalogue` whose workers have all loaded once `ready` settles; `closed` tells whether it was closed. */
+function runnerLoadingUntil(catalogue: Catalogue, ready: Promise<EveryWorker>): TaskRunner & { closed: boolean } {
+  const runner = { ...inProcessRunner(catalogue), ready, closed: false };
+  runner.close = async () => {
+    runner.closed = true;
+  };
+  return runner;
+}
+
+/** A promise and the function that settles it. */
+function pending<T>(): { promise: Promise<T>; settle(value: T): void } {
+  let settle: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((resolve) => {
+    settle = resolve;
+  });
+  return { promise, settle };
+}
+
+describe('readiness follows every worker (DESIGN §11)', () => {
+  it('answers requests while workers still load at start, but reports 503 starting until every one has loaded', async () => {
+    const every = pending<EveryWorker>();
+    const { app } = testApp({ state: new ServiceState(runnerLoadingUntil(createCatalogue(), every.promise)) });
+    const starting = await request(app).get('/readyz');
+    expect([starting.status, starting.body.status]).toEqual([503, 'starting']);
+    expect((await validate(app, GATEWAY_PROFILE)).body).toMatchObject({ valid: true });
+    every.settle({ ok: true });
+    const ready = await request(app).get('/readyz');
+    expect([ready.status, ready.body.status]).toEqual([200, 'ready']);
+  });
+
+  it('stays 503 starting when a worker could not load at start', async () => {
+    const every = pending<EveryWorker>();
+    const state = new ServiceState(runnerLoadingUntil(createCatalogue(), every.promise));
+    const { app } = testApp({ state });
+    every.settle({ ok: false, diagnostics: [fileDiagnostic('<worker>', 'usage', 'a worker thread failed while loading: boom')] });
+    expect(await state.whenStarted()).toMatchObject({ ok: false });
+    const answer = await request(app).get('/readyz');
+    expect([answer.status, answer.body.status]).toEqual([503, 'starting']);
+  });
+
+  it('puts a reloaded runner in service only once every one of its workers has loaded', async () => {
+    writeFileSync(join(dir, 'redis-sidecar.yaml'), REDIS_DEFINITION);
+    const every = pending<EveryWorker>();
+    const next = runnerLoadingUntil((await loadCatalogue()).catalogue, every.promise);
+    const state = new ServiceState(inProcessRunner(createCatalogue()), async () => ({ ok: true, runner: next, diagnostics: [] }));
+    const { app } = testApp({ state });
+    let reloaded = false;
+    const reload = state.reload().then((record) => {
+      reloaded = true;
+      return record;
+    });
+    await sleep(50);
+    expect(reloaded).toBe(false);
+    expect((await request(app).get('/readyz')).body).toMatchObject({ status: 'ready', registry: { definitions: 0 } });
+    every.settle({ ok: true });
+    expect(await reload).toMatchObject({ ok: true, definitions: 1 });
+    expect((await request(app).get('/readyz')).body).toMatchObject({ status: 'ready', registry: { definitions: 1 } });
+  });
+
+  it('refuses a reload when one of the new workers cannot load, closes it, and keeps the previous runner ready', async () => {
+    writeFileSync(join(dir, 'redis-sidecar.yaml'), REDIS_DEFINITION);
+    const failure = fileDiagnostic('<worker>', 'usage', 'a worker thread failed while loading: boom');
+    const next = runnerLoadingUntil((await loadCatalogue()).catalogue, Promise.resolve({ ok: false, diagnostics: [failure] }));
+    const state = new ServiceState(inProcessRunner(createCatalogue()), async () => ({ ok: true, runner: next, diagnostics: [] }));
+    const { app } = testApp({ state });
+    expect(await state.reload()).toMatchObject({ ok: false, definitions: 0, diagnostics: [failure] });
+    expect(next.closed).toBe(true);
+    const ready = await request(app).get('/readyz');
+    expect([ready.status, ready.body.status, ready.body.registry.definitions]).toEqual([200, 'ready', 0]);
+  });
+});
+
+/** The built-ins and the definitions of `dir`. */
+function loadCatalogue(): ReturnType<typeof loadDefinitionFiles> {
+  return loadDefinitionFiles(createCatalogue(), { definitionDirs: [dir] });
+}

@@ -13,21 +13,27 @@ export function healthRoute(): RequestHandler {
 }
 
 /**
- * `GET /readyz`: 200 while the service takes requests, 503 once shutdown has begun. Either way
- * it tells which registry is in service and how the last reload went (a failed reload leaves
- * the previous registry in service, so the service stays ready). Every worker has loaded the
- * registry by the time it is in service, at start and after a reload, and replacing a worker
- * never changes readiness.
+ * `GET /readyz`: 200 once every worker has loaded the registry and while the service takes
+ * requests; 503 while workers are still loading at start (`starting`: the service already
+ * answers, on the workers loaded) and once shutdown has begun (`draining`). Either way it tells
+ * which registry is in service and how the last reload went (a failed reload leaves the previous
+ * registry in service, so the service stays ready). Replacing a worker never changes readiness.
  */
 export function readinessRoute(state: ServiceState): RequestHandler {
   return (_req, res) => {
     const registry = state.registry;
-    sendJson(res, state.isDraining ? 503 : 200, {
-      status: state.isDraining ? 'draining' : 'ready',
+    const status = readiness(state);
+    sendJson(res, status === 'ready' ? 200 : 503, {
+      status,
       registry: { loadedAt: state.loadedAt.toISOString(), handlers: registry.handlers, definitions: registry.definitions },
       lastReload: describeReload(state.lastReload),
     });
   };
+}
+
+function readiness(state: ServiceState): 'starting' | 'ready' | 'draining' {
+  if (state.isDraining) return 'draining';
+  return state.isReady ? 'ready' : 'starting';
 }
 
 /**

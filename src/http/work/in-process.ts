@@ -10,6 +10,7 @@ import type { RegistrySummary, TaskRunner } from './task.js';
 export function inProcessRunner(catalogue: Catalogue): TaskRunner {
   return {
     registry: summaryOf(catalogue),
+    ready: Promise.resolve({ ok: true }),
     async run(task, control) {
       control.signal.throwIfAborted();
       Atomics.store(control.started, 0, 1);

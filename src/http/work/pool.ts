@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
-import type { TaskControl, TaskRunner, WorkAnswer, WorkTask } from './task.js';
+import type { EveryWorker, TaskControl, TaskRunner, WorkAnswer, WorkTask } from './task.js';
 import { type PostedTask, WORKER_REPORT, type WorkerReport, type WorkerSetup } from './worker-setup.js';
 
 /** Where a pool reports what happens to its workers once in service (the service's logger). */
@@ -23,18 +23,23 @@ export interface PoolOptions {
   loadTimeoutMs?: number;
 }
 
-/** A pool whose every worker has loaded, or why it could not be used. */
-export type PoolStart = { ok: true; pool: TaskRunner; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
+/** Why a pool could not be used. */
+type LoadFailure = { ok: false; diagnostics: Diagnostic[] };
+
+/** A pool whose first worker has loaded (the rest settle `pool.ready`), or why it could not be used. */
+export type PoolStart = { ok: true; pool: TaskRunner; diagnostics: Diagnostic[] } | LoadFailure;
 
 const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
 
 /**
  * Starts a pool of worker threads (piscina) that each import the plugins and build the catalogue
- * from `setup` while they start, and resolves once every one of them has reported that it loaded
- * (DESIGN §11): only then may the pool be put in service. The first report that the definitions
- * or a plugin were refused, a worker that fails while loading, or the load timeout gives the pool
- * up. Once in service, a worker whose task is cancelled or exceeds its heap limit is terminated
- * and replaced; piscina gives the replacement no task before it has loaded.
+ * from `setup` while they start (DESIGN §11). One worker loads first, alone, so that it checks
+ * the definitions and plugins as fast as it can; the others wait at a gate until it has loaded,
+ * so a refused set costs one worker's load. Resolves once that first worker has loaded, with the
+ * pool and `ready`, which settles once every worker has loaded; a report that the definitions or
+ * a plugin were refused, a worker that fails while loading, or the load timeout gives the pool
+ * up. In service, a worker whose task is cancelled or exceeds its heap limit is terminated and
+ * replaced, and the pool gives tasks only to workers that have loaded.
  */
 export async function startPool(options: PoolOptions): Promise<PoolStart> {
   const { workers, logger } = options;
@@ -42,9 +47,10 @@ export async function startPool(options: PoolOptions): Promise<PoolStart> {
   // worker still loading (the task then waits there, and cancelling it would kill that worker):
   // tasks go only to loaded, idle workers.
   const loadedThreads = new Set<number>();
+  const startGate = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
   const piscina = new Piscina<PostedTask, WorkAnswer>({
     filename: options.filename,
-    workerData: options.setup,
+    workerData: { ...options.setup, startGate } satisfies WorkerSetup,
     minThreads: workers,
     maxThreads: workers,
     // Every worker holds a built catalogue: none is let go for being idle.
@@ -58,61 +64,79 @@ export async function startPool(options: PoolOptions): Promise<PoolStart> {
       candidates.find((worker) => worker.currentUsage === 0 && loadedThreads.has(worker.id) && !worker.terminating && !worker.destroyed) ?? null,
   });
   piscina.on('workerDestroy', (worker: { id: number }) => loadedThreads.delete(worker.id));
+
+  let settleFirst: (outcome: { ok: true; report: WorkerReport } | LoadFailure) => void = () => undefined;
+  const first = new Promise<{ ok: true; report: WorkerReport } | LoadFailure>((resolve) => {
+    settleFirst = resolve;
+  });
+  let settleEvery: (outcome: EveryWorker) => void = () => undefined;
+  const every = new Promise<EveryWorker>((resolve) => {
+    settleEvery = resolve;
+  });
+  let loading = true;
+  const reports = new Map<number, WorkerReport>();
+  const timeoutMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
+  const timer = setTimeout(() => fail([fileDiagnostic('<worker>', 'usage', `the worker threads did not all load within ${timeoutMs} ms`)]), timeoutMs);
+  function fail(diagnostics: Diagnostic[]): void {
+    if (!loading) return;
+    loading = false;
+    clearTimeout(timer);
+    const failure: LoadFailure = { ok: false, diagnostics };
+    settleFirst(failure);
+    settleEvery(failure);
+  }
   // One listener each for the pool's life: a worker can report or fail at any time, and an
   // 'error' event without a listener would end the process.
-  let inService = false;
-  let whileLoading: { report(report: WorkerReport): void; fail(err: unknown): void } | undefined;
   piscina.on('message', (message: unknown) => {
     const report = reportIn(message);
     if (!report) return;
     if (report.ok) loadedThreads.add(report.threadId);
-    if (!inService) whileLoading?.report(report);
-    else if (report.ok) logger.info({ threadId: report.threadId }, 'worker replaced: the new worker has loaded');
-    else
+    if (loading) {
+      if (!report.ok) return fail(report.diagnostics);
+      reports.set(report.threadId, report);
+      if (reports.size === 1) {
+        // The definitions and plugins are good: the other workers may load now.
+        Atomics.store(startGate, 1, 1);
+        Atomics.notify(startGate, 1);
+        settleFirst({ ok: true, report });
+      }
+      if (reports.size >= workers) {
+        loading = false;
+        clearTimeout(timer);
+        settleEvery({ ok: true });
+      }
+    } else if (report.ok) {
+      logger.info({ threadId: report.threadId }, 'worker replaced: the new worker has loaded');
+    } else {
       logger.error(
         { threadId: report.threadId, errors: report.diagnostics.map((d) => d.message) },
-        'a replacement worker could not load: the pool goes on with fewer workers',
+        'a replacement worker could not load: it takes no request, and the pool goes on with fewer workers',
       );
+    }
   });
   piscina.on('error', (err: unknown) => {
-    if (!inService) whileLoading?.fail(err);
+    if (loading) fail([workerFailure(err, options.workerMemoryMiB)]);
     else logger.error({ err }, 'a worker thread failed outside any request');
   });
-  const loaded = await new Promise<{ ok: true; report: WorkerReport } | { ok: false; diagnostics: Diagnostic[] }>((resolve) => {
-    const reports = new Map<number, WorkerReport>();
-    const timeoutMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
-    const timer = setTimeout(
-      () => finish({ ok: false, diagnostics: [fileDiagnostic('<worker>', 'usage', `the worker threads did not all load within ${timeoutMs} ms`)] }),
-      timeoutMs,
-    );
-    const finish = (outcome: { ok: true; report: WorkerReport } | { ok: false; diagnostics: Diagnostic[] }) => {
-      clearTimeout(timer);
-      whileLoading = undefined;
-      resolve(outcome);
-    };
-    whileLoading = {
-      report(report) {
-        if (!report.ok) return finish({ ok: false, diagnostics: report.diagnostics });
-        reports.set(report.threadId, report);
-        if (reports.size >= workers) finish({ ok: true, report });
-      },
-      fail: (err) => finish({ ok: false, diagnostics: [workerFailure(err, options.workerMemoryMiB)] }),
-    };
-  });
+
+  const loaded = await first;
   if (!loaded.ok) {
     await piscina.destroy();
     return loaded;
   }
-  inService = true;
   const { registry, diagnostics } = loaded.report;
   let closing: Promise<void> | undefined;
   const pool: TaskRunner = {
     registry,
+    ready: every,
     run(task: WorkTask, control: TaskControl): Promise<WorkAnswer> {
       const body = 'body' in task ? task.body : undefined;
       return piscina.run({ task, started: control.started }, { signal: control.signal, transferList: body && ownsItsBuffer(body) ? [body.buffer] : [] });
     },
     close() {
+      // A pool closed while workers still load settles `ready` and stops its load timer, which
+      // would otherwise keep the process alive.
+      fail([fileDiagnostic('<worker>', 'usage', 'the worker pool was closed before every worker had loaded')]);
       closing ??= piscina.close();
       return closing;
     },

@@ -1,3 +1,4 @@
+import type { Diagnostic } from '../../core/diagnostics.js';
 import type { BodyKind } from '../body.js';
 
 /**
@@ -45,10 +46,15 @@ export interface RegistrySummary {
   definitions: number;
 }
 
+/** Whether every worker of a runner has loaded its catalogue, or why one could not. */
+export type EveryWorker = { ok: true } | { ok: false; diagnostics: Diagnostic[] };
+
 /** Runs tasks against one catalogue: in worker threads, or on the calling thread for embedding and tests. */
 export interface TaskRunner {
   /** The catalogue the tasks are judged with. */
   readonly registry: RegistrySummary;
+  /** Settles once every worker has loaded the catalogue (or one could not); tasks are taken before, by the workers loaded. */
+  readonly ready: Promise<EveryWorker>;
   /** Runs one task; rejects with an `AbortError` when `control.signal` cancels it. */
   run(task: WorkTask, control: TaskControl): Promise<WorkAnswer>;
   /** Stops taking tasks, lets the ones running finish, then frees the threads. */

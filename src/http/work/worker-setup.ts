@@ -8,6 +8,11 @@ export interface WorkerSetup {
   cwd: string;
   /** The definition files the main thread read, named as they are shown in diagnostics. */
   definitions: readonly { file: string; content: Uint8Array }[];
+  /**
+   * Shared by the pool's workers: `[0]` counts the workers that started, `[1]` becomes 1 once the
+   * first has loaded. Every worker but the first waits for it before loading.
+   */
+  startGate?: Int32Array;
 }
 
 /** What a worker reports once it has loaded (before it takes any task). */

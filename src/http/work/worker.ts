@@ -13,6 +13,10 @@ import type { WorkAnswer } from './task.js';
 import { type PostedTask, WORKER_REPORT, type WorkerReport, type WorkerSetup } from './worker-setup.js';
 
 const setup = workerData as WorkerSetup;
+// The first worker of a pool loads alone; the others wait until it has (see WorkerSetup.startGate).
+// A wait with a time-out, so a worker terminated while it waits ends at once.
+const gate = setup.startGate;
+if (gate && Atomics.add(gate, 0, 1) > 0) while (Atomics.load(gate, 1) === 0) Atomics.wait(gate, 1, 0, 50);
 let catalogue: Catalogue | undefined;
 let report: WorkerReport;
 try {
