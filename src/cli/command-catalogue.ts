@@ -1,7 +1,8 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { RegistryError } from '../catalogue/errors.js';
 import { loadCatalogue, loadHandlers, refusalDiagnostic } from '../catalogue/load-catalogue.js';
-import { compareDiagnostics, type Diagnostic, hasErrors } from '../core/diagnostics.js';
+import { type Diagnostic, hasErrors } from '../core/diagnostics.js';
+import { reportProblems } from '../operations/report-problems.js';
 import type { Platform } from '../schema/platform-version.js';
 import { EXIT } from './exit-code.js';
 import { formatText, paletteFor } from './format/text.js';
@@ -49,8 +50,9 @@ export type PublishedCatalogue = { ok: true; catalogue: Catalogue } | { ok: fals
  */
 export async function loadPublishedCatalogue(options: CapabilitySourceOptions, io: CommandIo): Promise<PublishedCatalogue> {
   const load = await loadCatalogue({ plugins: options.plugin, definitionDirs: options.definitions, definitionFiles: options.capabilityDef, cwd: io.cwd });
-  const diagnostics = [...load.diagnostics].sort(compareDiagnostics);
-  if (diagnostics.length > 0) io.stderr(`${formatText(diagnostics, load.sources, paletteFor(io.stderrIsTTY ? { isTTY: true } : {}, io.env))}\n`);
+  const diagnostics = load.diagnostics;
+  const shown = reportProblems(diagnostics).diagnostics;
+  if (shown.length > 0) io.stderr(`${formatText(shown, load.sources, paletteFor(io.stderrIsTTY ? { isTTY: true } : {}, io.env))}\n`);
   if (load.fatal || !load.catalogue) return { ok: false, exitCode: EXIT.usage };
   if (hasErrors(diagnostics)) return { ok: false, exitCode: EXIT.problems };
   return { ok: true, catalogue: load.catalogue };

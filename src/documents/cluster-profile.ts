@@ -3,12 +3,17 @@ import { nativePattern } from '../schema/pattern-matcher.js';
 import { COMPONENT_PATTERN, PLATFORM_VERSION_EXPECTED, PLATFORM_VERSION_PATTERN } from '../schema/platform-version.js';
 import { ApiVersion, CAPABILITY_KEY, SubdomainName } from './common.js';
 
-/** One capability binding: only `rendering` (absent, null or a map). */
+/** One capability binding: `rendering` (absent, null or a map) and the `version` pin (DESIGN §8.2). */
 export const CapabilityBinding = Type.Union([
   Type.Null(),
   Type.Object(
     {
       rendering: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'how this cluster implements the capability' })),
+      version: Type.Optional(
+        Type.String({
+          description: 'the version to use: exact (2.1.3), partial (2.1, 2) or a range (^2.1.0, ~2.1.3, ">=2.1 <3"); absent: the highest release',
+        }),
+      ),
     },
     { additionalProperties: false },
   ),

@@ -24,6 +24,8 @@ export type AppOptions = ({ runner: TaskRunner; state?: undefined } | { state: S
   processMetrics?: boolean;
   /** The admin token `POST /v1/reload` requires; without one, only loopback callers may reload. */
   adminToken?: string;
+  /** `--require-pinned`: a request's binding of a versioned definition without `version` is an error. */
+  requirePinned?: boolean;
 };
 
 /** An express app serving the kurel API, with what its server needs to run it. */
@@ -65,10 +67,11 @@ export function createApp(options: AppOptions): KurelApp {
   const body = (...kinds: BodyKind[]) => readBody(kinds, limits.maxBodyBytes);
   const admit = admission(limits);
   const work = { state, metrics, limits };
+  const versions = { requirePinned: options.requirePinned === true };
 
   const routes: RouteSpec[] = [
-    { path: '/v1/validate', methods: { post: [admit, ...body('json', 'yaml'), workRoute(work, validateTask)] } },
-    { path: '/v1/build', methods: { post: [admit, ...body('json'), workRoute(work, buildTask)] } },
+    { path: '/v1/validate', methods: { post: [admit, ...body('json', 'yaml'), workRoute(work, validateTask(versions))] } },
+    { path: '/v1/build', methods: { post: [admit, ...body('json'), workRoute(work, buildTask(versions))] } },
     { path: '/v1/capabilities', methods: { get: [admit, workRoute(work, capabilitiesTask)] } },
     { path: '/v1/capabilities/:type', methods: { get: [admit, workRoute(work, capabilityTask)] } },
     { path: '/v1/schema/cluster-profile', methods: { get: [admit, workRoute(work, clusterProfileSchemaTask)] } },

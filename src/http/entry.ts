@@ -5,7 +5,7 @@ import type { Logger } from './logger.js';
 import type { RunningServer, TlsOptions } from './server.js';
 import { ServiceState } from './service-state.js';
 import type { DefinitionsWatch } from './watch-definitions.js';
-import { type DefinitionFolder, poolLoader } from './work/pool-loader.js';
+import { type DefinitionFolder, type PoolSources, poolLoader } from './work/pool-loader.js';
 
 export type { DefinitionFolder } from './work/pool-loader.js';
 
@@ -27,6 +27,10 @@ export interface ServiceOptions {
   limits?: Partial<Pick<ServiceLimits, 'requestTimeoutMs' | 'sendTimeoutMs' | 'workerMemoryMiB'>>;
   /** A file holding the token `POST /v1/reload` requires (`--admin-token-file`). */
   adminTokenFile?: string | undefined;
+  /** The lockfile the service serves (DESIGN §11): its locked versions are the only versions. */
+  lockfile?: PoolSources['lockfile'];
+  /** `--require-pinned`: every request's bindings of versioned definitions must pin a version. */
+  requirePinned?: boolean;
 }
 
 /** Where the service writes: its log lines and its start-up refusal. */
@@ -74,6 +78,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
             definitionFolders: options.definitionFolders,
             plugins: options.plugins,
             cwd: options.cwd,
+            lockfile: options.lockfile,
             workers,
             workerMemoryMiB: limits.workerMemoryMiB,
             // Used once the pool is in service, when the logger exists.
@@ -118,7 +123,14 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   const state = started;
   const warnings = state.lastReload.diagnostics;
   if (warnings.length > 0) log.warn({ warnings: diagnosticLines(warnings) }, 'definitions loaded with warnings');
-  const kurel = createApp({ state, logger: log, limits, processMetrics: true, ...(adminToken === undefined ? {} : { adminToken }) });
+  const kurel = createApp({
+    state,
+    logger: log,
+    limits,
+    processMetrics: true,
+    requirePinned: options.requirePinned === true,
+    ...(adminToken === undefined ? {} : { adminToken }),
+  });
   let running: RunningServer;
   try {
     running = await startServer(kurel, { host: options.host, port: options.port, ...(tls ? { tls } : {}) });
@@ -162,16 +174,19 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
       handlers: state.registry.handlers,
       definitions: state.registry.definitions,
       workers,
+      registryDigest: state.registry.digest,
+      ...(options.lockfile ? { lockfile: options.lockfile.display } : {}),
       startupMs: Math.round(performance.now()),
       limits: kurel.limits,
     },
     'listening',
   );
   void state.whenStarted().then((every) => {
+    // Once a stop signal has come, the service is draining, not ready, and a pool it closed
+    // before every worker loaded is no failure to report.
+    if (state.isDraining) return;
     if (every.ok) log.info({ workers, startupMs: Math.round(performance.now()) }, 'ready: every worker has loaded');
-    // A pool closed by a stop signal before every worker loaded is no failure to report.
-    else if (!state.isDraining)
-      log.error({ errors: diagnosticLines(every.diagnostics) }, 'a worker could not load: the service answers on the others and does not report ready');
+    else log.error({ errors: diagnosticLines(every.diagnostics) }, 'a worker could not load: the service answers on the others and does not report ready');
   });
   const code = await stopped;
   await watching?.close();

@@ -51,6 +51,16 @@ export function createMetrics(state: ServiceState, options: { processMetrics?: b
     },
   });
   new Gauge({
+    name: 'kurel_registry_info',
+    help: 'Always 1, labelled with the registry digest of the definitions, handlers and kurel in service (equal on replicas that serve the same)',
+    labelNames: ['digest'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.set({ digest: state.registry.digest }, 1);
+    },
+  });
+  new Gauge({
     name: 'kurel_registry_last_reload_timestamp_seconds',
     help: 'Unix time of the last load or reload of definitions, successful or not',
     registers: [registry],

@@ -7,7 +7,7 @@ const HEAD = ['apiVersion: launcher.gokure.dev/v1alpha1', 'kind: ClusterProfile'
 describe('the profile document', () => {
   it('accepts a profile with no spec, an empty spec, or empty capabilities', () => {
     for (const tail of [[], ['spec: {}'], ['spec:'], ['spec:', '  capabilities: {}'], ['spec:', '  capabilities:']]) {
-      expect(lintText(profile([...HEAD, ...tail])).files[0]?.resolved).toEqual({ gitopsEngine: 'fluxcd', capabilities: {} });
+      expect(lintText(profile([...HEAD, ...tail])).files[0]?.resolved).toEqual({ gitopsEngine: 'fluxcd', capabilities: {}, versions: {} });
     }
   });
 
@@ -68,7 +68,7 @@ describe('capability bindings', () => {
       ['unknown-field', 8, 7, '/spec/capabilities/expose/controllerType'],
       ['unknown-field', 9, 7, '/spec/capabilities/expose/ingressClassName'],
     ]);
-    expect(report.diagnostics[0]!.message).toBe('unknown field "controllerType" in spec.capabilities.expose (allowed: rendering)');
+    expect(report.diagnostics[0]!.message).toBe('unknown field "controllerType" in spec.capabilities.expose (allowed: rendering, version)');
   });
 
   it('reports a rendering that is not a map as wrong-type', () => {

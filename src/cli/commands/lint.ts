@@ -1,8 +1,11 @@
-import { compareDiagnostics, type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
-import { gatherInputs } from '../../files/gather-inputs.js';
+import { appendAll } from '../../core/data.js';
+import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
+import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
+import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
+import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
 import { exitCodeOf } from '../exit-code.js';
 import { type LintFormat, renderReport } from '../format/index.js';
 import { paletteFor } from '../format/text.js';
@@ -16,6 +19,10 @@ export interface LintCommandOptions {
   plugin: string[];
   strict: boolean;
   strictCapabilities: boolean;
+  /** `--require-pinned` (false or absent with `--no-require-pinned`). */
+  requirePinned?: boolean;
+  /** `--lockfile FILE`, or false for `--no-lockfile`. */
+  lockfile?: string | false;
   format: LintFormat;
   stdinFilepath?: string;
   /** `--platform COMPONENT=VERSION` flags: they win over every profile's spec.platform. */
@@ -40,22 +47,30 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
   const handlers = await loadCommandHandlers(options.plugin, io.cwd);
   if (handlers.refused) extra.push(handlers.diagnostic);
   fatal ||= handlers.refused;
+  const lockfile = readCommandLockfile(options, io.cwd);
+  appendAll(extra, lockfile.diagnostics);
+  fatal ||= lockfile.fatal;
   // An unreadable path still exits 2, but the readable inputs are linted and reported too.
   const report: Pick<LintReport, 'diagnostics' | 'files' | 'sources'> = handlers.refused
     ? { diagnostics: [], files: [], sources: new Map() }
     : lintInputs(gathered.inputs, handlers.catalogue, {
         strictCapabilities: options.strictCapabilities,
         platform: platformOptions(options.platform, options.platformDefault),
+        requirePinned: options.requirePinned === true,
+        lock: lockFollowing(lockfile, io.cwd, 'follow', { unnamedStdin: options.stdinFilepath ? undefined : STDIN_NAME }),
       });
+  for (const [file, source] of lockfile.sources) report.sources.set(file, source);
   if (!fatal && !gathered.inputs.some((i) => i.origin !== 'definition') && extra.length === 0) {
     extra.push(fileDiagnostic(paths.join(' ') || '<command line>', 'io-error', 'no input found: no *.yaml or *.yml files in the paths given'));
     fatal = true;
   }
-  const diagnostics = [...extra, ...report.diagnostics].sort(compareDiagnostics);
+  const diagnostics = [...extra, ...report.diagnostics];
   const code = exitCodeOf(diagnostics, { fatal, strict: options.strict });
+  const reported = reportProblems(diagnostics);
   const text = renderReport(options.format, {
     valid: code === 0,
-    diagnostics,
+    diagnostics: reported.diagnostics,
+    problems: reported,
     files: report.files,
     sources: report.sources,
     palette: paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env),

@@ -1,5 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
+import { locateLockfile } from '../../files/lockfile-location.js';
 import { embeddedDefinitionsDir } from '../../files/package-files.js';
 import { type DefinitionFolder, runService } from '../../http/entry.js';
 import { EXIT } from '../exit-code.js';
@@ -27,6 +28,10 @@ export interface ServeCommandOptions {
   sendTimeout: string;
   /** The file holding the token `POST /v1/reload` requires. */
   adminTokenFile?: string;
+  /** `--lockfile FILE`: serve only its locked versions. */
+  lockfile?: string;
+  /** `--require-pinned`. */
+  requirePinned?: boolean;
 }
 
 /** The smallest heap a worker may have: enough for the built-in catalogue and a typical request. */
@@ -58,8 +63,12 @@ export async function runServe(options: ServeCommandOptions, io: CommandIo): Pro
   if (requestTimeoutMs === undefined) return usage(`--request-timeout must be a duration such as 5s or 500ms, found ${JSON.stringify(options.requestTimeout)}`);
   const sendTimeoutMs = parseDuration(options.sendTimeout);
   if (sendTimeoutMs === undefined) return usage(`--send-timeout must be a duration such as 30s or 500ms, found ${JSON.stringify(options.sendTimeout)}`);
+  // A service follows a lockfile only when one is named, so a stray file in a container's working directory never stops it.
+  const lockfile = locateLockfile({ flag: options.lockfile, cwd: io.cwd, namedOnly: true });
   return runService(
     {
+      ...(lockfile ? { lockfile: { path: lockfile.path, display: lockfile.display } } : {}),
+      requirePinned: options.requirePinned === true,
       host: options.host,
       port,
       definitionFolders: [...embeddedFolders(io.cwd), ...options.definitions.map((dir) => ({ path: dir, name: dir }))],

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
+import { escapeControls } from './escape.js';
 
 /**
  * Formats diagnostics as GitHub Actions workflow commands, one annotation per line:
@@ -15,7 +16,7 @@ function annotationOf(d: Diagnostic): string {
   const oneLine = d.endLine === d.line;
   const endColumn = oneLine ? Math.max(d.column, d.endColumn - 1) : d.column;
   const properties = [
-    ['file', d.file],
+    ['file', escapeControls(d.file)],
     ['line', String(d.line)],
     ['col', String(d.column)],
     ['endLine', String(d.line)],
@@ -24,7 +25,8 @@ function annotationOf(d: Diagnostic): string {
   ]
     .map(([name, value]) => `${name}=${escapeProperty(value!)}`)
     .join(',');
-  const message = d.hint ? `${d.message}\n${d.hint}` : d.message;
+  // Only the line between message and hint is a real line break; the input's are escaped.
+  const message = d.hint ? `${escapeControls(d.message)}\n${escapeControls(d.hint)}` : escapeControls(d.message);
   return `::${d.severity} ${properties}::${escapeData(message)}`;
 }
 

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/input.js';
+import { escapeControls } from './escape.js';
 
 /**
  * Formats a lint run as JUnit XML: one test case per file (files that were read, and any other
@@ -18,12 +19,13 @@ export function formatJunit(diagnostics: readonly Diagnostic[], files: readonly 
   const names = [...listed, ...[...byFile.keys()].filter((file) => !listed.has(file)).sort()];
 
   const cases = names.map((name) => {
-    const open = `    <testcase name="${escapeXmlAttribute(name)}" classname="kurel.lint" file="${escapeXmlAttribute(name)}"`;
+    const shown = escapeXmlAttribute(escapeControls(name));
+    const open = `    <testcase name="${shown}" classname="kurel.lint" file="${shown}"`;
     const failures = byFile.get(name) ?? [];
     const reason = skipped.get(name);
     if (failures.length === 0 && reason === undefined) return `${open}/>`;
     const body = [
-      ...(reason !== undefined && failures.length === 0 ? [`      <skipped message="${escapeXmlAttribute(reason)}"/>`] : []),
+      ...(reason !== undefined && failures.length === 0 ? [`      <skipped message="${escapeXmlAttribute(escapeControls(reason))}"/>`] : []),
       ...failures.map(failureOf),
     ];
     return [`${open}>`, ...body, '    </testcase>'].join('\n');
@@ -41,10 +43,16 @@ export function formatJunit(diagnostics: readonly Diagnostic[], files: readonly 
   ].join('\n');
 }
 
+// Its lines are the only line breaks of a failure; the input's are escaped, as its other controls.
 function failureOf(d: Diagnostic): string {
-  const where = `${d.file}:${d.line}:${d.column}`;
-  const text = [`${where} ${d.severity} ${d.code} ${d.message}`, ...(d.path ? [`path: ${d.path}`] : []), ...(d.hint ? [`hint: ${d.hint}`] : [])].join('\n');
-  return `      <failure type="${d.code}" message="${escapeXmlAttribute(`${d.severity}: ${d.message}`)}">${escapeXml(text)}</failure>`;
+  const message = escapeControls(d.message);
+  const where = `${escapeControls(d.file)}:${d.line}:${d.column}`;
+  const text = [
+    `${where} ${d.severity} ${d.code} ${message}`,
+    ...(d.path ? [`path: ${escapeControls(d.path)}`] : []),
+    ...(d.hint ? [`hint: ${escapeControls(d.hint)}`] : []),
+  ].join('\n');
+  return `      <failure type="${d.code}" message="${escapeXmlAttribute(`${d.severity}: ${message}`)}">${escapeXml(text)}</failure>`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { SourceText } from '../../yaml/source.js';
+import { escapeControls, escapedIndent, escapedWidth } from './escape.js';
 
 /** Terminal styling; all identity functions when colour is off. */
 export interface Palette {
@@ -28,25 +29,35 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
   const lines: string[] = [];
   for (const d of diagnostics) {
     const severity = d.severity === 'error' ? palette.red('error') : palette.yellow('warning');
-    lines.push(`${palette.bold(`${d.file}:${d.line}:${d.column}`)} ${severity} ${palette.dim(d.code)} ${d.message}`);
+    lines.push(`${palette.bold(`${escapeControls(d.file)}:${d.line}:${d.column}`)} ${severity} ${palette.dim(d.code)} ${escapeControls(d.message)}`);
     const source = sources.get(d.file);
     const excerpt = source ? sourceLine(source, d.line) : undefined;
     if (excerpt !== undefined) {
-      const width = d.endLine === d.line ? Math.max(1, d.endColumn - d.column) : Math.max(1, excerpt.length - d.column + 1);
-      lines.push(`  ${excerpt}`);
-      lines.push(`  ${' '.repeat(Math.max(0, d.column - 1))}${palette.red('^'.repeat(Math.min(width, 200)))}`);
+      lines.push(`  ${escapeControls(excerpt)}`);
+      // The caret goes under the escaped text; a column past the part of a long line shown gets none.
+      const start = d.column - 1;
+      if (start <= excerpt.length) {
+        const end = d.endLine === d.line ? Math.max(d.endColumn - 1, start + 1) : Math.max(excerpt.length, start + 1);
+        const width = escapedWidth(excerpt, start, Math.min(end, excerpt.length)) + Math.max(0, end - Math.max(start, excerpt.length));
+        lines.push(`  ${escapedIndent(excerpt, start)}${palette.red('^'.repeat(Math.min(width, 200)))}`);
+      }
     }
-    if (d.hint) lines.push(`  ${palette.cyan('hint:')} ${d.hint}`);
+    if (d.hint) lines.push(`  ${palette.cyan('hint:')} ${escapeControls(d.hint)}`);
   }
   return lines.join('\n');
 }
 
-/** A one-line summary: `2 errors, 1 warning`. */
-export function summarize(diagnostics: readonly Diagnostic[], fileCount: number): string {
-  const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = diagnostics.length - errors;
+/** A run's problems by severity, shown or not. */
+export interface ProblemCounts {
+  errors: number;
+  warnings: number;
+}
+
+/** A one-line summary of every problem of a run, shown or not: `2 errors, 1 warning`. */
+export function summarize(problems: ProblemCounts, fileCount: number): string {
+  const { errors, warnings } = problems;
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  if (diagnostics.length === 0) return `${plural(fileCount, 'file')} checked: no problems`;
+  if (errors + warnings === 0) return `${plural(fileCount, 'file')} checked: no problems`;
   return `${plural(fileCount, 'file')} checked: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
 }
 
@@ -55,6 +66,8 @@ function sourceLine(source: SourceText, line: number): string | undefined {
   const start = starts[line - 1];
   if (start === undefined) return undefined;
   const next = starts[line];
-  const text = source.text.slice(start, next === undefined ? undefined : next - 1).replace(/\r$/, '');
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+  let end = next === undefined ? source.text.length : next - 1;
+  if (end > start && source.text.charCodeAt(end - 1) === 0x0d) end -= 1;
+  // Only the shown part of the line is copied: a long line is not read once per diagnostic.
+  return end - start > 300 ? `${source.text.slice(start, start + 300)}…` : source.text.slice(start, end);
 }

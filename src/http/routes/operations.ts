@@ -25,7 +25,7 @@ export function readinessRoute(state: ServiceState): RequestHandler {
     const status = readiness(state);
     sendJson(res, status === 'ready' ? 200 : 503, {
       status,
-      registry: { loadedAt: state.loadedAt.toISOString(), handlers: registry.handlers, definitions: registry.definitions },
+      registry: { loadedAt: state.loadedAt.toISOString(), handlers: registry.handlers, definitions: registry.definitions, digest: registry.digest },
       lastReload: describeReload(state.lastReload),
     });
   };

@@ -7,7 +7,7 @@ import type { ServiceMetrics } from '../metrics.js';
 import { HttpProblem } from '../problem.js';
 import { isAnswered, sendBytes } from '../respond.js';
 import type { ServiceState } from '../service-state.js';
-import type { WorkAnswer, WorkTask } from '../work/task.js';
+import type { VersionOptions, WorkAnswer, WorkTask } from '../work/task.js';
 
 /** What the work routes need. */
 export interface WorkRouteOptions {
@@ -19,17 +19,24 @@ export interface WorkRouteOptions {
 /** How a route turns a request into the task a worker does for it. */
 export type TaskOf = (req: Request, res: Response) => WorkTask;
 
-/** `POST /v1/validate`: the body as read, YAML or JSON. */
-export const validateTask: TaskOf = (req, res) => ({ kind: 'validate', bodyKind: res.locals['bodyKind'] as BodyKind, body: bodyBytes(req) });
+/** `POST /v1/validate`: the body as read, YAML or JSON, judged with the service's version options. */
+export function validateTask(versions: VersionOptions): TaskOf {
+  return (req, res) => ({ kind: 'validate', bodyKind: res.locals['bodyKind'] as BodyKind, body: bodyBytes(req), versions });
+}
 
-/** `POST /v1/build`: the JSON envelope as read. */
-export const buildTask: TaskOf = (req) => ({ kind: 'build', body: bodyBytes(req) });
+/** `POST /v1/build`: the JSON envelope as read, judged with the service's version options. */
+export function buildTask(versions: VersionOptions): TaskOf {
+  return (req) => ({ kind: 'build', body: bodyBytes(req), versions });
+}
 
 /** `GET /v1/capabilities`. */
 export const capabilitiesTask: TaskOf = () => ({ kind: 'capabilities' });
 
-/** `GET /v1/capabilities/{type}`, with `?platform=` when given. */
-export const capabilityTask: TaskOf = (req) => ({ kind: 'capability', type: String(req.params['type']), ...platformQuery(req) });
+/** `GET /v1/capabilities/{type}`, with `?platform=` and `?version=` when given. */
+export const capabilityTask: TaskOf = (req) => {
+  const version: unknown = req.query['version'];
+  return { kind: 'capability', type: String(req.params['type']), ...platformQuery(req), ...(version === undefined ? {} : { version }) };
+};
 
 /** `GET /v1/schema/cluster-profile`, with `?platform=` when given. */
 export const clusterProfileSchemaTask: TaskOf = (req) => ({ kind: 'cluster-profile-schema', ...platformQuery(req) });

@@ -1,4 +1,5 @@
 import type { Catalogue } from '../../catalogue/catalogue.js';
+import { registryDigest } from '../../catalogue/registry-digest.js';
 import { performTask } from './perform.js';
 import type { RegistrySummary, TaskRunner } from './task.js';
 
@@ -22,5 +23,5 @@ export function inProcessRunner(catalogue: Catalogue): TaskRunner {
 
 /** What `/readyz` and `/metrics` tell of a catalogue. */
 export function summaryOf(catalogue: Catalogue): RegistrySummary {
-  return { handlers: catalogue.listHandlers().length, definitions: catalogue.listDefinitions().length };
+  return { handlers: catalogue.listHandlers().length, definitions: catalogue.listDefinitions().length, digest: registryDigest(catalogue) };
 }

@@ -2,9 +2,11 @@ import type { Catalogue } from '../../catalogue/catalogue.js';
 import type { JsonSchema } from '../../core/json-schema.js';
 import { stringifyJson } from '../../core/json-text.js';
 import { buildApplication } from '../../operations/build-application.js';
-import { capabilitySchema, renderingSchemaDocument } from '../../operations/capability-schema.js';
+import { capabilitySchema, chooseCapabilityVersion, renderingSchemaDocument } from '../../operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
+import type { LintOptions } from '../../operations/lint.js';
 import { type CapabilityListing, listCapabilities } from '../../operations/list-capabilities.js';
+import { reportProblems } from '../../operations/report-problems.js';
 import { type ProfileVerdict, validateJsonProfile, validateProfile } from '../../operations/validate-profile.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { BodyKind } from '../body.js';
@@ -12,7 +14,7 @@ import { decodeJsonBody } from '../json-body.js';
 import { platformOfQuery } from '../platform-input.js';
 import { HttpProblem } from '../problem.js';
 import { isEnvelope, readEnvelope } from '../request-envelope.js';
-import type { WorkAnswer, WorkTask, WorkVerdict } from './task.js';
+import type { VersionOptions, WorkAnswer, WorkTask, WorkVerdict } from './task.js';
 
 /** The file name diagnostics about the profile carry (DESIGN §4.1). */
 export const REQUEST_FILE = 'request';
@@ -27,13 +29,13 @@ export function performTask(catalogue: Catalogue, task: WorkTask): WorkAnswer {
   try {
     switch (task.kind) {
       case 'validate':
-        return verdictAnswer('validate', validate(catalogue, task.bodyKind, task.body));
+        return verdictAnswer('validate', validate(catalogue, task.bodyKind, task.body, task.versions));
       case 'build':
-        return verdictAnswer('build', build(catalogue, task.body));
+        return verdictAnswer('build', build(catalogue, task.body, task.versions));
       case 'capabilities':
         return jsonAnswer(listingsOf(catalogue));
       case 'capability':
-        return jsonAnswer(capability(catalogue, task.type, platformOfQuery(task.platform)));
+        return jsonAnswer(capability(catalogue, task.type, platformOfQuery(task.platform), versionQuery(task.version)));
       case 'cluster-profile-schema':
         return jsonAnswer(editorSchemaOf(catalogue, platformOfQuery(task.platform)), 'application/schema+json');
     }
@@ -45,25 +47,31 @@ export function performTask(catalogue: Catalogue, task: WorkTask): WorkAnswer {
 
 /**
  * `POST /v1/validate`: a ClusterProfile as YAML or JSON, or the JSON envelope
- * `{profile, definitions?, platform?}`; the verdict whatever it is.
+ * `{profile, definitions?, platform?}`; the verdict whatever it is, its problems cut for
+ * reporting as every command's are.
  */
-function validate(catalogue: Catalogue, bodyKind: BodyKind, body: Uint8Array): ProfileVerdict {
-  if (bodyKind === 'yaml') return validateProfile({ profile: { file: REQUEST_FILE, content: body } }, catalogue);
+function validate(catalogue: Catalogue, bodyKind: BodyKind, body: Uint8Array, versions: VersionOptions): ProfileVerdict {
+  const verdict = judge(catalogue, bodyKind, body, { requirePinned: versions.requirePinned });
+  return { ...verdict, diagnostics: reportProblems(verdict.diagnostics).diagnostics };
+}
+
+function judge(catalogue: Catalogue, bodyKind: BodyKind, body: Uint8Array, options: LintOptions): ProfileVerdict {
+  if (bodyKind === 'yaml') return validateProfile({ profile: { file: REQUEST_FILE, content: body } }, catalogue, options);
   const { text, data } = decodeJsonBody(body);
-  if (!isEnvelope(data)) return validateJsonProfile(REQUEST_FILE, text, data, catalogue);
+  if (!isEnvelope(data)) return validateJsonProfile(REQUEST_FILE, text, data, catalogue, options);
   const envelope = readEnvelope(text, data, ['profile']);
   const { profile, definitions } = envelope;
-  const options = { platform: { overrides: envelope.platform } };
+  const requestOptions: LintOptions = { ...options, platform: { overrides: envelope.platform } };
   return profile.data !== undefined && definitions.length === 0
-    ? validateJsonProfile(REQUEST_FILE, profile.text, profile.data, catalogue, options)
-    : validateProfile({ profile: { file: REQUEST_FILE, content: profile.text }, definitions }, catalogue, options);
+    ? validateJsonProfile(REQUEST_FILE, profile.text, profile.data, catalogue, requestOptions)
+    : validateProfile({ profile: { file: REQUEST_FILE, content: profile.text }, definitions }, catalogue, requestOptions);
 }
 
 /**
  * `POST /v1/build`: `{application, profile, definitions?, platform?}` (texts or objects);
  * diagnostics name the files `application`, `profile` and `definitions[i]`.
  */
-function build(catalogue: Catalogue, body: Uint8Array): { valid: boolean; diagnostics: unknown[]; application: unknown } {
+function build(catalogue: Catalogue, body: Uint8Array, versions: VersionOptions): { valid: boolean; diagnostics: unknown[]; application: unknown } {
   const { text, data } = decodeJsonBody(body);
   const envelope = readEnvelope(text, data, ['application', 'profile']);
   const report = buildApplication(
@@ -74,21 +82,35 @@ function build(catalogue: Catalogue, body: Uint8Array): { valid: boolean; diagno
     },
     // The request's definitions make a catalogue of their own; the one in service never changes.
     catalogue,
-    { platform: { overrides: envelope.platform } },
+    { requirePinned: versions.requirePinned, platform: { overrides: envelope.platform } },
   );
   const valid = !report.diagnostics.some((d) => d.severity === 'error');
-  return { valid, diagnostics: report.diagnostics, application: valid ? report.application : null };
+  return { valid, diagnostics: reportProblems(report.diagnostics).diagnostics, application: valid ? report.application : null };
 }
 
 /**
- * `GET /v1/capabilities/{type}`: one capability and the JSON Schema of its rendering, narrowed
- * to `?platform=COMPONENT=VERSION` when given; 404 for a type nothing knows.
+ * `GET /v1/capabilities/{type}[?version=PIN]`: one capability and the JSON Schema of its
+ * rendering, of the version the pin resolves to (without one, the version an unpinned binding
+ * resolves to), narrowed to `?platform=COMPONENT=VERSION` when given; 404 for a type nothing
+ * knows or a pin no version matches, 400 for a malformed pin or platform.
  */
-function capability(catalogue: Catalogue, type: string, platform: Platform | undefined): unknown {
+function capability(catalogue: Catalogue, type: string, platform: Platform | undefined, pin: string | undefined): unknown {
   const listing = listingsOf(catalogue).find((c) => c.type === type);
-  const published = listing ? capabilitySchema(catalogue, type, { platform }) : undefined;
-  if (!listing || !published) throw new HttpProblem(404, `no handler or definition knows the capability type ${JSON.stringify(type)}`);
-  return { ...listing, schema: renderingSchemaDocument(published) };
+  if (!listing) throw new HttpProblem(404, `no handler or definition knows the capability type ${JSON.stringify(type)}`);
+  const choice = chooseCapabilityVersion(catalogue, type, pin);
+  if (!choice.ok && choice.reason === 'malformed') throw new HttpProblem(400, `the version query ${choice.message}${choice.hint ? ` (${choice.hint})` : ''}`);
+  if (!choice.ok) throw new HttpProblem(404, `${choice.message}`, {}, { versions: choice.versions });
+  const version = catalogue.hasDefinitionVersions(type) ? choice.version : undefined;
+  const published = capabilitySchema(catalogue, type, { platform, version })!;
+  const source = listing.hasDefinition && !catalogue.handler(type) ? (catalogue.definition(type, version)?.file ?? listing.source) : listing.source;
+  return { ...listing, source, version: version ?? null, schema: renderingSchemaDocument(published) };
+}
+
+// `?version=` given once as text; anything else (repeated, nested) is a malformed request.
+function versionQuery(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new HttpProblem(400, 'the version query must be given once, as a pin such as 2.1 or ^2.1.0');
+  return value;
 }
 
 // A catalogue never changes once in service (a reload brings new workers), so what is published

@@ -1,9 +1,12 @@
 import { join } from 'node:path';
 import { type Diagnostic, hasErrors } from '../../core/diagnostics.js';
 import { gatherInputs } from '../../files/gather-inputs.js';
+import type { LockfileLocation } from '../../files/lockfile-location.js';
 import { packageRoot } from '../../files/package-files.js';
+import { readSourceFile } from '../../files/read-file.js';
 import type { RunnerLoader } from '../service-state.js';
 import { type PoolLog, startPool } from './pool.js';
+import type { WorkerSetup } from './worker-setup.js';
 
 /** A folder of CapabilityDefinitions: where it is, and the name diagnostics, `/readyz` and the capability list give it. */
 export interface DefinitionFolder {
@@ -17,6 +20,8 @@ export interface PoolSources {
   definitionFolders: readonly DefinitionFolder[];
   plugins: readonly string[];
   cwd: string;
+  /** The lockfile the service serves (`--lockfile`), read again at every load. */
+  lockfile?: Pick<LockfileLocation, 'path' | 'display'> | undefined;
   workers: number;
   workerMemoryMiB: number;
   logger: PoolLog;
@@ -26,8 +31,10 @@ export interface PoolSources {
  * A loader for `kurel serve`: at every call (start, SIGHUP, `POST /v1/reload`, a watched change)
  * it reads the definition folders on the main thread (reading only, no parsing, so probes keep
  * answering), then starts a new pool whose every worker imports the plugins and builds the
- * catalogue from those same bytes, and resolves once all of them have loaded. A folder that
- * cannot be read, a refused plugin or a definition with an error refuses the load.
+ * catalogue from those same bytes (and, with a lockfile, keeps only its locked versions), and
+ * resolves once the first of them has loaded (the pool's `ready` tells when all have). A folder
+ * or lockfile that cannot be read, a refused plugin, a definition with an error, or definitions
+ * that differ from the lockfile refuse the load.
  */
 export function poolLoader(sources: PoolSources): RunnerLoader {
   return async () => {
@@ -41,11 +48,17 @@ export function poolLoader(sources: PoolSources): RunnerLoader {
       file: rename(input.file),
       content: typeof input.content === 'string' ? new TextEncoder().encode(input.content) : input.content,
     }));
+    let lockfile: WorkerSetup['lockfile'];
+    if (sources.lockfile) {
+      const read = readSourceFile(sources.lockfile.path, sources.lockfile.display);
+      if (!read.ok) return { ok: false, diagnostics: [...gatheredDiagnostics, read.diagnostic] };
+      lockfile = { display: sources.lockfile.display, content: read.bytes };
+    }
     const started = await startPool({
       workers: sources.workers,
       workerMemoryMiB: sources.workerMemoryMiB,
       filename: workerEntry(),
-      setup: { plugins: sources.plugins, cwd: sources.cwd, definitions },
+      setup: { plugins: sources.plugins, cwd: sources.cwd, definitions, ...(lockfile ? { lockfile } : {}) },
       logger: sources.logger,
     });
     const diagnostics = [...gatheredDiagnostics, ...started.diagnostics];

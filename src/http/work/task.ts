@@ -8,11 +8,17 @@ import type { BodyKind } from '../body.js';
  * routes and answers.
  */
 export type WorkTask =
-  | { kind: 'validate'; bodyKind: BodyKind; body: Uint8Array }
-  | { kind: 'build'; body: Uint8Array }
+  | { kind: 'validate'; bodyKind: BodyKind; body: Uint8Array; versions: VersionOptions }
+  | { kind: 'build'; body: Uint8Array; versions: VersionOptions }
   | { kind: 'capabilities' }
-  | { kind: 'capability'; type: string; platform?: unknown }
+  | { kind: 'capability'; type: string; platform?: unknown; version?: unknown }
   | { kind: 'cluster-profile-schema'; platform?: unknown };
+
+/** How the service judges versions in requests (its flags). */
+export interface VersionOptions {
+  /** `--require-pinned`: a binding of a versioned definition without `version` is an error. */
+  requirePinned: boolean;
+}
 
 /** A problem a task found with its request (a body that cannot be decoded, an unknown type). */
 export interface WorkProblem {
@@ -44,6 +50,8 @@ export interface TaskControl {
 export interface RegistrySummary {
   handlers: number;
   definitions: number;
+  /** The registry digest (DESIGN §11): equal on replicas that serve the same definitions, handlers and kurel. */
+  digest: string;
 }
 
 /** Whether every worker of a runner has loaded its catalogue, or why one could not. */

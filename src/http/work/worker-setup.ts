@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
+import type { LockfileText } from './follow-lockfile.js';
 import type { RegistrySummary, WorkTask } from './task.js';
 
 /** What every worker of a pool is started with: the same plugins and definition bytes, so all build the same catalogue. */
@@ -8,6 +9,8 @@ export interface WorkerSetup {
   cwd: string;
   /** The definition files the main thread read, named as they are shown in diagnostics. */
   definitions: readonly { file: string; content: Uint8Array }[];
+  /** The lockfile the service serves (`--lockfile`), as the main thread read it. */
+  lockfile?: LockfileText | undefined;
   /**
    * Shared by the pool's workers: `[0]` counts the workers that started, `[1]` becomes 1 once the
    * first has loaded. Every worker but the first waits for it before loading.

@@ -7,6 +7,7 @@ import type { Catalogue } from '../../catalogue/catalogue.js';
 import { RegistryError } from '../../catalogue/errors.js';
 import { addDefinitionInputs, loadHandlers, refusalDiagnostic } from '../../catalogue/load-catalogue.js';
 import { hasErrors } from '../../core/diagnostics.js';
+import { followLockfile } from './follow-lockfile.js';
 import { summaryOf } from './in-process.js';
 import { performTask } from './perform.js';
 import type { WorkAnswer } from './task.js';
@@ -25,12 +26,23 @@ try {
     handlers,
     setup.definitions.map((d) => ({ file: d.file, content: d.content, origin: 'definition' as const })),
   );
-  const ok = !hasErrors(added.diagnostics);
-  if (ok) catalogue = added.catalogue;
-  report = { threadId, ok, registry: summaryOf(added.catalogue), diagnostics: added.diagnostics };
+  let served = added.catalogue;
+  let diagnostics = added.diagnostics;
+  let ok = !hasErrors(diagnostics);
+  // With a lockfile, only its locked versions are served (DESIGN §11).
+  if (ok && setup.lockfile) {
+    const locked = followLockfile(served, setup.lockfile);
+    if (locked.ok) served = locked.catalogue;
+    else {
+      ok = false;
+      diagnostics = locked.diagnostics;
+    }
+  }
+  if (ok) catalogue = served;
+  report = { threadId, ok, registry: summaryOf(served), diagnostics };
 } catch (err) {
   if (!(err instanceof RegistryError)) throw err;
-  report = { threadId, ok: false, registry: { handlers: 0, definitions: 0 }, diagnostics: [refusalDiagnostic(err)] };
+  report = { threadId, ok: false, registry: { handlers: 0, definitions: 0, digest: '' }, diagnostics: [refusalDiagnostic(err)] };
 }
 parentPort?.postMessage({ [WORKER_REPORT]: report });
 // A worker that cannot judge must take no task. Its module never finishes loading, so piscina
