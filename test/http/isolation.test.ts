@@ -210,17 +210,35 @@ describe('kurel serve at its admission limit', () => {
   });
 });
 
-describe('kurel serve started outside the package, with a 1 s send timeout', () => {
+describe('kurel serve started outside the package, with a 1 s send timeout and an admin token', () => {
   let served: ServedProcess;
   let work: string;
+  const TOKEN = 'isolation-admin-token';
+  const reloadWith = (headers: Record<string, string>) =>
+    fetch(`${served.url}/v1/reload`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } });
+  const reload = () => reloadWith({ Authorization: `Bearer ${TOKEN}` });
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'kurel-isolation-'));
     mkdirSync(join(work, 'defs'));
+    writeFileSync(join(work, 'token'), `${TOKEN}\n`);
     served = await startServe(
-      ['--port', '0', '--definitions', 'defs', '--plugin', PLUGIN, '--workers', '2', '--request-timeout', '30s', '--send-timeout', '1s'],
-      {
-        cwd: work,
-      },
+      [
+        '--port',
+        '0',
+        '--definitions',
+        'defs',
+        '--plugin',
+        PLUGIN,
+        '--workers',
+        '2',
+        '--request-timeout',
+        '30s',
+        '--send-timeout',
+        '1s',
+        '--admin-token-file',
+        'token',
+      ],
+      { cwd: work },
     );
   });
   afterAll(async () => {
@@ -233,12 +251,18 @@ describe('kurel serve started outside the package, with a 1 s send timeout', () 
     expect(capabilities.find((c) => c.type === 'redis-sidecar')?.source).toBe('<kurel>/definitions/redis-sidecar.yaml');
   });
 
+  it('refuses a reload without the admin token, from loopback too', async () => {
+    expect(served.lines.find((l) => l['msg'] === 'listening')).toMatchObject({ reloadAccess: 'token' });
+    const refused = [await reloadWith({}), await reloadWith({ Authorization: 'Bearer not-the-token' })];
+    expect(refused.map((r) => r.status)).toEqual([403, 403]);
+  });
+
   it('switches every worker to the new definitions together, and names a failed reload by the folder as given', async () => {
     const before = (JSON.parse((await get(served.url, '/readyz')).text) as { registry: { definitions: number } }).registry.definitions;
     writeFileSync(join(work, 'defs', 'cache.yaml'), REDIS_DEFINITION.replace('redis-sidecar', 'cache-sidecar'));
-    const reload = fetch(`${served.url}/v1/reload`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
-    const readiness = await readinessWhile(served.url, reload);
-    expect(((await (await reload).json()) as { reloaded: boolean }).reloaded).toBe(true);
+    const reloading = reload();
+    const readiness = await readinessWhile(served.url, reloading);
+    expect(((await (await reloading).json()) as { reloaded: boolean }).reloaded).toBe(true);
     expect(new Set(readiness)).toEqual(new Set([200]));
     const cache = REDIS_PROFILE.replace('redis-sidecar', 'cache-sidecar');
     const answers = await Promise.all(
@@ -249,7 +273,7 @@ describe('kurel serve started outside the package, with a 1 s send timeout', () 
     expect(answers.map((a) => (a as { valid: boolean }).valid)).toEqual(Array(8).fill(true));
 
     writeFileSync(join(work, 'defs', 'broken.yaml'), 'kind: [');
-    const failed = (await (await fetch(`${served.url}/v1/reload`, { method: 'POST', headers: { 'Content-Type': 'application/json' } })).json()) as {
+    const failed = (await (await reload()).json()) as {
       reloaded: boolean;
       diagnostics: { file: string }[];
     };

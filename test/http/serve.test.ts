@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,7 +64,12 @@ const inFlight = async (url: string) => Number(/^kurel_http_requests_in_flight (
 
 describe('kurel serve', () => {
   it('validates profiles/minimal.yaml as the README shows, on its embedded definitions', async () => {
-    const { url } = await serve();
+    const { url, lines } = await serve();
+    // Without flags: a worker per CPU Node reports, and the deadlines and heap of DESIGN §7.3.
+    expect(lines.find((l) => l['msg'] === 'listening')).toMatchObject({
+      workers: availableParallelism(),
+      limits: { requestTimeoutMs: 5000, sendTimeoutMs: 30000, workerMemoryMiB: 512, maxConcurrentRequests: 64 },
+    });
     const res = await fetch(`${url}/v1/validate`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/yaml' },
