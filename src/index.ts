@@ -22,6 +22,7 @@ export { latestVersion, refuseDefinitionVersion, refusePin, resolvePin } from '.
 export { ApplicationSchema } from './documents/application.js';
 export { CapabilityDefinitionSchema } from './documents/capability-definition.js';
 export { CapabilityLockSchema, type LockData, readLock, writeLockText } from './documents/capability-lock.js';
+export { compareDefinitions, type DefinitionChange, type DefinitionComparison } from './documents/compare-definitions.js';
 export { type CompiledDefinition, compileDefinition, type DefinitionCompilation } from './documents/compile-definition.js';
 export { definitionDigest } from './documents/definition-digest.js';
 export {
@@ -36,6 +37,7 @@ export {
 } from './operations/build-application.js';
 export { type CapabilitySchema, capabilitySchema, listCapabilitySchemas, renderingSchemaDocument } from './operations/capability-schema.js';
 export { clusterProfileJsonSchema } from './operations/cluster-profile-schema.js';
+export { type CompatFinding, type CompatPair, type CompatRun, compatOfDefinitions, compatOfFiles } from './operations/compat.js';
 export { type EvaluateOptions, evaluateProfile, type ProfileEvaluation } from './operations/evaluate-profile.js';
 export { type LintOptions, type LintReport, lintInputs } from './operations/lint.js';
 export { type CapabilityListing, listCapabilities } from './operations/list-capabilities.js';
@@ -44,6 +46,17 @@ export { type OutdatedRow, outdatedRows } from './operations/outdated.js';
 export type { PlatformOptions } from './operations/platform.js';
 export { type ProfileSources, type ProfileVerdict, validateJsonProfile, validateProfile } from './operations/validate-profile.js';
 export { type CheckResult, checkSchema } from './schema/check.js';
+export {
+  type Bump,
+  bumpCovers,
+  type ChangeClass,
+  type ChangeKind,
+  compareSchemas,
+  declaredBump,
+  neededBump,
+  type SchemaChange,
+  versionDeclaring,
+} from './schema/compare.js';
 export {
   type CapabilityAwareHandler,
   checkRendering,

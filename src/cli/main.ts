@@ -132,6 +132,19 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     });
 
   program
+    .command('compat')
+    .description('check definition releases against the Kubernetes API change rules: the bump each pair of versions needs and declares')
+    .argument('[args...]', 'two CapabilityDefinition files to compare, or with --definitions the names whose versions to compare (default: every name)')
+    .addOption(definitionsOption())
+    .addOption(capabilityDefOption())
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
+    .exitOverride()
+    .action(async (args: string[], options) => {
+      const { runCompat } = await import('./commands/compat.js');
+      setExit(await runCompat(args, options, io));
+    });
+
+  program
     .command('schema')
     .description('print the JSON Schema (draft 2020-12) of one capability rendering, or of a whole cluster.yaml without TYPE')
     .argument('[type]', 'a capability type (expose, certificate, a definition name, ...), optionally with a version pin: redis-sidecar@^2.1')
@@ -239,7 +252,7 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
 }
 
 function envelopeShapeOf(command: string | undefined): EnvelopeShape {
-  if (command === 'build' || command === 'lock' || command === 'outdated') return command;
+  if (command === 'build' || command === 'lock' || command === 'outdated' || command === 'compat') return command;
   return 'run';
 }
 

@@ -227,7 +227,7 @@ function buildSchema(
     for (const key of keys) if (raw[key] !== undefined && raw[key] !== null) out[key] = raw[key];
     return out;
   };
-  const common = { ...pick('description', 'default'), ...pickLifecycle(raw) };
+  const common = { ...pick('description', 'default', 'renamedFrom'), ...pickLifecycle(raw) };
   switch (type) {
     case 'string':
       return Type.String({ ...common, ...pick('enum', 'pattern', 'minLength', 'maxLength') });

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { FileReport } from '../core/input.js';
 import type { ResolvedApplication } from './build-application.js';
+import type { CompatPair } from './compat.js';
 import type { OutdatedRow } from './outdated.js';
 
 /** The JSON envelope of every command (DESIGN §5.1): `valid` is true exactly when the exit code is 0. */
@@ -32,8 +33,15 @@ export interface OutdatedEnvelope {
   bindings: readonly OutdatedRow[];
 }
 
+/** `kurel compat`'s envelope (DESIGN §11 "Compat"): every pair compared, sorted by name, then version. */
+export interface CompatEnvelope {
+  valid: boolean;
+  diagnostics: readonly Diagnostic[];
+  pairs: readonly CompatPair[];
+}
+
 /** The commands whose JSON envelope adds members to, or differs from, the run's. */
-export type EnvelopeShape = 'run' | 'build' | 'lock' | 'outdated';
+export type EnvelopeShape = 'run' | 'build' | 'lock' | 'outdated' | 'compat';
 
 /** The envelope of a run that printed nothing else: a usage error, say, also shaped for its command. */
 export function envelopeOf(
@@ -41,9 +49,10 @@ export function envelopeOf(
   valid: boolean,
   diagnostics: readonly Diagnostic[],
   files: readonly FileReport[] = [],
-): RunEnvelope | BuildEnvelope | LockEnvelope | OutdatedEnvelope {
+): RunEnvelope | BuildEnvelope | LockEnvelope | OutdatedEnvelope | CompatEnvelope {
   if (shape === 'lock') return { valid, diagnostics, lockfile: null, changed: false };
   if (shape === 'outdated') return { valid, diagnostics, bindings: [] };
+  if (shape === 'compat') return { valid, diagnostics, pairs: [] };
   return shape === 'build' ? buildEnvelope(valid, diagnostics, files, null) : { valid, diagnostics, files };
 }
 

@@ -1,34 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
+import { readmeWalkthrough } from '../helpers/readme.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** One `$ command` of the README's Versions section and the output printed under it. */
-interface Step {
-  command: string;
-  output: string;
-}
-
-/** The `console` blocks of the README's "Versions" section, in order, as commands and their outputs. */
-function walkthrough(): Step[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## Versions\n');
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
-  const steps: Step[] = [];
-  for (const block of section.matchAll(/```console\n([\s\S]*?)```/g)) {
-    for (const line of block[1]!.replace(/\n$/, '').split('\n')) {
-      if (line.startsWith('$ ')) steps.push({ command: line.slice(2), output: '' });
-      else if (steps.length > 0) steps[steps.length - 1]!.output += `${line}\n`;
-    }
-  }
-  for (const step of steps) step.output = step.output.replace(/\n$/, '');
-  return steps;
-}
 
 let root: string;
 let bin: string;
@@ -45,7 +24,7 @@ beforeAll(() => {
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the README walkthrough of versions', () => {
-  const steps = walkthrough();
+  const steps = readmeWalkthrough('Versions');
 
   it('has the steps the issue asks for: pinning, locking, and definition-changed after an edit in place', () => {
     expect(steps.map((s) => s.command.split(' ').slice(0, 2).join(' '))).toEqual([
