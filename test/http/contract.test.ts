@@ -14,7 +14,7 @@ import { prepareCatalogueLoader } from '../../src/http/catalogue-loader.js';
 import { startServer } from '../../src/http/server.js';
 import { ServiceState } from '../../src/http/service-state.js';
 import { startServe, waitFor } from '../helpers/serve.js';
-import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, startSlowRequest, testApp } from './support.js';
+import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest, testApp } from './support.js';
 
 interface Operation {
   responses: Record<string, ResponseSpec | { $ref: string }>;
@@ -313,14 +313,17 @@ describe('the running app against openapi.yaml', () => {
       const exhausted = await post(bind('hog', {}));
       expect(exhausted.status).toBe(413);
       expectDocumented('post', '/v1/validate', exhausted);
-      // The spin goes to a loaded worker, and the next request queues behind it.
-      await waitFor(() => served.lines.find((l) => l['msg'] === 'worker replaced: the new worker has loaded'), 'the replacement worker');
+      // A request whose first byte comes before the spin's, and whose body is complete once the
+      // spin runs, waits for the one worker's slot until its deadline passes.
+      const inFlight = async () => Number(/^kurel_http_requests_in_flight (\d+)$/m.exec(await (await fetch(`${served.url}/metrics`)).text())?.[1]);
+      const early = startSlowRequest(served.url, '/v1/validate', bind('spin', { ms: 0 }), { contentType: 'application/json' });
+      await waitFor(async () => ((await inFlight()) >= 2 ? true : undefined), 'the early request to be in flight');
       const running = post(bind('spin', { ms: 600_000 }));
-      await waitFor(async () => {
-        const metrics = await (await fetch(`${served.url}/metrics`)).text();
-        return Number(/^kurel_http_requests_in_flight (\d+)$/m.exec(metrics)?.[1]) >= 2 ? true : undefined;
-      }, 'the spin to be in flight');
-      const queued = await post(bind('spin', { ms: 0 }));
+      await waitFor(async () => ((await inFlight()) >= 3 ? true : undefined), 'the spin to be in flight');
+      await sleep(300);
+      early.finish();
+      const wire = await early.response;
+      const queued = { status: wire.status, headers: wire.headers as Record<string, string>, text: wire.body };
       expect([queued.status, queued.headers['retry-after']]).toEqual([503, '1']);
       expectDocumented('post', '/v1/validate', queued);
       const cancelled = await running;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { READY_LINE, type ServedProcess, startServe, waitFor } from '../helpers/serve.js';
-import { REDIS_DEFINITION, REDIS_PROFILE } from './support.js';
+import { REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest } from './support.js';
 
 // DESIGN §7.3 and §11, against the built `kurel serve` and its worker threads: the test plugin's
 // handlers keep a worker busy, exhaust its heap or make a large answer on demand.
@@ -161,18 +161,24 @@ describe('kurel serve with one worker and a 2 s deadline', () => {
 
   it('answers a request still queued at its deadline 503 with Retry-After: 1', async () => {
     await untilFree(served.url);
+    // The queued request's deadline runs from its first byte, sent before the spinning request:
+    // it passes while the spinning request still holds the one worker's slot.
+    const early = startSlowRequest(served.url, '/v1/validate', QUICK, { contentType: 'application/json' });
+    await waitFor(async () => ((await inFlight(served.url)) >= 2 ? true : undefined), 'the early request to be in flight');
     const running = validate(served.url, SPIN_FOREVER);
-    await waitFor(async () => ((await inFlight(served.url)) >= 2 ? true : undefined), 'the first request to be in flight');
-    const queued = await validate(served.url, QUICK);
+    await waitFor(async () => ((await inFlight(served.url)) >= 3 ? true : undefined), 'the spinning request to be in flight');
+    await sleep(300);
+    early.finish();
+    const queued = await early.response;
     expect(queued.status).toBe(503);
-    expect(queued.headers.get('retry-after')).toBe('1');
-    expect(queued.body).toEqual({
+    expect(queued.headers['retry-after']).toBe('1');
+    expect(JSON.parse(queued.body)).toEqual({
       type: 'about:blank',
       title: 'Service Unavailable',
       status: 503,
       detail: 'the request waited for a free worker beyond the time limit of 2000 ms; retry shortly',
       limitMs: 2000,
-      requestId: queued.headers.get('x-request-id'),
+      requestId: queued.headers['x-request-id'],
     });
     const first = await running;
     expect([first.status, first.headers.get('retry-after')]).toEqual([503, null]);
@@ -321,7 +327,8 @@ describe('kurel serve while its workers load', () => {
   it('answers once one worker has loaded, and reports ready once every worker has', async () => {
     work = mkdtempSync(join(tmpdir(), 'kurel-starting-'));
     const plugin = fileURLToPath(new URL('../fixtures/plugins/slow-to-load.mjs', import.meta.url));
-    const server = await startServe(['--port', '0', '--plugin', plugin, '--workers', '2'], {
+    // One worker and the spare: the first loads at once, the spare takes 4 s.
+    const server = await startServe(['--port', '0', '--plugin', plugin, '--workers', '1'], {
       cwd: ROOT,
       env: { KUREL_TEST_LOAD_MARKER: join(work, 'loaded'), KUREL_TEST_LOAD_DELAY_MS: '4000' },
       until: 'listening',
@@ -333,9 +340,36 @@ describe('kurel serve while its workers load', () => {
     const answered = await validate(server.url, profile({ echo: { a: 1 } }));
     expect(answered.body).toMatchObject({ valid: true, resolved: { capabilities: { echo: { a: 1 } } } });
     expect(server.lines.some((l) => l['msg'] === READY_LINE)).toBe(false);
-    await waitFor(() => server.lines.find((l) => l['msg'] === READY_LINE), 'every worker to load');
+    await waitFor(() => server.lines.find((l) => l['msg'] === READY_LINE), 'every worker to load', 30_000);
     const ready = await get(server.url, '/readyz');
     expect([ready.status, JSON.parse(ready.text).status]).toEqual([200, 'ready']);
+  });
+});
+
+describe('kurel serve whose worker is replaced', () => {
+  let served: ServedProcess | undefined;
+  let work: string;
+  afterEach(async () => {
+    await served?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('hands the next request to its loaded spare at once, while the replacement loads', async () => {
+    work = mkdtempSync(join(tmpdir(), 'kurel-spare-'));
+    const plugin = fileURLToPath(new URL('../fixtures/plugins/slow-to-load.mjs', import.meta.url));
+    // Every worker after the first takes 6 s to load: the spare at start, and the replacement.
+    const server = await startServe(['--port', '0', '--plugin', plugin, '--workers', '1', '--request-timeout', '1s'], {
+      cwd: ROOT,
+      env: { KUREL_TEST_LOAD_MARKER: join(work, 'loaded'), KUREL_TEST_LOAD_DELAY_MS: '6000' },
+    });
+    served = server;
+    const cancelled = await validate(server.url, SPIN_FOREVER);
+    expect([cancelled.status, cancelled.headers.get('retry-after')]).toEqual([503, null]);
+    const next = await validate(server.url, profile({ echo: { a: 1 } }));
+    expect(next.body).toMatchObject({ valid: true, resolved: { capabilities: { echo: { a: 1 } } } });
+    // Answered before the replacement had loaded: the spare took it.
+    expect(replacements(server)).toBe(0);
+    await waitFor(() => (replacements(server) === 1 ? true : undefined), 'the replacement to load', 30_000);
   });
 });
 

@@ -1,6 +1,7 @@
 import { Piscina } from 'piscina';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import type { EveryWorker, TaskControl, TaskRunner, WorkAnswer, WorkTask } from './task.js';
+import { TaskSlots } from './task-slots.js';
 import { type PostedTask, WORKER_REPORT, type WorkerReport, type WorkerSetup } from './worker-setup.js';
 
 /** Where a pool reports what happens to its workers once in service (the service's logger). */
@@ -11,7 +12,11 @@ export interface PoolLog {
 
 /** How a pool is started. */
 export interface PoolOptions {
-  /** Worker threads, all started at once and kept (a cancelled or exhausted one is replaced). */
+  /**
+   * Tasks run at once, each on a worker thread of its own. The pool keeps one thread more,
+   * loaded, so that a worker terminated with its task (cancelled, or out of heap) is succeeded
+   * at once, while its replacement loads.
+   */
   workers: number;
   /** The heap limit of each worker (V8's old generation), in MiB. */
   workerMemoryMiB: number;
@@ -38,11 +43,14 @@ const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
  * so a refused set costs one worker's load. Resolves once that first worker has loaded, with the
  * pool and `ready`, which settles once every worker has loaded; a report that the definitions or
  * a plugin were refused, a worker that fails while loading, or the load timeout gives the pool
- * up. In service, a worker whose task is cancelled or exceeds its heap limit is terminated and
- * replaced, and the pool gives tasks only to workers that have loaded.
+ * up. In service, at most `workers` tasks run at once, on workers that have loaded; a worker
+ * whose task is cancelled or exceeds its heap limit is terminated, the spare thread takes the
+ * next task at once, and a replacement loads to be the spare.
  */
 export async function startPool(options: PoolOptions): Promise<PoolStart> {
   const { workers, logger } = options;
+  // Every thread loads a catalogue; one more than the tasks that may run, as the spare.
+  const threads = workers + 1;
   // Threads whose worker has reported that it loaded. piscina would hand a queued task to a
   // worker still loading (the task then waits there, and cancelling it would kill that worker):
   // tasks go only to loaded, idle workers.
@@ -51,8 +59,8 @@ export async function startPool(options: PoolOptions): Promise<PoolStart> {
   const piscina = new Piscina<PostedTask, WorkAnswer>({
     filename: options.filename,
     workerData: { ...options.setup, startGate } satisfies WorkerSetup,
-    minThreads: workers,
-    maxThreads: workers,
+    minThreads: threads,
+    maxThreads: threads,
     // Every worker holds a built catalogue: none is let go for being idle.
     idleTimeout: Number.POSITIVE_INFINITY,
     // The service's admission limit bounds the queue.
@@ -100,7 +108,7 @@ export async function startPool(options: PoolOptions): Promise<PoolStart> {
         Atomics.notify(startGate, 1);
         settleFirst({ ok: true, report });
       }
-      if (reports.size >= workers) {
+      if (reports.size >= threads) {
         loading = false;
         clearTimeout(timer);
         settleEvery({ ok: true });
@@ -126,18 +134,25 @@ export async function startPool(options: PoolOptions): Promise<PoolStart> {
   }
   const { registry, diagnostics } = loaded.report;
   let closing: Promise<void> | undefined;
+  // Tasks wait here rather than in piscina's queue: a slot freed by a terminated worker goes at
+  // once to the next task, which finds the spare idle (piscina hands its own queue out only as
+  // tasks end or workers finish loading).
+  const slots = new TaskSlots(workers);
   const pool: TaskRunner = {
     registry,
     ready: every,
     run(task: WorkTask, control: TaskControl): Promise<WorkAnswer> {
       const body = 'body' in task ? task.body : undefined;
-      return piscina.run({ task, started: control.started }, { signal: control.signal, transferList: body && ownsItsBuffer(body) ? [body.buffer] : [] });
+      return slots.run(control.signal, () =>
+        piscina.run({ task, started: control.started }, { signal: control.signal, transferList: body && ownsItsBuffer(body) ? [body.buffer] : [] }),
+      );
     },
     close() {
       // A pool closed while workers still load settles `ready` and stops its load timer, which
       // would otherwise keep the process alive.
       fail([fileDiagnostic('<worker>', 'usage', 'the worker pool was closed before every worker had loaded')]);
-      closing ??= piscina.close();
+      // The tasks still waiting for a slot run first: piscina refuses tasks once it closes.
+      closing ??= slots.idle().then(() => piscina.close());
       return closing;
     },
   };
