@@ -12,7 +12,7 @@ import { reloadAccess } from './reload-access.js';
 import { isAnswered } from './respond.js';
 import { codeExplanationRoute } from './routes/codes.js';
 import { healthRoute, logReloads, metricsRoute, openApiRoute, readinessRoute, reloadRoute } from './routes/operations.js';
-import { buildTask, capabilitiesTask, capabilityTask, clusterProfileSchemaTask, validateTask, workRoute } from './routes/work.js';
+import { buildTask, capabilitiesTask, capabilityTask, clusterProfileSchemaTask, migrateTask, validateTask, workRoute } from './routes/work.js';
 import { ServiceState } from './service-state.js';
 import type { TaskRunner } from './work/task.js';
 
@@ -72,6 +72,7 @@ export function createApp(options: AppOptions): KurelApp {
   const routes: RouteSpec[] = [
     { path: '/v1/validate', methods: { post: [admit, ...body('json', 'yaml'), workRoute(work, validateTask(versions))] } },
     { path: '/v1/build', methods: { post: [admit, ...body('json'), workRoute(work, buildTask(versions))] } },
+    { path: '/v1/migrate', methods: { post: [admit, ...body('json'), workRoute(work, migrateTask(versions))] } },
     { path: '/v1/capabilities', methods: { get: [admit, workRoute(work, capabilitiesTask)] } },
     { path: '/v1/capabilities/:type', methods: { get: [admit, workRoute(work, capabilityTask)] } },
     { path: '/v1/schema/cluster-profile', methods: { get: [admit, workRoute(work, clusterProfileSchemaTask)] } },

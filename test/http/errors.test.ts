@@ -263,6 +263,15 @@ describe('request errors are RFC 9457 problems', () => {
     await sleep(20);
     expect(kurel.log.lines.find((l) => l['requestId'] === refused.headers['x-request-id'])).toMatchObject({ level: 40, route: '/v1/validate', status: 503 });
     expect((await request(server.url).get('/metrics')).text).toContain('kurel_http_requests_total{method="POST",route="/v1/validate",status="503"} 1');
+    // Every route that reads documents or the catalogue shares the one limit.
+    const others = [
+      request(server.url).post('/v1/build').set('Content-Type', 'application/json').send('{}'),
+      request(server.url).post('/v1/migrate').set('Content-Type', 'application/json').send('{}'),
+      request(server.url).get('/v1/capabilities'),
+      request(server.url).get('/v1/capabilities/expose'),
+      request(server.url).get('/v1/schema/cluster-profile'),
+    ];
+    expect((await Promise.all(others)).map((r) => [r.status, r.headers['retry-after']])).toEqual(Array(5).fill([503, '1']));
     expect((await request(server.url).get('/healthz')).status).toBe(200);
     expect((await request(server.url).get('/readyz')).status).toBe(200);
     slow.finish();

@@ -29,6 +29,11 @@ export function buildTask(versions: VersionOptions): TaskOf {
   return (req) => ({ kind: 'build', body: bodyBytes(req), versions });
 }
 
+/** `POST /v1/migrate`: the JSON envelope as read, migrated with the service's version options. */
+export function migrateTask(versions: VersionOptions): TaskOf {
+  return (req) => ({ kind: 'migrate', body: bodyBytes(req), versions });
+}
+
 /** `GET /v1/capabilities`. */
 export const capabilitiesTask: TaskOf = () => ({ kind: 'capabilities' });
 

@@ -1,4 +1,5 @@
 import type { Catalogue } from '../../catalogue/catalogue.js';
+import type { InputFile } from '../../core/input.js';
 import type { JsonSchema } from '../../core/json-schema.js';
 import { stringifyJson } from '../../core/json-text.js';
 import { buildApplication } from '../../operations/build-application.js';
@@ -6,7 +7,9 @@ import { capabilitySchema, chooseCapabilityVersion, renderingSchemaDocument } fr
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
 import type { LintOptions } from '../../operations/lint.js';
 import { type CapabilityListing, listCapabilities } from '../../operations/list-capabilities.js';
+import { migrateInputs, readMigrationTargets } from '../../operations/migrate.js';
 import { reportProblems } from '../../operations/report-problems.js';
+import { unifiedDiff } from '../../operations/unified-diff.js';
 import { type ProfileVerdict, validateJsonProfile, validateProfile } from '../../operations/validate-profile.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { BodyKind } from '../body.js';
@@ -32,6 +35,8 @@ export function performTask(catalogue: Catalogue, task: WorkTask): WorkAnswer {
         return verdictAnswer('validate', validate(catalogue, task.bodyKind, task.body, task.versions));
       case 'build':
         return verdictAnswer('build', build(catalogue, task.body, task.versions));
+      case 'migrate':
+        return verdictAnswer('migrate', migrate(catalogue, task.body, task.versions));
       case 'capabilities':
         return jsonAnswer(listingsOf(catalogue));
       case 'capability':
@@ -86,6 +91,53 @@ function build(catalogue: Catalogue, body: Uint8Array, versions: VersionOptions)
   );
   const valid = !report.diagnostics.some((d) => d.severity === 'error');
   return { valid, diagnostics: reportProblems(report.diagnostics).diagnostics, application: valid ? report.application : null };
+}
+
+/**
+ * `POST /v1/migrate` (DESIGN §8.5): `{profile, to, definitions?, lossy?, platform?}` with the
+ * profile as YAML text; `{valid, changed, profile, diff, diagnostics}`, where `profile` is the
+ * migrated text, or null unless something changed without errors. A malformed `to`, one naming
+ * a definition the service lacks or a version it does not have, is a 400 problem.
+ */
+function migrate(catalogue: Catalogue, body: Uint8Array, versions: VersionOptions): MigrateVerdict {
+  const { text, data } = decodeJsonBody(body);
+  const envelope = readEnvelope(text, data, ['profile'], ['to', 'lossy']);
+  const members = data as Record<string, unknown>;
+  if (envelope.profile.data !== undefined)
+    throw new HttpProblem(400, '"profile" must be the YAML text of the profile: migrate rewrites text, keeping its comments');
+  const to = members['to'];
+  if (!Array.isArray(to) || to.length === 0 || !to.every((t) => typeof t === 'string')) {
+    throw new HttpProblem(400, '"to" must be a non-empty list of NAME@VERSION texts, such as ["redis-sidecar@2.0.0"]');
+  }
+  const lossy = members['lossy'];
+  if (lossy !== undefined && typeof lossy !== 'boolean') throw new HttpProblem(400, '"lossy" must be true or false');
+  const reading = readMigrationTargets(to as string[]);
+  if (reading.problems.length > 0) throw new HttpProblem(400, `"to": ${reading.problems.join('; ')}`);
+  const inputs: InputFile[] = [{ file: REQUEST_FILE, content: envelope.profile.text, origin: 'profile' }, ...envelope.definitions];
+  const report = migrateInputs(inputs, catalogue, reading.targets, {
+    requirePinned: versions.requirePinned,
+    lossy: lossy === true,
+    platform: { overrides: envelope.platform },
+  });
+  if (report.fatal) throw new HttpProblem(400, `"to": ${report.diagnostics.map((d) => d.message).join('; ')}`);
+  const valid = !report.diagnostics.some((d) => d.severity === 'error');
+  const file = report.files.find((f) => f.path === REQUEST_FILE);
+  const changed = file?.changed === true;
+  return {
+    valid,
+    changed,
+    profile: valid && changed && file ? `${file.bom ? '\ufeff' : ''}${file.after}` : null,
+    diff: file ? unifiedDiff(REQUEST_FILE, file.before, file.after) : '',
+    diagnostics: reportProblems(report.diagnostics).diagnostics,
+  };
+}
+
+interface MigrateVerdict {
+  valid: boolean;
+  changed: boolean;
+  profile: string | null;
+  diff: string;
+  diagnostics: unknown[];
 }
 
 /**
