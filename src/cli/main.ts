@@ -132,6 +132,39 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     });
 
   program
+    .command('migrate')
+    .description("move every binding of a definition to another of its versions, rewriting the profiles' text and keeping every comment")
+    .argument('<paths...>', 'ClusterProfile files, directories or - for standard input (read only: it cannot be rewritten)')
+    .addOption(
+      new Option('--to <name@version>', 'the definition and the exact version to migrate its bindings to, such as redis-sidecar@2.0.0 (repeatable)')
+        .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value])
+        .makeOptionMandatory(),
+    )
+    .addOption(definitionsOption())
+    .addOption(capabilityDefOption())
+    .addOption(pluginOption())
+    .addOption(platformOption(PROFILE_PLATFORM))
+    .option('--strict-capabilities', 'report unknown capabilities as errors', false)
+    .addOption(requirePinnedOption())
+    .addOption(noRequirePinnedOption())
+    .addOption(lockfileOption())
+    .addOption(noLockfileOption())
+    .addOption(
+      new Option('--write', 'rewrite the files in place (atomically, all or none; nothing is written when there is an error)')
+        .default(false)
+        .conflicts('check'),
+    )
+    .option('--check', 'write nothing; exit 1 when any file would change (for CI)', false)
+    .option('--lossy', 'drop values the version migrated to has no place for (a warning instead of an error)', false)
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--stdin-filepath <name>', 'the file name to report for standard input')
+    .exitOverride()
+    .action(async (paths: string[], options) => {
+      const { runMigrate } = await import('./commands/migrate.js');
+      setExit(await runMigrate(paths, options, io));
+    });
+
+  program
     .command('compat')
     .description('check definition releases against the Kubernetes API change rules: the bump each pair of versions needs and declares')
     .argument('[args...]', 'two CapabilityDefinition files to compare, or with --definitions the names whose versions to compare (default: every name)')
@@ -207,6 +240,18 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(requirePinnedOption())
     .option('--tls-cert <file>', 'serve HTTPS only, with this PEM certificate (reloaded when the file changes; needs --tls-key)')
     .option('--tls-key <file>', 'the PEM private key of --tls-cert')
+    .option('--workers <n>', 'worker threads that validate, build and publish schemas (default: the CPUs Node reports, os.availableParallelism())')
+    .option('--worker-memory <mib>', "each worker's heap limit in MiB; a request that exceeds it gets 413 and the worker is replaced", '512')
+    .option(
+      '--request-timeout <duration>',
+      "time from a request's first byte to its answer, such as 5s or 500ms: then 408 while the body is arriving, 503 once queued or running (the work is cancelled)",
+      '5s',
+    )
+    .option('--send-timeout <duration>', 'time an answer may take to be read by the client before it is cut', '30s')
+    .option(
+      '--admin-token-file <file>',
+      'POST /v1/reload requires Authorization: Bearer <the token in this file>, from anywhere; without it, only loopback callers may reload',
+    )
     .exitOverride()
     .action(async (options) => {
       const { runServe } = await import('./commands/serve.js');
@@ -240,7 +285,7 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
 }
 
 function envelopeShapeOf(command: string | undefined): EnvelopeShape {
-  if (command === 'build' || command === 'lock' || command === 'outdated' || command === 'compat') return command;
+  if (command === 'build' || command === 'lock' || command === 'outdated' || command === 'migrate' || command === 'compat') return command;
   return 'run';
 }
 

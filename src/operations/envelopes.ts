@@ -33,6 +33,27 @@ export interface OutdatedEnvelope {
   bindings: readonly OutdatedRow[];
 }
 
+/** One profile file of a migration in `kurel migrate`'s envelope. */
+export interface MigratedFileEntry {
+  path: string;
+  /** Whether the migration changes the file. */
+  changed: boolean;
+  /** The unified diff of the change; empty when unchanged. */
+  diff: string;
+}
+
+/** `kurel migrate`'s envelope (DESIGN §11 "Migrate"). */
+export interface MigrateEnvelope {
+  valid: boolean;
+  diagnostics: readonly Diagnostic[];
+  /** Every profile file read, sorted by path. */
+  files: readonly MigratedFileEntry[];
+  /** Whether the run rewrote the files (`--write` without errors). */
+  written: boolean;
+  /** Whether the lockfile locks a migrated binding under another pin or version (run `kurel lock`); false without a lockfile. */
+  lockOutdated: boolean;
+}
+
 /** `kurel compat`'s envelope (DESIGN §11 "Compat"): every pair compared, sorted by name, then version. */
 export interface CompatEnvelope {
   valid: boolean;
@@ -41,7 +62,7 @@ export interface CompatEnvelope {
 }
 
 /** The commands whose JSON envelope adds members to, or differs from, the run's. */
-export type EnvelopeShape = 'run' | 'build' | 'lock' | 'outdated' | 'compat';
+export type EnvelopeShape = 'run' | 'build' | 'lock' | 'outdated' | 'migrate' | 'compat';
 
 /** The envelope of a run that printed nothing else: a usage error, say, also shaped for its command. */
 export function envelopeOf(
@@ -49,8 +70,9 @@ export function envelopeOf(
   valid: boolean,
   diagnostics: readonly Diagnostic[],
   files: readonly FileReport[] = [],
-): RunEnvelope | BuildEnvelope | LockEnvelope | OutdatedEnvelope | CompatEnvelope {
+): RunEnvelope | BuildEnvelope | LockEnvelope | OutdatedEnvelope | MigrateEnvelope | CompatEnvelope {
   if (shape === 'lock') return { valid, diagnostics, lockfile: null, changed: false };
+  if (shape === 'migrate') return { valid, diagnostics, files: [], written: false, lockOutdated: false };
   if (shape === 'outdated') return { valid, diagnostics, bindings: [] };
   if (shape === 'compat') return { valid, diagnostics, pairs: [] };
   return shape === 'build' ? buildEnvelope(valid, diagnostics, files, null) : { valid, diagnostics, files };

@@ -195,6 +195,9 @@ const lifecycle = (name: string, use: LifecycleUse, compare: ComparisonRule): Ke
   compare,
 });
 
+/** The keyword naming a definition property's name in the previous version (DESIGN §8.5). */
+export const RENAMED_FROM = 'renamedFrom';
+
 const { wordsOnly } = compare;
 
 /**
@@ -318,7 +321,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   ),
   // DESIGN §8.5: the property is the previous version's <old> under a new name. Pairs properties
   // for migrate and compat; never changes a verdict.
-  annotation('renamedFrom', 'none', 'omit', compare.pairingOnly),
+  annotation(RENAMED_FROM, 'none', 'omit', compare.pairingOnly),
 ];
 
 /** The keyword definitions by name. */

@@ -40,6 +40,10 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   'field-unavailable': "a key, value or capability the cluster's platform version does not have",
   'field-deprecated': "a key, value or capability deprecated at the cluster's platform version",
   'too-many-problems': 'a run found more problems than it reports; the rest are counted',
+  'migration-lossy': 'a migration would drop a value the file sets',
+  'migration-needs-value': 'the version migrated to requires a property the file does not set',
+  'migration-unsupported': 'a migration would change a value reached through an alias or a merge key',
+  'migration-default-changed': 'the default of a property the file does not set differs between the two versions',
 };
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';

@@ -9,6 +9,7 @@ export interface Palette {
   dim(text: string): string;
   bold(text: string): string;
   cyan(text: string): string;
+  green(text: string): string;
 }
 
 const wrap = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
@@ -17,8 +18,8 @@ const plain = (text: string) => text;
 /** A palette for a stream: colour only on a terminal, never when `NO_COLOR` is set. */
 export function paletteFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Palette {
   const colour = stream.isTTY === true && (env['NO_COLOR'] === undefined || env['NO_COLOR'] === '') && env['TERM'] !== 'dumb';
-  if (!colour) return { red: plain, yellow: plain, dim: plain, bold: plain, cyan: plain };
-  return { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22), cyan: wrap(36, 39) };
+  if (!colour) return { red: plain, yellow: plain, dim: plain, bold: plain, cyan: plain, green: plain };
+  return { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22), cyan: wrap(36, 39), green: wrap(32, 39) };
 }
 
 /**
