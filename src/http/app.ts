@@ -4,7 +4,7 @@ import { type BodyKind, readBody } from './body.js';
 import { consoleAssetRoute, consolePageRoute } from './console.js';
 import { admission } from './edge/admission.js';
 import { edge } from './edge/edge.js';
-import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
+import { ADMISSION_BODY_BYTES, DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 import { type Logger, silentLogger } from './logger.js';
 import { createMetrics, type ServiceMetrics } from './metrics.js';
 import { HttpProblem, sendProblem } from './problem.js';
@@ -12,7 +12,17 @@ import { reloadAccess } from './reload-access.js';
 import { isAnswered } from './respond.js';
 import { codeExplanationRoute } from './routes/codes.js';
 import { healthRoute, logReloads, metricsRoute, openApiRoute, readinessRoute, reloadRoute } from './routes/operations.js';
-import { buildTask, capabilitiesTask, capabilityTask, clusterProfileSchemaTask, migrateTask, validateTask, workRoute } from './routes/work.js';
+import {
+  admissionTask,
+  buildTask,
+  capabilitiesTask,
+  capabilityTask,
+  clusterProfileSchemaTask,
+  migrateTask,
+  reviewOfFailure,
+  validateTask,
+  workRoute,
+} from './routes/work.js';
 import { ServiceState } from './service-state.js';
 import type { TaskRunner } from './work/task.js';
 
@@ -72,6 +82,10 @@ export function createApp(options: AppOptions): KurelApp {
   const routes: RouteSpec[] = [
     { path: '/v1/validate', methods: { post: [admit, ...body('json', 'yaml'), workRoute(work, validateTask(versions))] } },
     { path: '/v1/build', methods: { post: [admit, ...body('json'), workRoute(work, buildTask(versions))] } },
+    {
+      path: '/v1/admission',
+      methods: { post: [admit, ...readBody(['json'], ADMISSION_BODY_BYTES), workRoute(work, admissionTask(versions), reviewOfFailure)] },
+    },
     { path: '/v1/migrate', methods: { post: [admit, ...body('json'), workRoute(work, migrateTask(versions))] } },
     { path: '/v1/capabilities', methods: { get: [admit, workRoute(work, capabilitiesTask)] } },
     { path: '/v1/capabilities/:type', methods: { get: [admit, workRoute(work, capabilityTask)] } },

@@ -188,6 +188,34 @@ describe('the running app against openapi.yaml', () => {
     }
   });
 
+  it('answers POST /v1/admission as documented', async () => {
+    const { app } = testApp();
+    const kind = { group: 'launcher.gokure.dev', version: 'v1alpha1', kind: 'ClusterProfile' };
+    const object = {
+      apiVersion: 'launcher.gokure.dev/v1alpha1',
+      kind: 'ClusterProfile',
+      metadata: { name: 'staging' },
+      spec: { capabilities: { exposee: null, expose: { rendering: { controllerType: 'ingress' } } } },
+    };
+    const review = (request: Record<string, unknown>) => ({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: { uid: 'a1', kind, ...request },
+    });
+    const admit = (body: unknown) => request(app).post('/v1/admission').set('Content-Type', 'application/json').send(JSON.stringify(body));
+    const denied = await admit(review({ operation: 'CREATE', object }));
+    expect(denied.body.response).toMatchObject({ allowed: false, status: { code: 422 }, warnings: [expect.stringContaining('(unknown-capability)')] });
+    for (const res of [
+      denied,
+      await admit(review({ operation: 'DELETE', oldObject: object })),
+      await admit(review({ operation: 'PATCH' })),
+      await admit({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }),
+      await request(app).post('/v1/admission').set('Content-Type', 'text/yaml').send('a: 1'),
+    ]) {
+      expectDocumented('post', '/v1/admission', res);
+    }
+  });
+
   it('answers POST /v1/migrate as documented', async () => {
     const { app } = testApp();
     const versioned = (version: string, property: string) =>

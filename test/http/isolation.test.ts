@@ -24,6 +24,18 @@ interface Answer {
   body: Record<string, unknown>;
 }
 
+/** An AdmissionReview asking to create a ClusterProfile binding each capability to its rendering. */
+function review(uid: string, bindings: Record<string, Record<string, unknown>>): string {
+  const object = JSON.parse(profile(bindings)) as unknown;
+  const kind = { group: 'launcher.gokure.dev', version: 'v1alpha1', kind: 'ClusterProfile' };
+  return JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid, kind, operation: 'CREATE', object } });
+}
+
+async function admit(url: string, body: string): Promise<Answer> {
+  const res = await fetch(`${url}/v1/admission`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+}
+
 async function validate(url: string, body: string): Promise<Answer> {
   const res = await fetch(`${url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
   return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
@@ -98,6 +110,21 @@ describe('kurel serve with two workers and a 64 MiB heap', () => {
     expect(next.body).toMatchObject({ valid: true });
   });
 
+  it("answers an AdmissionReview that exhausts its worker's heap with allowed: false and status 413, as a review", async () => {
+    await untilFree(served.url);
+    const { status, body } = await admit(served.url, review('9a1f', { hog: {} }));
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: {
+        uid: '9a1f',
+        allowed: false,
+        status: { code: 413, reason: 'RequestEntityTooLarge', message: "the document expands beyond the service's memory limit" },
+      },
+    });
+  });
+
   it('hands a plugin, in its worker, a rendering without prototype and without __proto__ keys', async () => {
     const body = profile({ inspect: { nested: { a: 1 } } }).replace('"inspect":{"rendering":{', '"inspect":{"rendering":{"__proto__":{"polluted":"yes"},');
     const nested = body.replace('"nested":{', '"nested":{"__proto__":{"polluted":"yes"},');
@@ -157,6 +184,26 @@ describe('kurel serve with one worker and a 2 s deadline', () => {
     expect(next.body).toMatchObject({ valid: true, resolved: { capabilities: { spin: { ms: 0 } } } });
     const line = await waitFor(() => served.lines.find((l) => l['requestId'] === headers.get('x-request-id')), 'the log line of the request');
     expect(line).toMatchObject({ level: 40, route: '/v1/validate', status: 503 });
+  });
+
+  it('answers an AdmissionReview still running at its deadline with allowed: false and status 503, as a review', async () => {
+    await untilFree(served.url);
+    const { status, body } = await admit(served.url, review('c77e', { spin: { ms: 600_000 } }));
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: {
+        uid: 'c77e',
+        allowed: false,
+        status: {
+          code: 503,
+          reason: 'ServiceUnavailable',
+          message:
+            'the request was still being processed when the time limit of 2000 ms passed, so its work was cancelled; the same request would take as long again',
+        },
+      },
+    });
   });
 
   it('answers a request still queued at its deadline 503 with Retry-After: 1', async () => {

@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { readReviewIdentity, refuseReview } from '../../operations/admission.js';
 import { type BodyKind, bodyBytes } from '../body.js';
 import { deadlineProblem } from '../edge/deadlines.js';
 import { type InFlightRequest, inFlightOf } from '../edge/in-flight.js';
@@ -34,6 +35,29 @@ export function migrateTask(versions: VersionOptions): TaskOf {
   return (req) => ({ kind: 'migrate', body: bodyBytes(req), versions });
 }
 
+/** `POST /v1/admission`: the AdmissionReview as read, judged with the service's version options. */
+export function admissionTask(versions: VersionOptions): TaskOf {
+  return (req) => ({ kind: 'admission', body: bodyBytes(req), versions });
+}
+
+/**
+ * A failed admission task still answers the API server with a review (DESIGN §9.1): once the
+ * uid can be read, a deadline is `allowed: false` with `status.code` 503 and a review beyond the
+ * worker's memory 413. Read here only on that rare path; a body without a uid keeps the problem.
+ */
+export function reviewOfFailure(problem: HttpProblem, req: Request): WorkAnswer | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(bodyBytes(req).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+  const identity = readReviewIdentity(data);
+  if ('problem' in identity) return undefined;
+  const answer = refuseReview(identity.uid, problem.status, problem.detail);
+  return { status: 200, mediaType: 'application/json', body: new TextEncoder().encode(JSON.stringify(answer)) };
+}
+
 /** `GET /v1/capabilities`. */
 export const capabilitiesTask: TaskOf = () => ({ kind: 'capabilities' });
 
@@ -57,7 +81,11 @@ function platformQuery(req: Request): { platform?: unknown } {
  * is sent as it was encoded. A task the deadline cancelled is a 503, one that ran out of memory
  * a 413 (DESIGN §7.3); validations and builds are counted by verdict.
  */
-export function workRoute(options: WorkRouteOptions, taskOf: TaskOf): RequestHandler {
+export function workRoute(
+  options: WorkRouteOptions,
+  taskOf: TaskOf,
+  answerFailure?: (problem: HttpProblem, req: Request) => WorkAnswer | undefined,
+): RequestHandler {
   const { state, metrics, limits } = options;
   return async (req, res) => {
     const runner = state.runner;
@@ -70,7 +98,10 @@ export function workRoute(options: WorkRouteOptions, taskOf: TaskOf): RequestHan
     } catch (err) {
       // A client that has left needs no answer, whatever became of its task.
       if (record.isClosed) return;
-      throw failureOf(err, record, limits);
+      const failure = failureOf(err, record, limits);
+      const answered = failure instanceof HttpProblem ? answerFailure?.(failure, req) : undefined;
+      if (!answered || !('status' in answered)) throw failure;
+      answer = answered;
     } finally {
       record.endTask();
     }

@@ -2,6 +2,7 @@ import type { Catalogue } from '../../catalogue/catalogue.js';
 import type { InputFile } from '../../core/input.js';
 import type { JsonSchema } from '../../core/json-schema.js';
 import { stringifyJson } from '../../core/json-text.js';
+import { admitReview, readReviewIdentity } from '../../operations/admission.js';
 import { buildApplication } from '../../operations/build-application.js';
 import { capabilitySchema, chooseCapabilityVersion, renderingSchemaDocument } from '../../operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
@@ -35,6 +36,8 @@ export function performTask(catalogue: Catalogue, task: WorkTask): WorkAnswer {
         return verdictAnswer('validate', validate(catalogue, task.bodyKind, task.body, task.versions));
       case 'build':
         return verdictAnswer('build', build(catalogue, task.body, task.versions));
+      case 'admission':
+        return admissionAnswer(catalogue, task.body, task.versions);
       case 'migrate':
         return verdictAnswer('migrate', migrate(catalogue, task.body, task.versions));
       case 'capabilities':
@@ -188,6 +191,18 @@ function editorSchemaOf(catalogue: Catalogue, platform: Platform | undefined): J
     editorSchemas.set(catalogue, schema);
   }
   return schema;
+}
+
+/**
+ * `POST /v1/admission` (DESIGN §9.1): an AdmissionReview answered with one of the same uid,
+ * always 200 once the uid is read; a body that is no review is a 400 problem.
+ */
+function admissionAnswer(catalogue: Catalogue, body: Uint8Array, versions: VersionOptions): WorkAnswer {
+  const { data } = decodeJsonBody(body);
+  const identity = readReviewIdentity(data);
+  if ('problem' in identity) throw new HttpProblem(400, identity.problem);
+  const answer = admitReview(data as Record<string, unknown>, catalogue, { requirePinned: versions.requirePinned });
+  return { ...jsonAnswer(answer), verdict: { operation: 'admission', valid: answer.response.allowed } };
 }
 
 function verdictAnswer(operation: WorkVerdict['operation'], verdict: { valid: boolean }): WorkAnswer {

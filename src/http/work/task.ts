@@ -10,6 +10,7 @@ import type { BodyKind } from '../body.js';
 export type WorkTask =
   | { kind: 'validate'; bodyKind: BodyKind; body: Uint8Array; versions: VersionOptions }
   | { kind: 'build'; body: Uint8Array; versions: VersionOptions }
+  | { kind: 'admission'; body: Uint8Array; versions: VersionOptions }
   | { kind: 'migrate'; body: Uint8Array; versions: VersionOptions }
   | { kind: 'capabilities' }
   | { kind: 'capability'; type: string; platform?: unknown; version?: unknown }
@@ -30,7 +31,7 @@ export interface WorkProblem {
 
 /** The verdict of a validation or a build, counted in `/metrics` by the main thread. */
 export interface WorkVerdict {
-  operation: 'validate' | 'build' | 'migrate';
+  operation: 'validate' | 'build' | 'migrate' | 'admission';
   valid: boolean;
 }
 
