@@ -8,6 +8,7 @@ import type { SourceDocument } from '../yaml/source.js';
 import { assertHandlerIsSound } from './assert-handler.js';
 import { RegistryError } from './errors.js';
 import { loadDefinitionDocuments } from './load-definitions.js';
+import { runPluginHandler } from './plugin-result.js';
 
 /** Where a registered handler came from. */
 export type HandlerSource = 'builtin' | `plugin:${string}`;
@@ -161,7 +162,8 @@ export class Catalogue {
 
   private validateWithPatterns(type: string, rendering: Rendering): RenderingCheck {
     const definition = this.definitionsByName.get(type);
-    const handler = this.handlersByType.get(type)?.handler;
+    const registered = this.handlersByType.get(type);
+    const handler = registered?.handler;
     let current: Rendering = rendering;
     const issues: Issue[] = [];
     let validated = false;
@@ -173,7 +175,11 @@ export class Catalogue {
     }
     if (handler && issues.length === 0) {
       if (handler.validateAndApplyDefaults) {
-        const result = handler.validateAndApplyDefaults(current);
+        const validate = handler.validateAndApplyDefaults.bind(handler);
+        const input = current;
+        // A plugin is plain JavaScript: what it throws or returns is checked, never trusted.
+        const result =
+          registered.source === 'builtin' ? validate(input) : runPluginHandler(registered.source.slice('plugin:'.length), () => validate(input), input);
         issues.push(...result.issues);
         current = result.rendering;
         validated = true;

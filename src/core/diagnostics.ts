@@ -27,6 +27,7 @@ export const DIAGNOSTIC_CODES = [
   'missing-capability',
   'platform-reserved',
   'unvalidated-capability',
+  'plugin-error',
 ] as const;
 
 /** A stable kebab-case diagnostic code. */

@@ -202,23 +202,15 @@ describe('the running app against openapi.yaml', () => {
   });
 
   it('answers unexpected failures, time-outs and overload as documented', async () => {
-    const catalogue = createCatalogue({
-      handlers: [
-        {
-          handler: {
-            type: 'flaky',
-            description: 'throws',
-            capabilityAware: false,
-            validateAndApplyDefaults: () => {
-              throw new Error('flaky');
-            },
-          },
-          source: 'plugin:flaky',
-        },
-      ],
+    // A plugin's own failure is a plugin-error diagnostic now; a service whose state breaks is not.
+    const broken = new ServiceState(createCatalogue());
+    Object.defineProperty(broken, 'catalogue', {
+      get: () => {
+        throw new Error('flaky');
+      },
     });
-    const failing = testApp({ catalogue });
-    const profile = GATEWAY_PROFILE.replace(/expose:[\s\S]*$/, 'flaky: {rendering: {}}\n');
+    const failing = testApp({ state: broken });
+    const profile = GATEWAY_PROFILE;
     expectDocumented('post', '/v1/validate', await request(failing.app).post('/v1/validate').set('Content-Type', 'application/yaml').send(profile));
     expectDocumented(
       'post',

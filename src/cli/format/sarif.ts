@@ -31,6 +31,7 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   'missing-capability': 'a required capability has no binding in the profile',
   'platform-reserved': 'an application sets a key only the platform may set',
   'unvalidated-capability': 'a used capability is validated by nothing',
+  'plugin-error': 'a plugin handler threw or returned a malformed result while validating a binding',
 };
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
