@@ -533,25 +533,29 @@ function checkNumber(schema: JsonSchema, value: number | bigint, path: (string |
 
 function reportType(schema: JsonSchema, value: unknown, path: (string | number)[], issues: Issue[]): void {
   const expected = describeExpected(schema);
-  const hint = typeHint(schema, value);
-  issues.push(error('wrong-type', path.slice(), `${nameOf(path)} must be ${expected}, found ${describeValue(value)}`, hint ? { hint } : {}));
+  issues.push(error('wrong-type', path.slice(), `${nameOf(path)} must be ${expected}, found ${describeValue(value)}`, typeHint(schema, value)));
 }
 
-function typeHint(schema: JsonSchema, value: unknown): string | undefined {
+// YAML 1.2 core schema booleans: written in quotes they are strings.
+const QUOTED_BOOLEAN = /^(true|True|TRUE|false|False|FALSE)$/;
+
+function typeHint(schema: JsonSchema, value: unknown): Partial<Issue> {
   if (typeof value === 'string') {
     const lower = value.toLowerCase();
     if (hasType(schema, 'boolean')) {
-      if (['yes', 'y', 'on', 'true'].includes(lower)) return `write true (YAML 1.2 reads ${JSON.stringify(value)} as a string)`;
-      if (['no', 'n', 'off', 'false'].includes(lower)) return `write false (YAML 1.2 reads ${JSON.stringify(value)} as a string)`;
+      // The quotes made it a string; other spellings are strings in YAML 1.2 with or without them.
+      if (QUOTED_BOOLEAN.test(value)) return { hint: `remove the quotes: ${value}` };
+      if (['yes', 'y', 'on'].includes(lower)) return { hint: `write true (YAML 1.2 reads ${JSON.stringify(value)} as a string)` };
+      if (['no', 'n', 'off'].includes(lower)) return { hint: `write false (YAML 1.2 reads ${JSON.stringify(value)} as a string)` };
     }
     if ((hasType(schema, 'integer') || hasType(schema, 'number')) && value.trim() !== '' && Number.isFinite(Number(value))) {
-      return `write ${value.trim()} without quotes`;
+      return { hint: `write ${value.trim()} without quotes` };
     }
   }
   if (hasType(schema, 'string') && (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')) {
-    return `quote it: "${String(value)}"`;
+    return { hint: `quote it: "${String(value)}"` };
   }
-  return undefined;
+  return {};
 }
 
 /** True when `value` has one of the JSON Schema types (bigints count as integers). */

@@ -127,6 +127,17 @@ describe('expose: ingress', () => {
     expect(diagnose(ingress(line))).toEqual([err('wrong-type', 11, column, `${RENDERING}/${key}`)]);
   });
 
+  it.each([
+    ['"true"', 'remove the quotes: true'],
+    ["'false'", 'remove the quotes: false'],
+    ['"True"', 'remove the quotes: True'],
+    ['"yes"', 'write true (YAML 1.2 reads "yes" as a string)'],
+    ['off', 'write false (YAML 1.2 reads "off" as a string)'],
+  ])('hints at the cause for sslRedirect: %s (issue 16, defect 6)', (written, hint) => {
+    const [d] = lintText(ingress(`sslRedirect: ${written}`)).diagnostics;
+    expect(d).toMatchObject({ code: 'wrong-type', line: 11, column: 22, hint });
+  });
+
   it('reports sslRedirect: yes as a string with a hint to write true', () => {
     const [d] = lintText(ingress('sslRedirect: yes')).diagnostics;
     expect(d).toMatchObject({
