@@ -18,6 +18,7 @@ export const ExternalSecretRendering = Type.Object(
       Type.String({
         pattern: DURATION_PATTERN,
         'x-expected': 'a duration such as 1h, 30m, 90s or 1h30m (units ns, us, ms, s, m, h)',
+        'x-bare-number-unit': 's',
         description: 'how often secrets are refreshed',
       }),
     ),

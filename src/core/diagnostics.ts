@@ -58,6 +58,11 @@ export interface Issue {
   /** Which part of `path` to point at; defaults by code. */
   part?: Part;
   hint?: string;
+  /**
+   * The hint is `<lead>: "<the value as written in the source><suffix>"` (`quote it: "1.10"`,
+   * not the parsed `1.1`); `hint` says the same from the parsed value, for a caller without the text.
+   */
+  quote?: { lead: string; suffix: string };
 }
 
 /** One problem the user can fix, positioned in the file they gave. */

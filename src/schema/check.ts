@@ -95,6 +95,7 @@ function compile(schema: JsonSchema): CompiledNode {
     description: schema.description,
     title: schema.title,
     'x-expected': schema['x-expected'],
+    'x-bare-number-unit': schema['x-bare-number-unit'],
     assertions: {
       string: assertions.string.length ? assertions.string : NO_ASSERTIONS,
       number: assertions.number.length ? assertions.number : NO_ASSERTIONS,
@@ -553,7 +554,10 @@ function typeHint(schema: JsonSchema, value: unknown): Partial<Issue> {
     }
   }
   if (hasType(schema, 'string') && (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')) {
-    return { hint: `quote it: "${String(value)}"` };
+    // A bare number where a unit is needed (a duration) would fail again once quoted.
+    const unit = typeof value === 'boolean' ? '' : (schema['x-bare-number-unit'] ?? '');
+    const lead = unit ? 'quote it with a unit' : 'quote it';
+    return { hint: `${lead}: ${JSON.stringify(String(value) + unit)}`, quote: { lead, suffix: unit } };
   }
   return {};
 }

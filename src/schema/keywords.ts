@@ -250,6 +250,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   annotation('$schema', 'none'),
   annotation('$id', 'none'),
   annotation('x-expected', 'none', 'omit'),
+  annotation('x-bare-number-unit', 'none', 'omit'),
 ];
 
 /** The keyword definitions by name. */

@@ -120,7 +120,26 @@ export class SourceDocument implements Locatable {
       path: toPointer(issue.path),
     };
     if (issue.hint !== undefined) diagnostic.hint = issue.hint;
+    if (issue.quote) {
+      const written = this.scalarSource(issue.path);
+      if (written !== undefined) diagnostic.hint = `${issue.quote.lead}: ${JSON.stringify(written + issue.quote.suffix)}`;
+    }
     return diagnostic;
+  }
+
+  /** The source text of the plain scalar at `path` (through aliases), as the user wrote it. */
+  scalarSource(path: Path): string | undefined {
+    let node: unknown = this.doc.contents;
+    for (const segment of path) {
+      if (isAlias(node)) node = this.resolve(node);
+      if (isMap(node)) node = this.findPair(node, String(segment))?.pair.value;
+      else if (isSeq(node) && typeof segment === 'number') node = node.items[segment];
+      else return undefined;
+    }
+    if (isAlias(node)) node = this.resolve(node);
+    if (!isScalar(node) || node.type !== 'PLAIN') return undefined;
+    const [start, end] = rangeOf(node);
+    return this.source.text.slice(start, end);
   }
 
   /** The span of the key or value at `path`; a missing node falls back to its nearest existing ancestor's key. */

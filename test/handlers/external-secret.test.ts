@@ -52,6 +52,15 @@ describe('external-secret', () => {
     expect(diagnose(secret(['refreshInterval: 3600']))).toEqual([err('wrong-type', 11, 26, `${RENDERING}/refreshInterval`)]);
   });
 
+  it.each([
+    ['90', '"90s"'],
+    ['1.50', '"1.50s"'],
+  ])('hints a duration with a unit for refreshInterval: %s, so the quoted value passes (issue 16, defect 5)', (written, quoted) => {
+    const [d] = lintText(secret([`refreshInterval: ${written}`])).diagnostics;
+    expect(d!.hint).toBe(`quote it with a unit: ${quoted}`);
+    expect(diagnose(secret([`refreshInterval: ${quoted}`]))).toEqual([]);
+  });
+
   it('reports a missing secretStoreRef at the rendering key', () => {
     expect(diagnose(withBindings('external-secret:\n  rendering:\n    refreshInterval: 1h'))).toEqual([
       err('missing-required', 8, 7, `${RENDERING}/secretStoreRef`),
