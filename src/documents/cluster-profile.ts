@@ -1,16 +1,31 @@
 import { Type } from '@sinclair/typebox';
+import { isMap } from '../core/data.js';
+import { didYouMean } from '../core/suggest.js';
 import { ApiVersion, CAPABILITY_KEY, SubdomainName } from './common.js';
 
+const BindingMap = Type.Object(
+  {
+    rendering: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'how this cluster implements the capability' })),
+  },
+  { additionalProperties: false },
+);
+
 /** One capability binding: only `rendering` (absent, null or a map). */
-export const CapabilityBinding = Type.Union([
-  Type.Null(),
-  Type.Object(
-    {
-      rendering: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'how this cluster implements the capability' })),
-    },
-    { additionalProperties: false },
-  ),
-]);
+export const CapabilityBinding = Type.Union([Type.Null(), BindingMap]);
+
+/**
+ * The keys of a binding written where its `rendering:` level was forgotten: the binding has
+ * no `rendering`, and its keys unknown to a binding are none of them a slip of a binding's
+ * own key (`rendring` is a typo, not a forgotten level). Empty otherwise.
+ */
+export function keysMissingRenderingLevel(binding: unknown): string[] {
+  if (!isMap(binding)) return [];
+  if (Object.hasOwn(binding, 'rendering')) return [];
+  const own = Object.keys(BindingMap.properties);
+  const unknown = Object.keys(binding).filter((key) => !own.includes(key));
+  if (unknown.length === 0 || unknown.some((key) => didYouMean(key, own) !== undefined)) return [];
+  return unknown;
+}
 
 /** The ClusterProfile document structure (DESIGN §2.1); renderings are checked per capability afterwards. */
 export const ClusterProfileSchema = Type.Object(

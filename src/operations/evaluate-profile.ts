@@ -1,6 +1,6 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ResolvedProfile } from '../core/input.js';
-import { ClusterProfileSchema, DEFAULT_GITOPS_ENGINE } from '../documents/cluster-profile.js';
+import { ClusterProfileSchema, DEFAULT_GITOPS_ENGINE, keysMissingRenderingLevel } from '../documents/cluster-profile.js';
 import { capabilityType } from '../documents/common.js';
 import type { Rendering } from '../schema/handler.js';
 
@@ -32,8 +32,7 @@ export interface ProfileEvaluation {
 export function evaluateProfile(data: unknown, catalogue: Catalogue, unknownCapability: UnknownCapabilityPolicy): ProfileEvaluation {
   // Bindings are read from `data`, not from the checked copy: keeping that copy alive while
   // every binding is evaluated made the collector move it, the largest cost on large profiles.
-  const structureIssues = checkSchema(ClusterProfileSchema, data).issues;
-  const issues: Issue[] = [...structureIssues];
+  let structureIssues = checkSchema(ClusterProfileSchema, data).issues;
   const doc = isMap(data) ? data : {};
   const metadata = isMap(doc['metadata']) ? doc['metadata'] : {};
   const name = typeof metadata['name'] === 'string' ? metadata['name'] : undefined;
@@ -41,10 +40,17 @@ export function evaluateProfile(data: unknown, catalogue: Catalogue, unknownCapa
   const gitopsEngine = typeof spec['gitopsEngine'] === 'string' ? spec['gitopsEngine'] : DEFAULT_GITOPS_ENGINE;
   const bindings = isMap(spec['capabilities']) ? spec['capabilities'] : {};
   const badKeys = new Set(structureIssues.filter((i) => i.code === 'invalid-key').map((i) => String(i.path[2])));
+  const unnested = new Map<string, string[]>();
+  for (const key of Object.keys(bindings)) {
+    const keys = keysMissingRenderingLevel(bindings[key]);
+    if (keys.length > 0 && !badKeys.has(key)) unnested.set(key, keys);
+  }
+  if (unnested.size > 0) structureIssues = reportMissingRenderingLevels(structureIssues, unnested);
+  const issues: Issue[] = [...structureIssues];
   const capabilities: Record<string, Rendering> = {};
 
   for (const key of Object.keys(bindings)) {
-    if (badKeys.has(key)) continue;
+    if (badKeys.has(key) || unnested.has(key)) continue;
     const binding = bindings[key];
     if (binding !== null && !isMap(binding)) continue;
     const raw = binding === null ? undefined : binding['rendering'];
@@ -79,11 +85,36 @@ export function evaluateProfile(data: unknown, catalogue: Catalogue, unknownCapa
       issues.push({ ...issue, message: `capability "${key}": ${issue.message}` });
   }
 
-  const hasError = issues.some((i) => i.severity === 'error');
+  const hasError = issues.some((i) => i.severity === 'error') || unnested.size > 0;
   return {
     name,
     issues,
     capabilities,
     resolved: hasError ? undefined : { gitopsEngine, capabilities },
   };
+}
+
+/**
+ * One error per binding whose `rendering:` level was forgotten, at its first such key, in
+ * place of an `unknown-field` per key (the binding is not validated further: its keys are not
+ * where a rendering is read from).
+ */
+function reportMissingRenderingLevels(structureIssues: readonly Issue[], unnested: ReadonlyMap<string, string[]>): Issue[] {
+  const kept = structureIssues.filter(
+    (i) => !(i.code === 'unknown-field' && i.path.length === 4 && i.path[0] === 'spec' && i.path[1] === 'capabilities' && unnested.has(String(i.path[2]))),
+  );
+  for (const [key, keys] of unnested) {
+    const named = keys.length === 1 ? `key ${keys[0]} is` : `keys ${keys.join(', ')} are`;
+    kept.push(
+      error(
+        'unknown-field',
+        ['spec', 'capabilities', key, keys[0]!],
+        `capability "${key}": ${named} written directly under the binding, which holds only rendering`,
+        {
+          hint: `indent ${keys.length === 1 ? 'this key' : 'these keys'} under rendering:`,
+        },
+      ),
+    );
+  }
+  return kept;
 }

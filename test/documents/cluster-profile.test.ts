@@ -71,6 +71,35 @@ describe('capability bindings', () => {
     expect(report.diagnostics[0]!.message).toBe('unknown field "controllerType" in spec.capabilities.expose (allowed: rendering)');
   });
 
+  it('recognises a forgotten rendering: level: one error at the first key, with the fix as hint (issue 16, defect 7)', () => {
+    const report = lintText(withBindings('expose:\n  controllerType: ingress\n  ingressClassName: nginx\npvc:\n  storageClassName: gp3'));
+    expect(report.diagnostics.map((d) => ({ code: d.code, line: d.line, column: d.column, path: d.path, message: d.message, hint: d.hint }))).toEqual([
+      {
+        code: 'unknown-field',
+        line: 8,
+        column: 7,
+        path: '/spec/capabilities/expose/controllerType',
+        message: 'capability "expose": keys controllerType, ingressClassName are written directly under the binding, which holds only rendering',
+        hint: 'indent these keys under rendering:',
+      },
+      {
+        code: 'unknown-field',
+        line: 11,
+        column: 7,
+        path: '/spec/capabilities/pvc/storageClassName',
+        message: 'capability "pvc": key storageClassName is written directly under the binding, which holds only rendering',
+        hint: 'indent this key under rendering:',
+      },
+    ]);
+    expect(report.files[0]!.resolved).toBeUndefined();
+  });
+
+  it('keeps the did-you-mean of a misspelled rendering key', () => {
+    expect(lintText(withBindings('pvc:\n  rendring: {storageClassName: gp3}')).diagnostics).toMatchObject([
+      { code: 'unknown-field', line: 8, column: 7, hint: 'did you mean rendering?' },
+    ]);
+  });
+
   it('reports a rendering that is not a map as wrong-type', () => {
     expect(diagnose(withBindings('pvc:\n  rendering: gp3'))).toEqual([err('wrong-type', 8, 18, '/spec/capabilities/pvc/rendering')]);
   });
