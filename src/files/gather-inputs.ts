@@ -1,4 +1,6 @@
+import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { InputFile, InputOrigin } from '../core/input.js';
 import { LIMITS } from '../core/limits.js';
@@ -13,13 +15,22 @@ export interface GatheredInputs {
   fatal: boolean;
 }
 
-/** Collects files (and standard input) into lint inputs; never throws. */
+/**
+ * Collects files (and standard input) into lint inputs; never throws. A file reached twice (named
+ * twice, or named and also found in a folder) is read once, under the first name it was
+ * reached by; standard input can be read once, so a second `-` is a `usage` error.
+ */
 export async function gatherInputs(
   request: { paths?: readonly string[]; definitionDirs?: readonly string[]; definitionFiles?: readonly string[]; stdinName?: string },
   stdin: () => Promise<Uint8Array> = noStdin,
 ): Promise<GatheredInputs> {
   const result: GatheredInputs = { inputs: [], diagnostics: [], fatal: false };
+  const seen = new Set<string>();
+  let stdinRead = false;
   const addFile = async (path: string, origin: InputOrigin) => {
+    const identity = realPathOf(path);
+    if (seen.has(identity)) return;
+    seen.add(identity);
     const read = readSourceFile(path);
     if (read.ok) result.inputs.push({ file: path, content: read.bytes, origin });
     else {
@@ -36,6 +47,12 @@ export async function gatherInputs(
   };
   for (const path of request.paths ?? []) {
     if (path === '-') {
+      if (stdinRead) {
+        result.diagnostics.push(fileDiagnostic('<command line>', 'usage', 'standard input (-) can be read only once; found - more than once'));
+        result.fatal = true;
+        continue;
+      }
+      stdinRead = true;
       const bytes = await stdin();
       const name = request.stdinName ?? '<stdin>';
       if (bytes.length > LIMITS.maxFileBytes) {
@@ -63,4 +80,13 @@ export async function isDirectory(path: string): Promise<boolean> {
 
 async function noStdin(): Promise<Uint8Array> {
   return new Uint8Array();
+}
+
+// One file by any name it is reached by; a path that cannot be resolved stands for itself.
+function realPathOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
 }

@@ -74,7 +74,7 @@ describe('--format github', () => {
       `::error file=bad.yaml,line=10,col=9,endLine=10,endColumn=23,title=unknown-field::capability "expose": unknown field "ingresClassName" (allowed: ${ALLOWED_EXPOSE_KEYS})%0Adid you mean ingressClassName?`,
       '::warning file=bad.yaml,line=11,col=5,endLine=11,endColumn=15,title=unknown-capability::capability "servicemesh" is known to no handler or definition; its rendering is not validated',
       '::error file=team%2Ca%3Ab.yaml,line=9,col=9,endLine=9,endColumn=11,title=unknown-field::capability "pvc": unknown field "50%25" (allowed: storageClassName)',
-      '3 files checked: 3 errors, 1 warning',
+      '3 profiles checked: 3 errors, 1 warning',
       '',
     ]);
   });
@@ -82,7 +82,7 @@ describe('--format github', () => {
   it('prints no annotation on a clean run, only the summary, and exits 0', async () => {
     const run = await lint(['dir', '--format', 'github']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe('1 file checked: no problems\n');
+    expect(run.stdout).toBe('1 profile checked: no problems\n');
   });
 
   it.each([

@@ -234,7 +234,7 @@ describe.concurrent('kurel lint: text output', () => {
         'bad.yaml:10:27 error invalid-value capability "expose": ingressClassName must not be empty',
         '          ingressClassName: ""',
         `  ${' '.repeat(26)}^^`,
-        '1 file checked: 1 error, 0 warnings',
+        '1 profile checked: 1 error, 0 warnings',
         '',
       ].join('\n'),
     );
@@ -248,14 +248,36 @@ describe.concurrent('kurel lint: text output', () => {
         '      exposee: {}',
         '      ^^^^^^^',
         '  hint: did you mean expose?',
-        '1 file checked: 0 errors, 1 warning',
+        '1 profile checked: 0 errors, 1 warning',
         '',
       ].join('\n'),
     );
   });
 
   it('prints a one-line summary for clean files', async () => {
-    expect((await lint(['good.yaml', 'tree/prod/cluster.yaml'])).stdout).toBe('2 files checked: no problems\n');
+    expect((await lint(['good.yaml', 'tree/prod/cluster.yaml'])).stdout).toBe('2 profiles checked: no problems\n');
+  });
+
+  it('counts profiles and definition files apart (issue 16, defect 8)', async () => {
+    expect((await lint(['good.yaml', '--capability-def', 'cache-definition.yaml'])).stdout).toBe('1 profile and 1 definition file checked: no problems\n');
+    expect((await lint(['cache-definition.yaml'])).stdout).toBe('1 definition file checked: no problems\n');
+  });
+
+  it('lints a file given twice, or named and found in a folder, once (issue 16, defect 8)', async () => {
+    const run = await lintJson(['bad.yaml', 'bad.yaml', './bad.yaml', 'tree/staging/cluster.yml', 'tree/staging']);
+    expect(run.json.diagnostics.map((d) => [d.file, d.line])).toEqual([
+      ['bad.yaml', 10],
+      ['tree/staging/cluster.yml', 10],
+    ]);
+    expect(run.json.files.map((f) => f.path)).toEqual(['bad.yaml', 'tree/staging/cluster.yml']);
+  });
+
+  it('refuses a second - (standard input is read once) with a usage error (issue 16, defect 8)', async () => {
+    const run = await lintJson(['-', '-'], { input: GOOD });
+    expect(run.code).toBe(2);
+    expect(run.json.diagnostics).toMatchObject([
+      { code: 'usage', file: '<command line>', message: 'standard input (-) can be read only once; found - more than once' },
+    ]);
   });
 
   it('prints no colour codes when standard output is not a terminal, even without NO_COLOR', async () => {
@@ -369,7 +391,7 @@ describe.concurrent('kurel lint: inputs', () => {
     });
   });
 
-  it('follows a symbolic link that stays inside the folder and reports one that leaves it', async () => {
+  it('follows a symbolic link that stays inside the folder (the file it names is read once) and reports one that leaves it', async () => {
     const run = await lintJson(['linked']);
     expect({
       code: run.code,
@@ -377,7 +399,7 @@ describe.concurrent('kurel lint: inputs', () => {
       diagnostics: run.json.diagnostics.map((d) => [d.code, d.file]),
     }).toEqual({
       code: 1,
-      checked: ['linked/alias.yaml', 'linked/cluster.yaml'],
+      checked: ['linked/alias.yaml'],
       diagnostics: [['io-error', 'linked/escape.yaml']],
     });
   });

@@ -2,8 +2,9 @@ import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
-import type { InputFile } from '../../core/input.js';
+import type { FileReport, InputFile } from '../../core/input.js';
 import { stringifyJson } from '../../core/json-text.js';
+import { PROFILE } from '../../documents/read-input.js';
 import { gatherInputs, isDirectory } from '../../files/gather-inputs.js';
 import { type ReadResult, readSourceFile } from '../../files/read-file.js';
 import { type BuildReport, buildApplication } from '../../operations/build-application.js';
@@ -84,7 +85,7 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
   }
   if (diagnostics.length > 0) {
     const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env);
-    const checked = report?.files.filter((f) => f.status === 'checked').length ?? countRead(application, profile);
+    const checked = report?.files ?? readReports([appFile, 'Application', application], [options.profile, PROFILE, profile]);
     io.stderr(`${formatText(diagnostics, report?.sources ?? new Map(), palette)}\n${summarize(diagnostics, checked)}\n`);
   }
   if (resolved) {
@@ -106,6 +107,7 @@ async function withoutRepeatedFiles(inputs: readonly InputFile[]): Promise<Input
   return unique;
 }
 
-function countRead(...reads: ReadResult[]): number {
-  return reads.filter((read) => read.ok).length;
+// What a build that stopped before reading its documents can still count: the files it read.
+function readReports(...reads: [path: string, kind: string, read: ReadResult][]): FileReport[] {
+  return reads.filter(([, , read]) => read.ok).map(([path, kind]) => ({ path, kind, status: 'checked' }));
 }

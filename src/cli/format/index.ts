@@ -29,7 +29,7 @@ export function renderReport(format: LintFormat, view: ReportView): string {
       return stringifyJson(envelopeOf('run', view.valid, view.diagnostics, view.files));
     case 'text': {
       const body = formatText(view.diagnostics, view.sources, view.palette);
-      const summary = summarize(view.diagnostics, view.files.filter((f) => f.status === 'checked').length);
+      const summary = summarize(view.diagnostics, view.files);
       return body ? `${body}\n${summary}` : summary;
     }
     case 'sarif':
@@ -37,7 +37,7 @@ export function renderReport(format: LintFormat, view: ReportView): string {
     case 'github': {
       // Annotations for the runner, then the summary as plain log text (a clean run prints only it).
       const annotations = formatGithub(view.diagnostics);
-      const summary = summarize(view.diagnostics, view.files.filter((f) => f.status === 'checked').length);
+      const summary = summarize(view.diagnostics, view.files);
       return annotations ? `${annotations}\n${summary}` : summary;
     }
     case 'junit':

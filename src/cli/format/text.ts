@@ -1,4 +1,6 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
+import type { FileReport } from '../../core/input.js';
+import { DEFINITION, PROFILE } from '../../documents/read-input.js';
 import type { SourceText } from '../../yaml/source.js';
 
 /** Terminal styling; all identity functions when colour is off. */
@@ -41,13 +43,36 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
   return lines.join('\n');
 }
 
-/** A one-line summary: `2 errors, 1 warning`. */
-export function summarize(diagnostics: readonly Diagnostic[], fileCount: number): string {
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * A one-line summary: what was checked, profiles and definition files counted apart (`1
+ * profile and 4 definition files checked`), then `2 errors, 1 warning` or `no problems`.
+ */
+export function summarize(diagnostics: readonly Diagnostic[], files: readonly FileReport[]): string {
   const errors = diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = diagnostics.length - errors;
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  if (diagnostics.length === 0) return `${plural(fileCount, 'file')} checked: no problems`;
-  return `${plural(fileCount, 'file')} checked: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+  const checked = `${describeChecked(files)} checked`;
+  if (diagnostics.length === 0) return `${checked}: no problems`;
+  return `${checked}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+}
+
+// How checked files of each kind are counted in a summary; any other kind is a file.
+const KIND_WORDS: Readonly<Record<string, string>> = { [PROFILE]: 'profile', [DEFINITION]: 'definition file', Application: 'application' };
+
+function describeChecked(files: readonly FileReport[]): string {
+  const counts = new Map<string, number>();
+  for (const f of files) {
+    if (f.status !== 'checked') continue;
+    const word = KIND_WORDS[f.kind] ?? 'file';
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  const known = Object.values(KIND_WORDS).filter((word) => counts.has(word));
+  const parts = known.map((word) => plural(counts.get(word)!, word));
+  const others = counts.get('file');
+  if (others !== undefined) parts.push(plural(others, known.length > 0 ? 'other file' : 'file'));
+  if (parts.length === 0) return '0 files';
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
 function sourceLine(source: SourceText, line: number): string | undefined {
