@@ -3,6 +3,7 @@ import { type Diagnostic, type DiagnosticCode, defaultPart, type Issue, type Par
 import { LIMITS } from '../core/limits.js';
 import { decodeText, stripBom } from './decode.js';
 import { findTooDeep } from './depth.js';
+import { explainSyntaxErrors } from './syntax-errors.js';
 import { type RangedIssue, rangeOf, toData } from './to-data.js';
 
 /** Anything diagnostics can be positioned in: it maps a data path to a source range. */
@@ -78,8 +79,14 @@ export class SourceDocument implements Locatable {
   ) {
     const fatal = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
     // The parser may overflow its stack more than once on one deep document; once is enough.
-    const reported = fatal.filter((e, i) => e.code !== 'RESOURCE_EXHAUSTION' || fatal.findIndex((f) => f.code === e.code) === i);
-    for (const err of reported) this.diagnostics.push(yamlErrorDiagnostic(source, err));
+    const exhausted = fatal.find((e) => e.code === 'RESOURCE_EXHAUSTION');
+    if (exhausted) this.diagnostics.push(yamlErrorDiagnostic(source, exhausted));
+    const syntax = fatal.filter((e) => e.code !== 'RESOURCE_EXHAUSTION');
+    for (const problem of explainSyntaxErrors(source.text, syntax, yamlMessage, (offset) => source.lineCounter.linePos(offset).line)) {
+      const diagnostic = source.diagnosticAt('yaml-syntax', problem.message, problem.range);
+      if (problem.hint !== undefined) diagnostic.hint = problem.hint;
+      this.diagnostics.push(diagnostic);
+    }
     for (const warn of doc.warnings) this.diagnostics.push(yamlErrorDiagnostic(source, warn, 'warning'));
     if (fatal.length > 0) {
       this.data = undefined;
@@ -92,7 +99,11 @@ export class SourceDocument implements Locatable {
       (offset) => source.lineCounter.linePos(offset).line,
       (node) => source.anchorLine(node),
     );
-    for (const issue of issues) this.diagnostics.push(source.diagnosticAt(issue.code, issue.message, issue.range, issue.path));
+    for (const issue of issues) {
+      const diagnostic = source.diagnosticAt(issue.code, issue.message, issue.range, issue.path);
+      if (issue.hint !== undefined) diagnostic.hint = issue.hint;
+      this.diagnostics.push(diagnostic);
+    }
   }
 
   get file(): string {
@@ -316,8 +327,12 @@ function yamlErrorDiagnostic(source: SourceText, err: YAMLError, severity: 'erro
     const at = findTooDeep(source.text, err.pos[1]);
     return source.diagnosticAt('too-deep', TOO_DEEP, at === undefined ? err.pos : [at, at + 1], [], severity);
   }
+  return source.diagnosticAt('yaml-syntax', yamlMessage(err), err.pos, [], severity);
+}
+
+/** The parser's message in kurel's style: lowercase, no position, no trailing period. */
+function yamlMessage(err: YAMLError): string {
   const cut = err.message.indexOf(' at line ');
-  let message = (cut === -1 ? err.message : err.message.slice(0, cut)).trim();
-  message = message.charAt(0).toLowerCase() + message.slice(1).replace(/\.$/, '');
-  return source.diagnosticAt('yaml-syntax', message, err.pos, [], severity);
+  const message = (cut === -1 ? err.message : err.message.slice(0, cut)).trim();
+  return message.charAt(0).toLowerCase() + message.slice(1).replace(/\.$/, '');
 }

@@ -449,7 +449,7 @@ describe.concurrent('kurel lint: bad input never crashes it', () => {
 
   it.each([
     ['invalid YAML', `${HEADER}spec:\n\tcapabilities: {}\n`, { code: 'yaml-syntax', line: 6, column: 1, path: '' }],
-    ['an unclosed flow map', `${HEADER}spec: {capabilities: {}\n`, { code: 'yaml-syntax', line: 6, column: 1, path: '' }],
+    ['an unclosed flow map', `${HEADER}spec: {capabilities: {}\n`, { code: 'yaml-syntax', line: 5, column: 7, path: '' }],
     ['an alias bomb', bomb, { code: 'alias-limit', line: 12, column: 17, path: '/spec/capabilities/scaler/rendering/d/1' }],
     ['a second document', `${GOOD}---\n${GOOD}`, { code: 'multiple-documents', line: 11, column: 1, path: '' }],
     ['a non-string key', `${HEADER}8080: port\n`, { code: 'invalid-key', line: 5, column: 1, path: '/8080' }],

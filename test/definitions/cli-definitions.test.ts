@@ -63,7 +63,7 @@ describe('kurel lint --definitions', () => {
   it('exits 1 with the position when a definitions file is not valid YAML', async () => {
     const { code, json } = await run('lint', 'neutral.yaml', '--definitions', 'bad-yaml');
     expect(code).toBe(1);
-    expect(json.diagnostics).toMatchObject([{ code: 'yaml-syntax', file: 'bad-yaml/bad.yaml', line: 5, column: 1 }]);
+    expect(json.diagnostics).toMatchObject([{ code: 'yaml-syntax', file: 'bad-yaml/bad.yaml', line: 4, column: 9 }]);
   });
 
   it.each([

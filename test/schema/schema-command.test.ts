@@ -127,7 +127,7 @@ describe('kurel schema', () => {
     const run = await runKurel(['schema', '--definitions', 'bad-definitions'], { cwd: dir });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^bad-definitions\/broken\.yaml:4:1 error yaml-syntax /);
+    expect(run.stderr).toMatch(/^bad-definitions\/broken\.yaml:3:18 error yaml-syntax /);
   });
 
   it('exits 2 when a definitions folder cannot be read', async () => {
