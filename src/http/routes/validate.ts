@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { type ProfileVerdict, validateJsonProfile, validateProfile } from '../../operations/validate-profile.js';
 import { type BodyKind, bodyBytes, decodeJsonBody } from '../body.js';
+import { HttpProblem } from '../problem.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { isEnvelope, readEnvelope } from '../request-envelope.js';
 import { sendJson } from '../respond.js';
@@ -19,6 +20,8 @@ export function validateRoute(state: ServiceState, metrics: ServiceMetrics): Req
     const bytes = bodyBytes(req);
     let verdict: ProfileVerdict;
     if ((res.locals['bodyKind'] as BodyKind) === 'yaml') {
+      // As for JSON: a request with no body at all is not a document with a mistake in it.
+      if (bytes.length === 0) throw new HttpProblem(400, 'the request body is empty; expected a YAML document');
       verdict = validateProfile({ profile: { file: REQUEST_FILE, content: bytes } }, catalogue);
     } else {
       const { text, data } = decodeJsonBody(bytes);
