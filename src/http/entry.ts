@@ -44,7 +44,9 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   const logger = createLogger(io.env['LOG_LEVEL'], destination);
   const refuse = (message: string, errors: string[] = []): number => {
     io.stderr(`${errors.map((line) => `${line}\n`).join('')}kurel serve: refusing to start: ${message}${errors.length > 0 ? ' (listed above)' : ''}\n`);
-    logger.fatal(errors.length > 0 ? { errors } : {}, message);
+    // The log line stands alone (a collector never sees standard error): it says it is a
+    // refusal and carries every reason, as `reload failed` does.
+    logger.fatal(errors.length > 0 ? { errors } : {}, `refusing to start: ${message}`);
     return SERVICE_EXIT.refused;
   };
 
