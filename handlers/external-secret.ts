@@ -10,7 +10,14 @@ export const ExternalSecretRendering = Type.Object(
     secretStoreRef: Type.Object(
       {
         name: Name('secret store name'),
-        kind: Type.Optional(Type.String({ default: STORE_KIND_DEFAULT, description: 'store kind (default ClusterSecretStore)' })),
+        // The two store kinds External Secrets Operator has; empty means the default, as in the Go tool.
+        kind: Type.Optional(
+          Type.String({
+            enum: ['SecretStore', STORE_KIND_DEFAULT, ''],
+            default: STORE_KIND_DEFAULT,
+            description: 'store kind: SecretStore or ClusterSecretStore (default ClusterSecretStore; empty means the default)',
+          }),
+        ),
       },
       { additionalProperties: false, description: 'the External Secrets store' },
     ),

@@ -24,6 +24,16 @@ describe('external-secret', () => {
     });
   });
 
+  it('reports a secretStoreRef.kind other than SecretStore or ClusterSecretStore as invalid-value with did-you-mean (issue 16, defect 12)', () => {
+    const report = lintText(secret([], ['kind: SecretStor']));
+    expect(report.diagnostics).toMatchObject([
+      { code: 'invalid-value', severity: 'error', line: 11, column: 17, path: `${RENDERING}/secretStoreRef/kind`, hint: 'did you mean SecretStore?' },
+    ]);
+    expect(report.diagnostics[0]!.message).toBe(
+      'capability "external-secret": secretStoreRef.kind must be one of SecretStore, ClusterSecretStore, "", found string "SecretStor"',
+    );
+  });
+
   it('defaults an empty secretStoreRef.kind', () => {
     expect(resolve(secret([], ['kind: ""']))).toEqual({
       'external-secret': { secretStoreRef: { name: 'vault', kind: 'ClusterSecretStore' } },
