@@ -57,6 +57,7 @@ const lint = (args: readonly string[]): Promise<CliRun> => runKurel(['lint', ...
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'kurel-formats-'));
   writeFileSync(join(dir, 'bad.yaml'), BAD);
+  writeFileSync(join(dir, 'warns.yaml'), `${CLEAN}spec:\n  capabilities:\n    servicemesh: {}\n`);
   writeFileSync(join(dir, ODD_FILE), ODD);
   mkdirSync(join(dir, 'dir'));
   writeFileSync(join(dir, 'dir', 'clean.yaml'), CLEAN);
@@ -404,7 +405,7 @@ describe('--format junit', () => {
         inside: c.children.map((f) => `${f.name}:${f.attributes['type'] ?? f.attributes['message']}`),
       })),
     ).toEqual([
-      { element: 'testcase', name: 'bad.yaml', file: 'bad.yaml', inside: ['failure:missing-required', 'failure:unknown-field', 'failure:unknown-capability'] },
+      { element: 'testcase', name: 'bad.yaml', file: 'bad.yaml', inside: ['failure:missing-required', 'failure:unknown-field', 'system-out:undefined'] },
       { element: 'testcase', name: ODD_FILE, file: ODD_FILE, inside: ['failure:unknown-field'] },
       { element: 'testcase', name: 'dir/clean.yaml', file: 'dir/clean.yaml', inside: [] },
       { element: 'testcase', name: 'dir/other.yaml', file: 'dir/other.yaml', inside: ['skipped:kind ConfigMap is not linted'] },
@@ -415,6 +416,26 @@ describe('--format junit', () => {
       `bad.yaml:10:9 error unknown-field capability "expose": unknown field "ingresClassName" (allowed: ${ALLOWED_EXPOSE_KEYS})\n` +
         'path: /spec/capabilities/expose/rendering/ingresClassName\nhint: did you mean ingressClassName?',
     );
+  });
+
+  it("puts warnings in the case's system-out, not among failures, on a run that exits 0 (issue 16, defect 13)", async () => {
+    const run = await lint(['warns.yaml', '--format', 'junit']);
+    expect(run.code).toBe(0);
+    const root = parseXml(run.stdout);
+    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '0', errors: '0', skipped: '0' });
+    const testcase = root.children[0]!.children[0]!;
+    expect(testcase.children.map((c) => c.name)).toEqual(['system-out']);
+    expect(testcase.children[0]!.text).toBe(
+      'warns.yaml:7:5 warning unknown-capability capability "servicemesh" is known to no handler or definition; its rendering is not validated\npath: /spec/capabilities/servicemesh',
+    );
+  });
+
+  it('counts warnings as failures under --strict, as the exit code does', async () => {
+    const run = await lint(['warns.yaml', '--format', 'junit', '--strict']);
+    expect(run.code).toBe(1);
+    const root = parseXml(run.stdout);
+    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '1', errors: '0', skipped: '0' });
+    expect(root.children[0]!.children[0]!.children.map((c) => `${c.name}:${c.attributes['type']}`)).toEqual(['failure:unknown-capability']);
   });
 
   it('prints a suite of passing test cases on a clean run, and exits 0', async () => {

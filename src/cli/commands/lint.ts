@@ -50,6 +50,7 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
     files: report.files,
     sources: report.sources,
     palette: paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env),
+    strict: options.strict,
   });
   io.stdout(`${text}\n`);
   return code;

@@ -20,6 +20,8 @@ export interface ReportView {
   files: readonly FileReport[];
   sources: ReadonlyMap<string, SourceText>;
   palette: Palette;
+  /** `--strict`: warnings fail the run too. */
+  strict?: boolean;
 }
 
 /** Renders a lint report in the chosen format (the text ends without a newline). */
@@ -41,6 +43,6 @@ export function renderReport(format: LintFormat, view: ReportView): string {
       return annotations ? `${annotations}\n${summary}` : summary;
     }
     case 'junit':
-      return formatJunit(view.diagnostics, view.files);
+      return formatJunit(view.diagnostics, view.files, { strict: view.strict === true });
   }
 }

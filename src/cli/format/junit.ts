@@ -3,10 +3,13 @@ import type { FileReport } from '../../core/input.js';
 
 /**
  * Formats a lint run as JUnit XML: one test case per file (files that were read, and any other
- * file a diagnostic names, such as an unreadable path), a `<failure>` per diagnostic, a
- * `<skipped>` for a file that was not linted. A clean run is a suite of passing test cases.
+ * file a diagnostic names, such as an unreadable path), a `<failure>` per diagnostic that fails
+ * the run (errors; warnings too under `strict`), the other warnings in the case's
+ * `<system-out>`, a `<skipped>` for a file that was not linted. A run that exits 0 is a suite
+ * of passing test cases.
  */
-export function formatJunit(diagnostics: readonly Diagnostic[], files: readonly FileReport[]): string {
+export function formatJunit(diagnostics: readonly Diagnostic[], files: readonly FileReport[], options: { strict?: boolean } = {}): string {
+  const fails = (d: Diagnostic) => d.severity === 'error' || options.strict === true;
   const byFile = new Map<string, Diagnostic[]>();
   for (const d of diagnostics) {
     const list = byFile.get(d.file);
@@ -19,16 +22,19 @@ export function formatJunit(diagnostics: readonly Diagnostic[], files: readonly 
 
   const cases = names.map((name) => {
     const open = `    <testcase name="${escapeXmlAttribute(name)}" classname="kurel.lint" file="${escapeXmlAttribute(name)}"`;
-    const failures = byFile.get(name) ?? [];
+    const found = byFile.get(name) ?? [];
+    const failures = found.filter(fails);
+    const notes = found.filter((d) => !fails(d));
     const reason = skipped.get(name);
-    if (failures.length === 0 && reason === undefined) return `${open}/>`;
+    if (found.length === 0 && reason === undefined) return `${open}/>`;
     const body = [
-      ...(reason !== undefined && failures.length === 0 ? [`      <skipped message="${escapeXmlAttribute(reason)}"/>`] : []),
+      ...(reason !== undefined && found.length === 0 ? [`      <skipped message="${escapeXmlAttribute(reason)}"/>`] : []),
       ...failures.map(failureOf),
+      ...(notes.length > 0 ? [`      <system-out>${escapeXml(notes.map(describe).join('\n'))}</system-out>`] : []),
     ];
     return [`${open}>`, ...body, '    </testcase>'].join('\n');
   });
-  const failureCount = names.filter((name) => byFile.has(name)).length;
+  const failureCount = names.filter((name) => (byFile.get(name) ?? []).some(fails)).length;
   const skippedCount = names.filter((name) => skipped.has(name) && !byFile.has(name)).length;
   const counts = `tests="${names.length}" failures="${failureCount}" errors="0" skipped="${skippedCount}"`;
   return [
@@ -42,9 +48,12 @@ export function formatJunit(diagnostics: readonly Diagnostic[], files: readonly 
 }
 
 function failureOf(d: Diagnostic): string {
+  return `      <failure type="${d.code}" message="${escapeXmlAttribute(`${d.severity}: ${d.message}`)}">${escapeXml(describe(d))}</failure>`;
+}
+
+function describe(d: Diagnostic): string {
   const where = `${d.file}:${d.line}:${d.column}`;
-  const text = [`${where} ${d.severity} ${d.code} ${d.message}`, ...(d.path ? [`path: ${d.path}`] : []), ...(d.hint ? [`hint: ${d.hint}`] : [])].join('\n');
-  return `      <failure type="${d.code}" message="${escapeXmlAttribute(`${d.severity}: ${d.message}`)}">${escapeXml(text)}</failure>`;
+  return [`${where} ${d.severity} ${d.code} ${d.message}`, ...(d.path ? [`path: ${d.path}`] : []), ...(d.hint ? [`hint: ${d.hint}`] : [])].join('\n');
 }
 
 /**
