@@ -40,9 +40,9 @@ export async function loadHandlers(plugins: readonly string[], cwd: string): Pro
   return plugins.length === 0 ? catalogue : withPlugins(catalogue, await loadPlugins(plugins, cwd));
 }
 
-/** A refused plugin as the `usage` diagnostic that explains an exit code of 2. */
+/** A refused plugin as the `usage` diagnostic that explains a command's exit code of 2 (a command has no start to refuse). */
 export function refusalDiagnostic(err: RegistryError): Diagnostic {
-  return fileDiagnostic(err.source ?? '<plugin>', 'usage', `refusing to start: ${err.message}`);
+  return fileDiagnostic(err.source ?? '<plugin>', 'usage', err.message);
 }
 
 /** CapabilityDefinition documents read from input files, and what became of each file. */

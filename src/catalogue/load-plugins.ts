@@ -84,8 +84,14 @@ function locatePlugin(spec: string, cwd: string): string {
     return pathToFileURL(asPath).href;
   }
   const entry = resolvePackageEntry(spec, cwd) ?? resolveWithRequire(spec, cwd);
-  // Neither found it from `cwd`: let Node resolve it from kurel's own location (a global install).
-  return entry === undefined ? spec : pathToFileURL(entry).href;
+  if (entry !== undefined) return pathToFileURL(entry).href;
+  // Neither found it from `cwd`: Node may still find it from kurel's own location (a global
+  // install). Asked here, so a package found nowhere is named from `cwd`, not from kurel's files.
+  try {
+    return import.meta.resolve(spec);
+  } catch {
+    throw new PluginLoadError(spec, `cannot find the package ${spec} from ${resolve(cwd)}; install it there, or give the plugin's path (./${spec}.mjs)`);
+  }
 }
 
 /** Finds an ES module package's entry from `cwd` upwards, honouring `exports` with the import conditions. */

@@ -139,7 +139,7 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
-      if (wantsJson(argv)) {
+      if (ENVELOPE_COMMANDS.has(argv[0] ?? '') && wantsJson(argv)) {
         const diagnostic = fileDiagnostic('<command line>', 'usage', err.message.replace(/^error: /, '').replace(/\.$/, ''));
         // Each command's envelope has its own members, also when the command line is wrong.
         io.stdout(`${stringifyJson(envelopeOf(argv[0] === 'build' ? 'build' : 'run', false, [diagnostic]))}\n`);
@@ -149,6 +149,10 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
     throw err;
   }
 }
+
+// The commands whose `--format json` is the run's envelope (DESIGN §5.1); any other command's
+// JSON is its own data (a schema, a CRD, a capability list), never an envelope.
+const ENVELOPE_COMMANDS: ReadonlySet<string> = new Set(['lint', 'build']);
 
 function wantsJson(argv: readonly string[]): boolean {
   return argv.some((arg, i) => arg === '--format=json' || (arg === '--format' && argv[i + 1] === 'json'));

@@ -140,7 +140,8 @@ describe.concurrent('kurel lint: exit codes', () => {
       diagnostics: ['usage'],
       files: [],
     });
-    expect(run.json.diagnostics[0]!.message).toMatch(/^refusing to start: handler "expose" \(plugin:\.\/claims-expose\.mjs\): ./);
+    // A command has no start to refuse (issue 16, defect 15): the message names the handler and why.
+    expect(run.json.diagnostics[0]!.message).toMatch(/^handler "expose" \(plugin:\.\/claims-expose\.mjs\): ./);
   });
 });
 
@@ -528,5 +529,38 @@ describe.concurrent('kurel: help and version', () => {
     ]) {
       expect(run.stdout).toContain(option);
     }
+  });
+});
+
+describe.concurrent('kurel lint: what a new user reads (issue 16, defect 15)', () => {
+  it('names a plugin package it cannot find from the working directory, not from its own files', async () => {
+    const run = await lintJson(['good.yaml', '--plugin', 'nope-pkg']);
+    expect(run.code).toBe(2);
+    expect(run.json.diagnostics).toMatchObject([
+      {
+        code: 'usage',
+        file: 'plugin:nope-pkg',
+        message: `plugin nope-pkg: cannot find the package nope-pkg from ${dir}; install it there, or give the plugin's path (./nope-pkg.mjs)`,
+      },
+    ]);
+  });
+
+  it('prints no blank source line and caret for an empty file', async () => {
+    file('cosmetic/empty.yaml', '');
+    const run = await lint(['cosmetic/empty.yaml']);
+    expect(run.stdout).toBe(
+      'cosmetic/empty.yaml:1:1 error empty-document the file is empty or holds only comments; expected a ClusterProfile or CapabilityDefinition\n1 file checked: 1 error, 0 warnings\n',
+    );
+  });
+
+  it('gives no line and column to a path it could not read', async () => {
+    const run = await lint(['cosmetic/missing.yaml']);
+    expect(run.code).toBe(2);
+    expect(run.stdout.split('\n')[0]).toBe('cosmetic/missing.yaml: error io-error cannot read cosmetic/missing.yaml: no such file');
+  });
+
+  it('prints no lint envelope for a command whose output is not one', async () => {
+    const run = await runKurel(['schema', 'nope', '--format', 'json'], { cwd: dir });
+    expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 2, stdout: '', stderr: "error: unknown option '--format'\n" });
   });
 });

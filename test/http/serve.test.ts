@@ -134,7 +134,10 @@ describe('kurel serve', () => {
   it('logs a refused start as one JSON line holding every error (issue 16, defect 11)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kurel-serve-'));
     try {
-      writeFileSync(join(dir, 'broken.yaml'), 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: q}\nspec:\n  rendering:\n    properties:\n      a: {type: strin}\n');
+      writeFileSync(
+        join(dir, 'broken.yaml'),
+        'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: q}\nspec:\n  rendering:\n    properties:\n      a: {type: strin}\n',
+      );
       const run = await runKurel(['serve', '--port', '0', '--definitions', dir], { cwd: ROOT });
       expect(run.code).toBe(2);
       const lines = run.stdout
@@ -143,7 +146,9 @@ describe('kurel serve', () => {
         .map((l) => JSON.parse(l) as Record<string, unknown>);
       expect(lines.find((l) => l['level'] === 60)).toMatchObject({
         msg: 'refusing to start: the definitions have errors',
-        errors: [`${join(dir, 'broken.yaml')}:7:17 error invalid-value a.type must be one of string, integer, number, boolean, array, object, found string "strin"`],
+        errors: [
+          `${join(dir, 'broken.yaml')}:7:17 error invalid-value a.type must be one of string, integer, number, boolean, array, object, found string "strin"`,
+        ],
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -120,7 +120,7 @@ describe('kurel schema', () => {
     const run = await runKurel(['schema', '--plugin', './broken.mjs'], { cwd: dir });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('usage refusing to start: handler "expose"');
+    expect(run.stderr).toContain('plugin:./broken.mjs: error usage handler "expose"');
   });
 
   it('exits 1 and prints no schema when a definition file is not valid YAML', async () => {

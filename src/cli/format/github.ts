@@ -5,25 +5,29 @@ import type { Diagnostic } from '../../core/diagnostics.js';
  * `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=<code>::<message>`. A clean run
  * prints no annotation.
  */
-export function formatGithub(diagnostics: readonly Diagnostic[]): string {
-  return diagnostics.map(annotationOf).join('\n');
+export function formatGithub(diagnostics: readonly Diagnostic[], positioned: (d: Diagnostic) => boolean = () => true): string {
+  return diagnostics.map((d) => annotationOf(d, positioned(d))).join('\n');
 }
 
-function annotationOf(d: Diagnostic): string {
+function annotationOf(d: Diagnostic, positioned: boolean): string {
   // An annotation's columns must lie on one line, and GitHub's endColumn is the last column
   // marked; a span over several lines is pointed at by its start.
   const oneLine = d.endLine === d.line;
   const endColumn = oneLine ? Math.max(d.column, d.endColumn - 1) : d.column;
-  const properties = [
-    ['file', d.file],
-    ['line', String(d.line)],
-    ['col', String(d.column)],
-    ['endLine', String(d.line)],
-    ['endColumn', String(endColumn)],
-    ['title', d.code],
-  ]
-    .map(([name, value]) => `${name}=${escapeProperty(value!)}`)
-    .join(',');
+  // A problem with no place in a file (an unreadable path, the command line) names no line;
+  // one with no file at all (`<command line>`) names no file.
+  const place = positioned
+    ? [
+        ['file', d.file],
+        ['line', String(d.line)],
+        ['col', String(d.column)],
+        ['endLine', String(d.line)],
+        ['endColumn', String(endColumn)],
+      ]
+    : d.file.startsWith('<')
+      ? []
+      : [['file', d.file]];
+  const properties = [...place, ['title', d.code]].map(([name, value]) => `${name}=${escapeProperty(value!)}`).join(',');
   const message = d.hint ? `${d.message}\n${d.hint}` : d.message;
   return `::${d.severity} ${properties}::${escapeData(message)}`;
 }

@@ -26,6 +26,8 @@ export interface ReportView {
 
 /** Renders a lint report in the chosen format (the text ends without a newline). */
 export function renderReport(format: LintFormat, view: ReportView): string {
+  // A diagnostic has a place in a file when kurel read that file's text.
+  const positioned = (d: Diagnostic) => view.sources.has(d.file);
   switch (format) {
     case 'json':
       return stringifyJson(envelopeOf('run', view.valid, view.diagnostics, view.files));
@@ -35,14 +37,14 @@ export function renderReport(format: LintFormat, view: ReportView): string {
       return body ? `${body}\n${summary}` : summary;
     }
     case 'sarif':
-      return formatSarif(view.diagnostics);
+      return formatSarif(view.diagnostics, positioned);
     case 'github': {
       // Annotations for the runner, then the summary as plain log text (a clean run prints only it).
-      const annotations = formatGithub(view.diagnostics);
+      const annotations = formatGithub(view.diagnostics, positioned);
       const summary = summarize(view.diagnostics, view.files);
       return annotations ? `${annotations}\n${summary}` : summary;
     }
     case 'junit':
-      return formatJunit(view.diagnostics, view.files, { strict: view.strict === true });
+      return formatJunit(view.diagnostics, view.files, { strict: view.strict === true, positioned });
   }
 }

@@ -8,7 +8,14 @@ import type { FileReport } from '../../core/input.js';
  * `<system-out>`, a `<skipped>` for a file that was not linted. A run that exits 0 is a suite
  * of passing test cases.
  */
-export function formatJunit(diagnostics: readonly Diagnostic[], files: readonly FileReport[], options: { strict?: boolean } = {}): string {
+export function formatJunit(
+  diagnostics: readonly Diagnostic[],
+  files: readonly FileReport[],
+  options: { strict?: boolean; positioned?: (d: Diagnostic) => boolean } = {},
+): string {
+  const positioned = options.positioned ?? (() => true);
+  const failureOf = (d: Diagnostic) =>
+    `      <failure type="${d.code}" message="${escapeXmlAttribute(`${d.severity}: ${d.message}`)}">${escapeXml(describe(d, positioned(d)))}</failure>`;
   const fails = (d: Diagnostic) => d.severity === 'error' || options.strict === true;
   const byFile = new Map<string, Diagnostic[]>();
   for (const d of diagnostics) {
@@ -30,7 +37,7 @@ export function formatJunit(diagnostics: readonly Diagnostic[], files: readonly 
     const body = [
       ...(reason !== undefined && found.length === 0 ? [`      <skipped message="${escapeXmlAttribute(reason)}"/>`] : []),
       ...failures.map(failureOf),
-      ...(notes.length > 0 ? [`      <system-out>${escapeXml(notes.map(describe).join('\n'))}</system-out>`] : []),
+      ...(notes.length > 0 ? [`      <system-out>${escapeXml(notes.map((d) => describe(d, positioned(d))).join('\n'))}</system-out>`] : []),
     ];
     return [`${open}>`, ...body, '    </testcase>'].join('\n');
   });
@@ -47,12 +54,8 @@ export function formatJunit(diagnostics: readonly Diagnostic[], files: readonly 
   ].join('\n');
 }
 
-function failureOf(d: Diagnostic): string {
-  return `      <failure type="${d.code}" message="${escapeXmlAttribute(`${d.severity}: ${d.message}`)}">${escapeXml(describe(d))}</failure>`;
-}
-
-function describe(d: Diagnostic): string {
-  const where = `${d.file}:${d.line}:${d.column}`;
+function describe(d: Diagnostic, positioned: boolean): string {
+  const where = positioned ? `${d.file}:${d.line}:${d.column}` : `${d.file}:`;
   return [`${where} ${d.severity} ${d.code} ${d.message}`, ...(d.path ? [`path: ${d.path}`] : []), ...(d.hint ? [`hint: ${d.hint}`] : [])].join('\n');
 }
 

@@ -41,7 +41,7 @@ const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
  * every result has a physical location with a region (columns 1-based, end exclusive, as
  * SARIF counts them). A clean run is a run with no results.
  */
-export function formatSarif(diagnostics: readonly Diagnostic[]): string {
+export function formatSarif(diagnostics: readonly Diagnostic[], positioned: (d: Diagnostic) => boolean = () => true): string {
   const codes = [...new Set(diagnostics.map((d) => d.code))].sort();
   const rules = codes.map((code) => ({ id: code, shortDescription: { text: CODE_SUMMARIES[code] } }));
   const results = diagnostics.map((d) => ({
@@ -49,14 +49,17 @@ export function formatSarif(diagnostics: readonly Diagnostic[]): string {
     ruleIndex: codes.indexOf(d.code),
     level: d.severity,
     message: { text: d.hint ? `${d.message}; ${d.hint}` : d.message },
-    locations: [
-      {
-        physicalLocation: {
-          artifactLocation: artifactOf(d.file),
-          region: { startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn },
-        },
-      },
-    ],
+    // A problem with no place in a file has no region; one with no file (`<command line>`) no location.
+    locations: d.file.startsWith('<')
+      ? []
+      : [
+          {
+            physicalLocation: {
+              artifactLocation: artifactOf(d.file),
+              ...(positioned(d) ? { region: { startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn } } : {}),
+            },
+          },
+        ],
     ...(d.path !== '' ? { properties: { path: d.path } } : {}),
   }));
   return stringifyJson({

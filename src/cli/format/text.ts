@@ -30,10 +30,13 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
   const lines: string[] = [];
   for (const d of diagnostics) {
     const severity = d.severity === 'error' ? palette.red('error') : palette.yellow('warning');
-    lines.push(`${palette.bold(`${d.file}:${d.line}:${d.column}`)} ${severity} ${palette.dim(d.code)} ${d.message}`);
     const source = sources.get(d.file);
+    // Without the file's text (an unreadable path, the command line, a plugin) there is no line to point at.
+    const where = source ? `${d.file}:${d.line}:${d.column}` : `${d.file}:`;
+    lines.push(`${palette.bold(where)} ${severity} ${palette.dim(d.code)} ${d.message}`);
     const excerpt = source ? sourceLine(source, d.line) : undefined;
-    if (excerpt !== undefined) {
+    // A caret under a blank line (an empty file) shows nothing.
+    if (excerpt !== undefined && excerpt.trim() !== '') {
       const width = d.endLine === d.line ? Math.max(1, d.endColumn - d.column) : Math.max(1, excerpt.length - d.column + 1);
       lines.push(`  ${excerpt}`);
       lines.push(`  ${' '.repeat(Math.max(0, d.column - 1))}${palette.red('^'.repeat(Math.min(width, 200)))}`);

@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import { type ProfileVerdict, validateJsonProfile, validateProfile } from '../../operations/validate-profile.js';
 import { type BodyKind, bodyBytes, decodeJsonBody } from '../body.js';
-import { HttpProblem } from '../problem.js';
 import type { ServiceMetrics } from '../metrics.js';
+import { HttpProblem } from '../problem.js';
 import { isEnvelope, readEnvelope } from '../request-envelope.js';
 import { sendJson } from '../respond.js';
 import type { ServiceState } from '../service-state.js';
