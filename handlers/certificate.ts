@@ -25,8 +25,8 @@ export const certificate = defineHandler({
   capabilityAware: true,
   capabilityRequired: true,
   renderingSchema: CertificateRendering,
-  validateAndApplyDefaults(rendering) {
-    const result = checkRendering(CertificateRendering, rendering);
+  validateAndApplyDefaults(rendering, context?) {
+    const result = checkRendering(CertificateRendering, rendering, context);
     // An empty kind means the default, as for an absent one.
     return { ...result, rendering: applyDefaultWhenEmpty(result.rendering, 'issuerRef', 'kind', ISSUER_KIND_DEFAULT) };
   },

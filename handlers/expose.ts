@@ -61,8 +61,8 @@ export const expose = defineHandler({
     'authResponseHeaders',
     'networkPolicy',
   ],
-  validateAndApplyDefaults(rendering) {
-    const result = checkRendering(ExposeRendering, rendering);
+  validateAndApplyDefaults(rendering, context?) {
+    const result = checkRendering(ExposeRendering, rendering, context);
     const out = result.rendering;
     // An empty gatewayNamespace means "use the default"; only ever for a gateway binding.
     if (result.issues.length === 0 && out['controllerType'] === 'gateway' && out['gatewayNamespace'] === '') {

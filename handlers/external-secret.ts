@@ -43,8 +43,8 @@ export const externalSecret = defineHandler({
   capabilityAware: true,
   capabilityRequired: false,
   renderingSchema: ExternalSecretRendering,
-  validateAndApplyDefaults(rendering) {
-    const result = checkRendering(ExternalSecretRendering, rendering);
+  validateAndApplyDefaults(rendering, context?) {
+    const result = checkRendering(ExternalSecretRendering, rendering, context);
     // An empty kind means the default, as for an absent one.
     return { ...result, rendering: applyDefaultWhenEmpty(result.rendering, 'secretStoreRef', 'kind', STORE_KIND_DEFAULT) };
   },

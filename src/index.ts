@@ -32,9 +32,10 @@ export {
 } from './operations/build-application.js';
 export { type CapabilitySchema, capabilitySchema, listCapabilitySchemas, renderingSchemaDocument } from './operations/capability-schema.js';
 export { clusterProfileJsonSchema } from './operations/cluster-profile-schema.js';
-export { evaluateProfile, type ProfileEvaluation } from './operations/evaluate-profile.js';
+export { type EvaluateOptions, evaluateProfile, type ProfileEvaluation } from './operations/evaluate-profile.js';
 export { type LintOptions, type LintReport, lintInputs } from './operations/lint.js';
 export { type CapabilityListing, listCapabilities } from './operations/list-capabilities.js';
+export type { PlatformOptions } from './operations/platform.js';
 export { type ProfileSources, type ProfileVerdict, validateJsonProfile, validateProfile } from './operations/validate-profile.js';
 export { type CheckResult, checkSchema } from './schema/check.js';
 export {
@@ -44,7 +45,9 @@ export {
   type Handler,
   type PassThroughHandler,
   type Rendering,
+  type RenderingContext,
   type RenderingResult,
 } from './schema/handler.js';
+export { comparePlatformVersions, type Platform } from './schema/platform-version.js';
 export { publishSchema } from './schema/publish.js';
 export { parseYamlStream, type SourceDocument, type YamlStream } from './yaml/source.js';

@@ -71,7 +71,9 @@ it('packs into a tarball whose installed kurel bin lints a profile', { timeout: 
         },
       ],
     });
-    expect(bad.stdout.split('\n')[0]).toBe('broken.yaml:6:3 error unknown-field unknown field "capabilites" in spec (allowed: gitopsEngine, capabilities)');
+    expect(bad.stdout.split('\n')[0]).toBe(
+      'broken.yaml:6:3 error unknown-field unknown field "capabilites" in spec (allowed: gitopsEngine, platform, capabilities)',
+    );
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

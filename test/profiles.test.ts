@@ -65,6 +65,16 @@ const RESOLVED: Record<string, Record<string, unknown>> = {
     'certificate.internal': { issuerRef: { name: 'internal-ca', kind: 'Issuer' } },
     'external-secret': { secretStoreRef: { name: 'aws-secretsmanager', kind: 'ClusterSecretStore' }, refreshInterval: '1h30m' },
   },
+  // definitions/service-routing.yaml at two Kubernetes versions (DESIGN §8.4): the default of
+  // internalTrafficPolicy applies on both, trafficDistribution exists only on the newer one.
+  'service-routing-1.28.yaml': {
+    expose: nginx,
+    'service-routing': { topologyMode: 'Auto', internalTrafficPolicy: 'Cluster' },
+  },
+  'service-routing-1.33.yaml': {
+    expose: { controllerType: 'gateway', gatewayName: 'public-gw', gatewayNamespace: 'gateway-system' },
+    'service-routing': { trafficDistribution: 'PreferSameZone', internalTrafficPolicy: 'Local' },
+  },
   'every-builtin.yaml': {
     expose: ingressEverything,
     'expose.public': { ...ingressEverything, ingressClassName: 'nginx-public' },

@@ -58,7 +58,7 @@ export interface RenderingFields {
 const WIDEST = Number.MAX_SAFE_INTEGER;
 // Nesting deeper than this is not shown: a published schema is finite, a malformed one may not be.
 const MAX_DEPTH = 12;
-const LIFECYCLE_TEXT = /\b(introduced|deprecated|removed) in ((?:[a-z][a-z0-9-]*\s+)?v?\d+(?:\.\d+){0,2})/gi;
+const LIFECYCLE_TEXT = /(?:\bvalue "([^"]+)": )?\b(introduced|deprecated|removed) in ((?:[a-z][a-z0-9-]*\s+)?v?\d+(?:\.\d+){0,2})/gi;
 const LIFECYCLE_KEYWORDS = [
   ['introducedIn', 'introduced in'],
   ['deprecatedIn', 'deprecated in'],
@@ -76,11 +76,18 @@ export function describeRendering(schema: SchemaNode): RenderingFields {
   return { rows, branches, isPassThrough };
 }
 
-/** Lifecycle phrases a description names (`introduced in Kubernetes 1.29`), in order, each once. */
+/**
+ * Lifecycle phrases a description names (`introduced in Kubernetes 1.29`), in order, each once.
+ * The service says an enum value's lifecycle after the field's own, each value's after
+ * `value "PreferSameZone": `; those phrases are the value's (`PreferSameZone: introduced in
+ * Kubernetes 1.33`), not the field's.
+ */
 export function lifecycleInText(text: string): string[] {
   const found: string[] = [];
+  let value: string | undefined;
   for (const match of text.matchAll(LIFECYCLE_TEXT)) {
-    const phrase = `${match[1]!.toLowerCase()} in ${match[2]!.replace(/\s+/g, ' ')}`;
+    value = match[1] ?? value;
+    const phrase = `${value !== undefined ? `${value}: ` : ''}${match[2]!.toLowerCase()} in ${match[3]!.replace(/\s+/g, ' ')}`;
     if (!found.includes(phrase)) found.push(phrase);
   }
   return found;

@@ -22,8 +22,9 @@ export default {
   capabilityRequired: true,
   renderingSchema,
   platformReserved: ['image'],
-  validateAndApplyDefaults(rendering) {
-    const result = checkRendering(renderingSchema, rendering);
+  validateAndApplyDefaults(rendering, context) {
+    // The context carries the cluster's platform versions, so lifecycles in the schema gate too.
+    const result = checkRendering(renderingSchema, rendering, context);
     // What a schema cannot say: the memory limit must be a Kubernetes quantity of bytes.
     const maxMemory = result.rendering.maxMemory;
     if (typeof maxMemory === 'string' && !/^\d+(Ki|Mi|Gi)$/.test(maxMemory)) {

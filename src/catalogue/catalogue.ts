@@ -2,8 +2,10 @@ import { BUILTIN_HANDLERS } from '../../handlers/index.js';
 import type { Diagnostic, Issue } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { checkSchema } from '../schema/check.js';
-import type { Handler, Rendering, RenderingResult } from '../schema/handler.js';
+import type { Handler, Rendering, RenderingContext, RenderingResult } from '../schema/handler.js';
+import { type Lifecycle, readLifecycle } from '../schema/lifecycle.js';
 import { LayeredPatternCache, withPatternMatcher } from '../schema/pattern-matcher.js';
+import { NO_PLATFORM } from '../schema/platform-version.js';
 import type { SourceDocument } from '../yaml/source.js';
 import { assertHandlerIsSound } from './assert-handler.js';
 import { RegistryError } from './errors.js';
@@ -152,15 +154,28 @@ export class Catalogue {
   }
 
   /**
-   * Validates a binding's rendering and applies defaults: the definition first (if any), then
-   * the handler's own check (its `validateAndApplyDefaults`, or its schema). A type with neither
-   * passes through unchanged.
+   * When a capability exists (DESIGN §8.4): the lifecycle its definition declares in `spec`,
+   * else the one on its handler's rendering schema; undefined when neither has one.
    */
-  validateRendering(type: string, rendering: Rendering): RenderingCheck {
-    return withPatternMatcher(this.patterns, () => this.validateWithPatterns(type, rendering));
+  capabilityLifecycle(type: string): Lifecycle | undefined {
+    const definition = this.definitionsByName.get(type);
+    const fromDefinition = definition ? readLifecycle(definition.schema) : undefined;
+    if (fromDefinition) return fromDefinition;
+    const schema = this.handlersByType.get(type)?.handler.renderingSchema;
+    return schema ? readLifecycle(schema) : undefined;
   }
 
-  private validateWithPatterns(type: string, rendering: Rendering): RenderingCheck {
+  /**
+   * Validates a binding's rendering and applies defaults: the definition first (if any), then
+   * the handler's own check (its `validateAndApplyDefaults`, or its schema). A type with neither
+   * passes through unchanged. The context's platform gates keys and values by their lifecycle
+   * and is handed to the handler.
+   */
+  validateRendering(type: string, rendering: Rendering, context: RenderingContext = { platform: NO_PLATFORM }): RenderingCheck {
+    return withPatternMatcher(this.patterns, () => this.validateWithPatterns(type, rendering, context));
+  }
+
+  private validateWithPatterns(type: string, rendering: Rendering, context: RenderingContext): RenderingCheck {
     const definition = this.definitionsByName.get(type);
     const registered = this.handlersByType.get(type);
     const handler = registered?.handler;
@@ -168,23 +183,25 @@ export class Catalogue {
     const issues: Issue[] = [];
     let validated = false;
     if (definition) {
-      const result = checkSchema(definition.schema, current);
+      const result = checkSchema(definition.schema, current, { platform: context.platform });
       issues.push(...result.issues);
       current = result.value as Rendering;
       validated = true;
     }
-    if (handler && issues.length === 0) {
+    if (handler && !issues.some((issue) => issue.severity === 'error')) {
       if (handler.validateAndApplyDefaults) {
         const validate = handler.validateAndApplyDefaults.bind(handler);
         const input = current;
         // A plugin is plain JavaScript: what it throws or returns is checked, never trusted.
         const result =
-          registered.source === 'builtin' ? validate(input) : runPluginHandler(registered.source.slice('plugin:'.length), () => validate(input), input);
+          registered.source === 'builtin'
+            ? validate(input, context)
+            : runPluginHandler(registered.source.slice('plugin:'.length), () => validate(input, context), input);
         issues.push(...result.issues);
         current = result.rendering;
         validated = true;
       } else if (handler.renderingSchema) {
-        const result = checkSchema(handler.renderingSchema, current);
+        const result = checkSchema(handler.renderingSchema, current, { platform: context.platform });
         issues.push(...result.issues);
         current = result.value as Rendering;
         validated = true;

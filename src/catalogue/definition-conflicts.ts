@@ -4,6 +4,7 @@ import { type Diagnostic, describePath, error, type Path, warning } from '../cor
 import type { JsonSchema } from '../core/json-schema.js';
 import { PROPERTY_KEYWORDS } from '../documents/capability-definition.js';
 import type { CompiledDefinition } from '../documents/compile-definition.js';
+import { ENUM_LIFECYCLE, LIFECYCLE_BOUNDS, LIFECYCLE_NOTE } from '../schema/keywords.js';
 import type { Locatable } from '../yaml/source.js';
 
 /** A definition that loaded cleanly, and where it came from. */
@@ -37,8 +38,9 @@ interface Difference {
 const KEYWORD_ORDER = new Map(PROPERTY_KEYWORDS.map((keyword, index) => [keyword, index]));
 const rank = (keyword: string) => KEYWORD_ORDER.get(keyword) ?? KEYWORD_ORDER.size;
 
-// Keywords the view rebuilds rather than copies (descriptions it drops).
-const NESTING: ReadonlySet<string> = new Set(['description', 'required', 'properties', 'items', 'additionalProperties']);
+// Keywords the view rebuilds rather than copies (descriptions and deprecation notes it drops:
+// like descriptions, notes are text for people).
+const NESTING: ReadonlySet<string> = new Set(['description', LIFECYCLE_NOTE, ENUM_LIFECYCLE, 'required', 'properties', 'items', 'additionalProperties']);
 
 // Where the compiled rendering schema sits in a definition document.
 const RENDERING: Path = ['spec', 'rendering'];
@@ -70,7 +72,9 @@ export function resolveDefinitionConflicts(candidates: readonly DefinitionCandid
     const reference = validationView(first.definition.schema);
     for (const later of rest) {
       const [here, there] = placesOf(later, first);
-      const difference = firstDifference(reference, validationView(later.definition.schema), RENDERING);
+      const difference =
+        capabilityLifecycleDifference(first.definition.schema, later.definition.schema) ??
+        firstDifference(withoutCapabilityLifecycle(reference), withoutCapabilityLifecycle(validationView(later.definition.schema)), RENDERING);
       if (difference) {
         conflicted.add(name);
         const values = `${describe(difference.later)} in ${here}, ${describe(difference.earlier)} in ${there}`;
@@ -84,6 +88,20 @@ export function resolveDefinitionConflicts(candidates: readonly DefinitionCandid
     if (!conflicted.has(name)) accepted.push(first);
   }
   return { accepted, conflicted, diagnostics };
+}
+
+// The rendering schema's root carries the capability's own lifecycle, written in `spec`.
+const CAPABILITY_BOUNDS = LIFECYCLE_BOUNDS.map((k) => k.name);
+
+function capabilityLifecycleDifference(earlier: JsonSchema, later: JsonSchema): Difference | undefined {
+  for (const keyword of CAPABILITY_BOUNDS) {
+    if (earlier[keyword] !== later[keyword]) return { path: ['spec', keyword], earlier: earlier[keyword], later: later[keyword] };
+  }
+  return undefined;
+}
+
+function withoutCapabilityLifecycle(view: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(view).filter(([keyword]) => !CAPABILITY_BOUNDS.includes(keyword)));
 }
 
 // Files name the two definitions; two documents of one file are told apart by their lines.
@@ -103,6 +121,14 @@ function validationView(schema: JsonSchema, required = false): Record<string, un
     if (!NESTING.has(key)) entries.push([key, schema[key]]);
   }
   if (required) entries.push(['required', true]);
+  const perValue = schema[ENUM_LIFECYCLE];
+  if (isMap(perValue)) {
+    const windows = Object.keys(perValue).map((value): [string, unknown] => {
+      const entry = perValue[value];
+      return [value, isMap(entry) ? Object.fromEntries(Object.entries(entry).filter(([keyword]) => keyword !== LIFECYCLE_NOTE)) : entry];
+    });
+    entries.push([ENUM_LIFECYCLE, Object.fromEntries(windows)]);
+  }
   if (schema.properties) {
     const properties = schema.properties;
     const names = Object.keys(properties).map((name): [string, unknown] => [name, validationView(properties[name]!, (schema.required ?? []).includes(name))]);

@@ -26,7 +26,7 @@ export function loadDefinitionDocuments(documents: readonly SourceDocument[], is
   const names = new Set<string>();
   const broken = new Set<string>();
   for (const document of documents) {
-    const compiled = compileDefinition(document.data, { isBuiltin });
+    const compiled = compileDefinition(document.data, { isBuiltin, sourceOf: (path) => document.sourceTextAt(path) });
     for (const issue of compiled.issues) diagnostics.push(document.toDiagnostic(issue));
     const name = compiled.name;
     if (name === undefined || isBuiltin(name)) continue;

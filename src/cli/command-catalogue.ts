@@ -2,6 +2,7 @@ import type { Catalogue } from '../catalogue/catalogue.js';
 import { RegistryError } from '../catalogue/errors.js';
 import { loadCatalogue, loadHandlers, refusalDiagnostic } from '../catalogue/load-catalogue.js';
 import { compareDiagnostics, type Diagnostic, hasErrors } from '../core/diagnostics.js';
+import type { Platform } from '../schema/platform-version.js';
 import { EXIT } from './exit-code.js';
 import { formatText, paletteFor } from './format/text.js';
 import type { CommandIo } from './io.js';
@@ -27,6 +28,14 @@ export interface CapabilitySourceOptions {
   definitions: string[];
   capabilityDef: string[];
   plugin: string[];
+}
+
+/** The flags of a command that publishes schemas narrowed to a platform (`kurel schema`, `kurel types`). */
+export interface PublishOptions extends CapabilitySourceOptions {
+  /** `--platform COMPONENT=VERSION` flags. */
+  platform?: string[];
+  /** The repository's default platform (the config file's `platform`), under the flags. */
+  platformDefault?: Platform;
 }
 
 /** A catalogue ready to publish, or the exit code when loading it failed (diagnostics already printed). */

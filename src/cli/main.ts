@@ -7,6 +7,7 @@ import { envelopeOf } from '../operations/envelopes.js';
 import { EXIT } from './exit-code.js';
 import { LINT_FORMATS } from './format/index.js';
 import type { CommandIo } from './io.js';
+import { collectPlatformFlag } from './platform-flags.js';
 import { readStdin } from './stdin.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -15,6 +16,10 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 const definitionsOption = () => new Option('--definitions <dir>', 'load CapabilityDefinitions from this folder (repeatable)').argParser(collect).default([]);
 const capabilityDefOption = () => new Option('--capability-def <file>', 'load a CapabilityDefinition file (repeatable)').argParser(collect).default([]);
 const pluginOption = () => new Option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)').argParser(collect).default([]);
+// DESIGN §8.4: the version of one platform component, over the profile's spec.platform.
+const platformOption = (what: string) => new Option('--platform <component=version>', what).argParser(collectPlatformFlag).default([]);
+const PROFILE_PLATFORM = "judge profiles at this platform version, such as kubernetes=1.29, over the profile's spec.platform (repeatable)";
+const NARROW_PLATFORM = 'narrow the schemas to this platform version, such as kubernetes=1.29: fields it lacks are left out (repeatable)';
 
 /** Builds the `kurel` command tree; each action loads its command module on demand. */
 export function buildProgram(io: CommandIo, setExit: (code: number) => void): Command {
@@ -32,6 +37,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(platformOption(PROFILE_PLATFORM))
     .option('--strict', 'exit 1 on warnings too', false)
     .option('--strict-capabilities', 'report unknown capabilities as errors', false)
     .addOption(new Option('--format <format>', 'output format').choices([...LINT_FORMATS]).default('text'))
@@ -50,6 +56,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(platformOption(PROFILE_PLATFORM))
     .option('--strict-capabilities', 'report used capabilities that nothing validates as errors', false)
     .addOption(new Option('--output <format>', 'how the resolved application is printed with --format text').choices(['yaml', 'json']).default('yaml'))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
@@ -66,6 +73,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(platformOption(NARROW_PLATFORM))
     .exitOverride()
     .action(async (type: string | undefined, options) => {
       const { runSchema } = await import('./commands/schema.js');
@@ -79,6 +87,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(platformOption(NARROW_PLATFORM))
     .exitOverride()
     .action(async (options) => {
       const { runTypes } = await import('./commands/types.js');

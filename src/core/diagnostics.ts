@@ -27,6 +27,8 @@ export const DIAGNOSTIC_CODES = [
   'missing-capability',
   'platform-reserved',
   'unvalidated-capability',
+  'field-unavailable',
+  'field-deprecated',
   'plugin-error',
 ] as const;
 
@@ -89,6 +91,8 @@ const KEY_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
   'unknown-capability',
   'unvalidated-capability',
   'missing-capability',
+  'field-unavailable',
+  'field-deprecated',
 ]);
 
 /** The part of the source a code points at when the issue does not say. */

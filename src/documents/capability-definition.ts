@@ -11,6 +11,23 @@ const OpenMap = (description: string) => Type.Object({}, { additionalProperties:
 
 const StringMap = (description: string) => Type.Object({}, { additionalProperties: Type.String(), description });
 
+const LifecycleVersion = (description: string) =>
+  Type.Optional(Type.String({ description: `${description}: "1.29" (Kubernetes) or "<component> <version>" such as "gateway-api 1.1"` }));
+
+/**
+ * The lifecycle keywords (DESIGN §8.4): when a property, an enum value or a whole capability
+ * was introduced, deprecated and removed, in versions of one platform component.
+ */
+const LifecycleKeywords = {
+  introducedIn: LifecycleVersion('the first platform version that has it'),
+  deprecatedIn: LifecycleVersion('the first platform version that deprecates it'),
+  removedIn: LifecycleVersion('the first platform version that no longer has it'),
+  deprecationNote: Type.Optional(Type.String({ description: 'what to use instead, shown with the deprecation or removal' })),
+};
+
+/** One entry of `enumLifecycle`: the lifecycle of one enum value. */
+export const EnumValueLifecycleSchema = Type.Object(LifecycleKeywords, { additionalProperties: false });
+
 /**
  * The keywords of one property declaration, checked one level at a time: `items`,
  * `properties` and `additionalProperties` hold further declarations, which the loader checks
@@ -37,6 +54,10 @@ export const PropertyDeclarationSchema = Type.Object(
       Type.Union([Type.Boolean(), OpenMap('the declaration every undeclared key must satisfy')], {
         description: 'true opens the map to any other key; a declaration opens it to keys whose values satisfy it',
       }),
+    ),
+    ...LifecycleKeywords,
+    enumLifecycle: Type.Optional(
+      Type.Object({}, { additionalProperties: EnumValueLifecycleSchema, description: 'the lifecycle of single values of a string enum, by value' }),
     ),
   },
   { additionalProperties: false },
@@ -72,6 +93,7 @@ export const CapabilityDefinitionSchema = Type.Object(
       Type.Object(
         {
           description: Type.Optional(Type.String({ description: 'what the capability does' })),
+          ...LifecycleKeywords,
           rendering: Type.Optional(
             Type.Object({ properties: Type.Optional(OpenMap('the rendering keys this capability accepts, by name')) }, { additionalProperties: false }),
           ),

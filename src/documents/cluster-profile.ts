@@ -1,6 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { isMap } from '../core/data.js';
 import { didYouMean } from '../core/suggest.js';
+import { nativePattern } from '../schema/pattern-matcher.js';
+import { COMPONENT_PATTERN, PLATFORM_VERSION_EXPECTED, PLATFORM_VERSION_PATTERN } from '../schema/platform-version.js';
 import { ApiVersion, CAPABILITY_KEY, SubdomainName } from './common.js';
 
 const BindingMap = Type.Object(
@@ -27,6 +29,26 @@ export function keysMissingRenderingLevel(binding: unknown): string[] {
   return unknown;
 }
 
+/**
+ * `spec.platform`: the version each platform component of the cluster runs (DESIGN §8.4), by
+ * component name (a DNS-1123 label). Versions are strings: `1.30` unquoted is the number 1.3.
+ */
+export const PlatformVersions = Type.Object(
+  {},
+  {
+    description: 'the version each platform component of the cluster runs, such as kubernetes: "1.30"; capability fields are checked against it',
+    additionalProperties: Type.String({
+      pattern: nativePattern(PLATFORM_VERSION_PATTERN),
+      'x-expected': PLATFORM_VERSION_EXPECTED,
+      description: 'MAJOR.MINOR or MAJOR.MINOR.PATCH, quoted',
+    }),
+    propertyNames: {
+      pattern: nativePattern(COMPONENT_PATTERN),
+      'x-expected': 'a component name: a DNS-1123 label (lowercase letters, digits and -) such as kubernetes or gateway-api',
+    },
+  },
+);
+
 /** The ClusterProfile document structure (DESIGN §2.1); renderings are checked per capability afterwards. */
 export const ClusterProfileSchema = Type.Object(
   {
@@ -37,6 +59,7 @@ export const ClusterProfileSchema = Type.Object(
       Type.Object(
         {
           gitopsEngine: Type.Optional(Type.Literal('fluxcd', { description: 'only fluxcd is supported; absent means fluxcd' })),
+          platform: Type.Optional(PlatformVersions),
           capabilities: Type.Optional(
             Type.Object(
               {},

@@ -1,8 +1,10 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { describeValue, isMap, joinOr, setOwn } from '../core/data.js';
-import { defaultPart, error, type Issue, type Path, warning } from '../core/diagnostics.js';
+import { defaultPart, error, type Issue, type Path, rebase, warning } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { checkSchema, matchesType } from '../schema/check.js';
+import { ENUM_LIFECYCLE, LIFECYCLE_BOUNDS, LIFECYCLE_NOTE } from '../schema/keywords.js';
+import { checkLifecycleDeclaration, type EnclosingLifecycle } from '../schema/lifecycle.js';
 import { checkPattern } from '../schema/pattern.js';
 import { CapabilityDefinitionSchema, PropertyDeclarationSchema, type PropertyType } from './capability-definition.js';
 
@@ -27,6 +29,8 @@ export interface DefinitionCompilation {
 export interface CompileDefinitionOptions {
   /** True for the type of a built-in handler, which a definition may not take. */
   isBuiltin?: (name: string) => boolean;
+  /** The text of the scalar at a path as written, to quote a version YAML read as a number (`1.30`, not 1.3). */
+  sourceOf?: (path: Path) => string | undefined;
 }
 
 /** A compiled declaration and whether its key must be written. */
@@ -53,6 +57,7 @@ const KEYWORD_TYPES: Readonly<Record<string, readonly PropertyType[]>> = {
   maxItems: ['array'],
   properties: ['object'],
   additionalProperties: ['object'],
+  enumLifecycle: ['string'],
 };
 
 const BOUNDS = [
@@ -62,6 +67,10 @@ const BOUNDS = [
 ] as const;
 
 const RENDERING_PROPERTIES: Path = ['spec', 'rendering', 'properties'];
+
+/** The lifecycle keywords a declaration may hold, copied into its compiled schema. */
+const LIFECYCLE_KEYWORDS: readonly string[] = [...LIFECYCLE_BOUNDS.map((k) => k.name), LIFECYCLE_NOTE, ENUM_LIFECYCLE];
+const BOUND_NAMES: ReadonlySet<string> = new Set(LIFECYCLE_BOUNDS.map((k) => k.name));
 
 /**
  * Checks a CapabilityDefinition document (strict structure, then the rules of DESIGN §2.2 and
@@ -86,19 +95,35 @@ export function compileDefinition(data: unknown, options: CompileDefinitionOptio
   const spec = isMap(doc['spec']) ? doc['spec'] : {};
   const rendering = isMap(spec['rendering']) ? spec['rendering'] : {};
   const declared = isMap(rendering['properties']) ? rendering['properties'] : {};
-  const properties = compileProperties(declared, RENDERING_PROPERTIES, '', issues);
+  // The whole capability's lifecycle encloses every property's.
+  const capability = checkLifecycleDeclaration(spec, 'the capability', {
+    enclosing: undefined,
+    isRequired: false,
+    type: undefined,
+    enumValues: undefined,
+    defaultValue: undefined,
+  });
+  issues.push(...rebase(capability.issues, ['spec']));
+  const properties = compileProperties(declared, RENDERING_PROPERTIES, '', capability.enclosingChildren, issues);
   const description = typeof spec['description'] === 'string' ? spec['description'] : '';
+  quoteVersionsWrittenAsNumbers(issues, options.sourceOf);
   if (name === undefined || !properties || issues.some(isError)) return { name, definition: undefined, issues };
-  const schema = Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
+  const schema = Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}), ...pickLifecycle(spec) });
   return { name, definition: { name, description, schema }, issues };
 }
 
-function compileProperties(declared: Record<string, unknown>, at: Path, parentLabel: string, issues: Issue[]): Record<string, TSchema> | undefined {
+function compileProperties(
+  declared: Record<string, unknown>,
+  at: Path,
+  parentLabel: string,
+  enclosing: EnclosingLifecycle | undefined,
+  issues: Issue[],
+): Record<string, TSchema> | undefined {
   const out: Record<string, TSchema> = {};
   let ok = true;
   for (const key of Object.keys(declared)) {
     const label = parentLabel ? `${parentLabel}.${key}` : key;
-    const compiled = compileDeclaration(declared[key], [...at, key], label, 'property', issues);
+    const compiled = compileDeclaration(declared[key], [...at, key], label, 'property', enclosing, issues);
     if (compiled) setOwn(out, key, compiled.required ? compiled.schema : Type.Optional(compiled.schema));
     else ok = false;
   }
@@ -106,7 +131,14 @@ function compileProperties(declared: Record<string, unknown>, at: Path, parentLa
 }
 
 /** Compiles one declaration, or returns undefined after reporting why it cannot be. */
-function compileDeclaration(raw: unknown, path: Path, label: string, place: Place, issues: Issue[]): Declared | undefined {
+function compileDeclaration(
+  raw: unknown,
+  path: Path,
+  label: string,
+  place: Place,
+  enclosing: EnclosingLifecycle | undefined,
+  issues: Issue[],
+): Declared | undefined {
   // `name:` with no value declares a key that accepts any value.
   if (raw === null) return { schema: Type.Unknown(), required: false };
   if (!isMap(raw)) {
@@ -125,13 +157,22 @@ function compileDeclaration(raw: unknown, path: Path, label: string, place: Plac
     const verdict = checkPattern(raw['pattern']);
     if (!verdict.ok) issues.push(error('definition-invalid', [...path, 'pattern'], `${label}.pattern ${JSON.stringify(raw['pattern'])} ${verdict.reason}`));
   }
+  const lifecycle = checkLifecycleDeclaration(without(raw, bad), label, {
+    enclosing,
+    isRequired: raw['required'] === true,
+    type,
+    enumValues: Array.isArray(raw['enum']) && !bad.has('enum') ? raw['enum'] : undefined,
+    defaultValue: raw['default'],
+  });
+  issues.push(...rebase(lifecycle.issues, path));
+  const inner = lifecycle.enclosingChildren;
 
-  const children = type === 'object' && isMap(raw['properties']) ? compileProperties(raw['properties'], [...path, 'properties'], label, issues) : {};
-  const items = type === 'array' && isMap(raw['items']) ? compileDeclaration(raw['items'], [...path, 'items'], `${label}[]`, 'items', issues) : ANY;
+  const children = type === 'object' && isMap(raw['properties']) ? compileProperties(raw['properties'], [...path, 'properties'], label, inner, issues) : {};
+  const items = type === 'array' && isMap(raw['items']) ? compileDeclaration(raw['items'], [...path, 'items'], `${label}[]`, 'items', inner, issues) : ANY;
   const additionalRaw = raw['additionalProperties'];
   const additional =
     type === 'object' && isMap(additionalRaw)
-      ? compileDeclaration(additionalRaw, [...path, 'additionalProperties'], `${label}.*`, 'additionalProperties', issues)?.schema
+      ? compileDeclaration(additionalRaw, [...path, 'additionalProperties'], `${label}.*`, 'additionalProperties', inner, issues)?.schema
       : additionalRaw === true;
   if (issues.filter(isError).length > errorsBefore || !children || !items || additional === undefined) return undefined;
 
@@ -165,7 +206,7 @@ function buildSchema(
     for (const key of keys) if (raw[key] !== undefined && raw[key] !== null) out[key] = raw[key];
     return out;
   };
-  const common = pick('description', 'default');
+  const common = { ...pick('description', 'default'), ...pickLifecycle(raw) };
   switch (type) {
     case 'string':
       return Type.String({ ...common, ...pick('enum', 'pattern', 'minLength', 'maxLength') });
@@ -193,6 +234,21 @@ function checkKeywordsFit(raw: Record<string, unknown>, type: PropertyType | und
     if (place !== 'property' && (keyword === 'required' || keyword === 'default')) {
       const where = place === 'items' ? 'list items are never absent' : 'undeclared keys are never filled in';
       issues.push(error('definition-invalid', at, `${keyword} has no meaning in ${label}: ${where}`, { part: 'key' }));
+      misfits.add(keyword);
+      continue;
+    }
+    if (place !== 'property' && keyword !== ENUM_LIFECYCLE && LIFECYCLE_KEYWORDS.includes(keyword)) {
+      const what = place === 'items' ? 'list items' : 'undeclared keys';
+      issues.push(
+        error(
+          'definition-invalid',
+          at,
+          `${keyword} has no meaning in ${label}: ${what} exist whenever their list or map does; put the lifecycle on ${label.replace(/(\[\]|\.\*)$/, '')}`,
+          {
+            part: 'key',
+          },
+        ),
+      );
       misfits.add(keyword);
       continue;
     }
@@ -256,6 +312,31 @@ function checkNamed(schema: TSchema | JsonSchema, value: unknown, label: string,
     path: [...path, ...issue.path.slice(1)],
     ...(issue.at ? { at: { path: [...path, ...issue.at.path.slice(1)], part: issue.at.part } } : {}),
   }));
+}
+
+/** The lifecycle keywords of a declaration or of `spec`, as its compiled schema carries them. */
+function pickLifecycle(raw: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const keyword of LIFECYCLE_KEYWORDS) if (raw[keyword] !== undefined && raw[keyword] !== null) out[keyword] = raw[keyword];
+  return out;
+}
+
+/** The declaration without the keywords already reported as misplaced (they get no further diagnostic). */
+function without(raw: Record<string, unknown>, bad: ReadonlySet<string>): Record<string, unknown> {
+  if (bad.size === 0) return raw;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(raw)) if (!bad.has(key)) setOwn(out, key, raw[key]);
+  return out;
+}
+
+// YAML reads `introducedIn: 1.30` as the number 1.3; the engine's hint quotes the number it read
+// (`quote it: "1.3"`), this one what was written.
+function quoteVersionsWrittenAsNumbers(issues: Issue[], sourceOf: ((path: Path) => string | undefined) | undefined): void {
+  for (const [index, issue] of issues.entries()) {
+    if (issue.code !== 'wrong-type' || !issue.hint?.startsWith('quote it:') || !BOUND_NAMES.has(String(issue.path[issue.path.length - 1]))) continue;
+    const written = sourceOf?.(issue.path);
+    if (written !== undefined && !/^["']/.test(written)) issues[index] = { ...issue, hint: `quote it: ${JSON.stringify(written)}` };
+  }
 }
 
 function isError(issue: Issue): boolean {

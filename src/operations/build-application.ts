@@ -10,6 +10,7 @@ import type { Rendering } from '../schema/handler.js';
 import type { SourceText } from '../yaml/source.js';
 import { evaluateProfile } from './evaluate-profile.js';
 import { lintInputs } from './lint.js';
+import type { PlatformOptions } from './platform.js';
 
 /** The texts a build reads. */
 export interface BuildSources {
@@ -23,6 +24,8 @@ export interface BuildSources {
 export interface BuildOptions {
   /** Report `unvalidated-capability` as an error instead of a warning. */
   strictCapabilities?: boolean;
+  /** Platform versions around the profile's own (DESIGN §8.4): the repository default and the overrides. */
+  platform?: PlatformOptions;
 }
 
 /** A trait after capability resolution: its merged properties and the key it resolved to. */
@@ -101,7 +104,10 @@ export function buildApplication(sources: BuildSources, catalogue: Catalogue, op
   const { document: profileDocument, clean: profileIsClean } = readSingleDocument(sources.profile, 'ClusterProfile', diagnostics, sourceTexts);
   let profile: ProfileView | undefined;
   if (profileDocument) {
-    const evaluation = evaluateProfile(profileDocument.data, withDefinitions, 'quiet');
+    const evaluation = evaluateProfile(profileDocument.data, withDefinitions, 'quiet', {
+      platform: options.platform,
+      sourceOf: (path) => profileDocument.sourceTextAt(path),
+    });
     for (const issue of evaluation.issues) diagnostics.push(profileDocument.toDiagnostic(issue));
     if (evaluation.resolved && profileIsClean) profileReport.resolved = evaluation.resolved;
     profile = { file: sources.profile.file, name: evaluation.name, capabilities: evaluation.capabilities };

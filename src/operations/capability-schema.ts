@@ -1,5 +1,8 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { JsonSchema } from '../core/json-schema.js';
+import { describeUnavailable, judgeLifecycle } from '../schema/lifecycle.js';
+import { narrowSchema } from '../schema/narrow.js';
+import { NO_PLATFORM, type Platform } from '../schema/platform-version.js';
 import { DRAFT_2020_12, publishSchema } from '../schema/publish.js';
 
 /** One capability's rendering as kurel judges it, published as JSON Schema 2020-12. */
@@ -12,6 +15,17 @@ export interface CapabilitySchema {
   isValidated: boolean;
   /** True when an absent, `null` or empty rendering is valid (a binding may then be empty). */
   acceptsEmpty: boolean;
+  /**
+   * At the platform the schema was narrowed to (DESIGN §8.4): `unavailable` when the capability
+   * does not exist there (its schema then accepts nothing), `deprecated` when it is deprecated.
+   */
+  availability: 'available' | 'deprecated' | 'unavailable';
+}
+
+/** Options of {@link capabilitySchema}. */
+export interface PublishAt {
+  /** Narrow the schema to these platform versions: what they lack is left out. */
+  platform?: Platform | undefined;
 }
 
 const PASS_THROUGH: JsonSchema = { type: 'object', additionalProperties: true };
@@ -19,20 +33,36 @@ const PASS_THROUGH: JsonSchema = { type: 'object', additionalProperties: true };
 /**
  * The published rendering schema of a capability type known to the catalogue (definition and
  * handler schema both apply, definition first, as in lint); undefined for an unknown type.
+ * With a platform, the schema is narrowed to it: keys and values it lacks are left out, and a
+ * capability it lacks accepts nothing.
  */
-export function capabilitySchema(catalogue: Catalogue, type: string): CapabilitySchema | undefined {
+export function capabilitySchema(catalogue: Catalogue, type: string, options: PublishAt = {}): CapabilitySchema | undefined {
   if (!catalogue.knows(type)) return undefined;
+  const platform = options.platform ?? NO_PLATFORM;
   const definition = catalogue.definition(type);
   const handler = catalogue.handler(type)?.handler;
-  const parts = [definition?.schema, handler?.renderingSchema].filter((s): s is JsonSchema => s !== undefined);
-  const schema = parts.length === 0 ? PASS_THROUGH : publishSchema(parts.length === 1 ? parts[0]! : { allOf: parts });
+  const parts = [definition?.schema, handler?.renderingSchema].filter((s): s is JsonSchema => s !== undefined).map((s) => narrowSchema(s, platform));
   const description = handler?.description || definition?.description || `the ${type} capability`;
-  return { type, description, schema, isValidated: parts.length > 0, acceptsEmpty: acceptsEmptyRendering(catalogue, type) };
+  const judgement = judgeLifecycle(catalogue.capabilityLifecycle(type), platform);
+  const unavailable = describeUnavailable(judgement);
+  if (unavailable !== undefined) {
+    return { type, description, schema: { description: unavailable, not: {} }, isValidated: true, acceptsEmpty: false, availability: 'unavailable' };
+  }
+  const published = parts.length === 0 ? PASS_THROUGH : publishSchema(parts.length === 1 ? parts[0]! : { allOf: parts });
+  const isDeprecated = judgement.state === 'deprecated';
+  return {
+    type,
+    description,
+    schema: isDeprecated ? { ...published, deprecated: true } : published,
+    isValidated: parts.length > 0,
+    acceptsEmpty: acceptsEmptyRendering(catalogue, type, platform),
+    availability: isDeprecated ? 'deprecated' : 'available',
+  };
 }
 
-/** Every capability type the catalogue knows (handlers and definitions), sorted by type. */
-export function listCapabilitySchemas(catalogue: Catalogue): CapabilitySchema[] {
-  return catalogue.knownTypes().map((type) => capabilitySchema(catalogue, type)!);
+/** Every capability type the catalogue knows (handlers and definitions), sorted by type, narrowed to the platform when one is given. */
+export function listCapabilitySchemas(catalogue: Catalogue, options: PublishAt = {}): CapabilitySchema[] {
+  return catalogue.knownTypes().map((type) => capabilitySchema(catalogue, type, options)!);
 }
 
 /** A standalone JSON Schema document for one capability's rendering (`kurel schema TYPE`). */
@@ -49,9 +79,9 @@ export function renderingSchemaDefinition(capability: CapabilitySchema): JsonSch
 }
 
 // Decided by the same check lint runs, so an empty binding is accepted exactly when lint accepts it.
-function acceptsEmptyRendering(catalogue: Catalogue, type: string): boolean {
+function acceptsEmptyRendering(catalogue: Catalogue, type: string, platform: Platform): boolean {
   try {
-    return catalogue.validateRendering(type, {}).result.issues.length === 0;
+    return !catalogue.validateRendering(type, {}, { platform }).result.issues.some((issue) => issue.severity === 'error');
   } catch {
     return false;
   }

@@ -3,7 +3,7 @@ import type { JsonSchema } from '../core/json-schema.js';
 import { ClusterProfileSchema } from '../documents/cluster-profile.js';
 import { DNS1123_SUBDOMAIN } from '../documents/common.js';
 import { DRAFT_2020_12, publishSchema } from '../schema/publish.js';
-import { type CapabilitySchema, listCapabilitySchemas, renderingSchemaDefinition } from './capability-schema.js';
+import { type CapabilitySchema, listCapabilitySchemas, type PublishAt, renderingSchemaDefinition } from './capability-schema.js';
 
 const SCOPE = DNS1123_SUBDOMAIN.slice(1, -1);
 
@@ -12,15 +12,16 @@ const SCOPE = DNS1123_SUBDOMAIN.slice(1, -1);
  * for every key `<type>` and `<type>.<scope>` of every capability the catalogue knows, that
  * capability's exact rendering schema; bindings of unknown types stay open. It accepts exactly
  * the documents `kurel lint` accepts, except for what only the YAML text can show (duplicate
- * keys, a second document, limits).
+ * keys, a second document, limits). With a platform, every capability's schema is narrowed to
+ * it (DESIGN §8.4), and a binding of a capability the platform lacks is refused.
  */
-export function clusterProfileJsonSchema(catalogue: Catalogue): JsonSchema {
+export function clusterProfileJsonSchema(catalogue: Catalogue, options: PublishAt = {}): JsonSchema {
   const published = publishSchema(ClusterProfileSchema);
   const capabilities = capabilitiesNode(published);
   const $defs: Record<string, JsonSchema> = {};
   const bare: Record<string, JsonSchema> = {};
   const scoped: Record<string, JsonSchema> = {};
-  for (const capability of listCapabilitySchemas(catalogue)) {
+  for (const capability of listCapabilitySchemas(catalogue, options)) {
     $defs[`${capability.type}-rendering`] = renderingSchemaDefinition(capability);
     $defs[`${capability.type}-binding`] = bindingSchema(capability);
     const ref = { $ref: `#/$defs/${capability.type}-binding` };
@@ -44,6 +45,9 @@ export function clusterProfileJsonSchema(catalogue: Catalogue): JsonSchema {
 function bindingSchema(capability: CapabilitySchema): JsonSchema {
   const rendering: JsonSchema = { $ref: `#/$defs/${capability.type}-rendering` };
   const about = { title: `${capability.type} binding`, description: capability.description };
+  // A capability the platform lacks may not be bound at all (lint: field-unavailable at the key).
+  if (capability.availability === 'unavailable') return { ...about, description: String(capability.schema.description), not: {} };
+  if (capability.availability === 'deprecated') Object.assign(about, { deprecated: true });
   // Lint reads an absent or null rendering (and a null binding) as an empty one.
   if (capability.acceptsEmpty) {
     return { ...about, type: ['object', 'null'], properties: { rendering: { anyOf: [rendering, { type: 'null' }] } }, additionalProperties: false };

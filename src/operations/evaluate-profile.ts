@@ -7,12 +7,23 @@ import type { Rendering } from '../schema/handler.js';
 export type { ResolvedProfile } from '../core/input.js';
 
 import { isMap } from '../core/data.js';
-import { error, type Issue, rebase, type Severity, warning } from '../core/diagnostics.js';
+import { error, type Issue, type Path, rebase, type Severity, warning } from '../core/diagnostics.js';
 import { didYouMean } from '../core/suggest.js';
 import { checkSchema } from '../schema/check.js';
+import { isUnavailable, judgeLifecycle, lifecycleIssue } from '../schema/lifecycle.js';
+import type { Platform } from '../schema/platform-version.js';
+import { declaredPlatform, effectivePlatform, hintPlatformVersions, type PlatformOptions } from './platform.js';
 
 /** What to do about a binding no handler or definition knows. */
 export type UnknownCapabilityPolicy = Severity | 'quiet';
+
+/** Options of {@link evaluateProfile}. */
+export interface EvaluateOptions {
+  /** The run's platform default and overrides around the profile's own `spec.platform`. */
+  platform?: PlatformOptions | undefined;
+  /** The source text of a scalar, to quote a version written as a number as it was written. */
+  sourceOf?: ((path: Path) => string | undefined) | undefined;
+}
 
 /** The outcome of evaluating one ClusterProfile document. */
 export interface ProfileEvaluation {
@@ -23,13 +34,22 @@ export interface ProfileEvaluation {
   resolved: ResolvedProfile | undefined;
   /** Every binding's rendering as evaluated (defaults applied where it checked clean). */
   capabilities: Record<string, Rendering>;
+  /** The platform the bindings were judged at (DESIGN §8.4). */
+  platform: Platform;
 }
 
 /**
  * Evaluates a ClusterProfile (DESIGN §4.2): strict structure, capability-key syntax, then every
- * binding's rendering through its definition and handler, collecting every issue.
+ * binding's rendering through its definition and handler, collecting every issue. Bindings are
+ * judged at the profile's platform (its `spec.platform` between the options' default and
+ * overrides, DESIGN §8.4): a capability, key or value outside its lifecycle there is reported.
  */
-export function evaluateProfile(data: unknown, catalogue: Catalogue, unknownCapability: UnknownCapabilityPolicy): ProfileEvaluation {
+export function evaluateProfile(
+  data: unknown,
+  catalogue: Catalogue,
+  unknownCapability: UnknownCapabilityPolicy,
+  options: EvaluateOptions = {},
+): ProfileEvaluation {
   // Bindings are read from `data`, not from the checked copy: keeping that copy alive while
   // every binding is evaluated made the collector move it, the largest cost on large profiles.
   let structureIssues = checkSchema(ClusterProfileSchema, data).issues;
@@ -39,6 +59,8 @@ export function evaluateProfile(data: unknown, catalogue: Catalogue, unknownCapa
   const spec = isMap(doc['spec']) ? doc['spec'] : {};
   const gitopsEngine = typeof spec['gitopsEngine'] === 'string' ? spec['gitopsEngine'] : DEFAULT_GITOPS_ENGINE;
   const bindings = isMap(spec['capabilities']) ? spec['capabilities'] : {};
+  const platform = effectivePlatform(declaredPlatform(spec['platform']), options.platform);
+  const context = { platform };
   const badKeys = new Set(structureIssues.filter((i) => i.code === 'invalid-key').map((i) => String(i.path[2])));
   const unnested = new Map<string, string[]>();
   for (const key of Object.keys(bindings)) {
@@ -47,6 +69,7 @@ export function evaluateProfile(data: unknown, catalogue: Catalogue, unknownCapa
   }
   if (unnested.size > 0) structureIssues = reportMissingRenderingLevels(structureIssues, unnested);
   const issues: Issue[] = [...structureIssues];
+  hintPlatformVersions(issues, spec['platform'], options.sourceOf);
   const capabilities: Record<string, Rendering> = {};
 
   for (const key of Object.keys(bindings)) {
@@ -78,11 +101,19 @@ export function evaluateProfile(data: unknown, catalogue: Catalogue, unknownCapa
       }
       continue;
     }
-    const { result } = catalogue.validateRendering(type, rendering);
+    const bindingPath: Path = ['spec', 'capabilities', key];
+    const judgement = judgeLifecycle(catalogue.capabilityLifecycle(type), platform);
+    const gated = lifecycleIssue(judgement, `capability "${key}"`, bindingPath, 'key');
+    if (gated) issues.push(gated);
+    if (isUnavailable(judgement)) {
+      // Its rendering is not looked at: only the outermost unavailable thing is reported.
+      capabilities[key] = rendering;
+      continue;
+    }
+    const { result } = catalogue.validateRendering(type, rendering, context);
     capabilities[key] = result.rendering;
     if (result.issues.length === 0) continue;
-    for (const issue of rebase(result.issues, ['spec', 'capabilities', key, 'rendering']))
-      issues.push({ ...issue, message: `capability "${key}": ${issue.message}` });
+    for (const issue of rebase(result.issues, [...bindingPath, 'rendering'])) issues.push({ ...issue, message: `capability "${key}": ${issue.message}` });
   }
 
   const hasError = issues.some((i) => i.severity === 'error') || unnested.size > 0;
@@ -90,6 +121,7 @@ export function evaluateProfile(data: unknown, catalogue: Catalogue, unknownCapa
     name,
     issues,
     capabilities,
+    platform,
     resolved: hasError ? undefined : { gitopsEngine, capabilities },
   };
 }

@@ -4,11 +4,14 @@ import type { FileReport, InputFile } from '../core/input.js';
 import { readInput } from '../documents/read-input.js';
 import type { SourceDocument, SourceText } from '../yaml/source.js';
 import { evaluateProfile } from './evaluate-profile.js';
+import type { PlatformOptions } from './platform.js';
 
 /** Options of a lint run. */
 export interface LintOptions {
   /** Report `unknown-capability` as an error instead of a warning. */
   strictCapabilities?: boolean;
+  /** Platform versions around each profile's own (DESIGN §8.4): the repository default and the overrides. */
+  platform?: PlatformOptions;
 }
 
 /** The result of a lint run, shared by the CLI and the HTTP service. */
@@ -47,7 +50,10 @@ export function lintInputs(inputs: readonly InputFile[], catalogue: Catalogue, o
 
   const policy = options.strictCapabilities ? 'error' : 'warning';
   for (const { document, report, clean } of profiles) {
-    const evaluation = evaluateProfile(document.data, extended.catalogue, policy);
+    const evaluation = evaluateProfile(document.data, extended.catalogue, policy, {
+      platform: options.platform,
+      sourceOf: (path) => document.sourceTextAt(path),
+    });
     for (const issue of evaluation.issues) diagnostics.push(document.toDiagnostic(issue));
     if (evaluation.resolved && clean) report.resolved = evaluation.resolved;
   }

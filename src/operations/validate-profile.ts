@@ -44,7 +44,7 @@ export function validateProfile(sources: ProfileSources, catalogue: Catalogue, o
  */
 export function validateJsonProfile(file: string, text: string, data: unknown, catalogue: Catalogue, options: LintOptions = {}): ProfileVerdict {
   if (isYamlFaithfulJson(text, data)) {
-    const evaluation = evaluateProfile(data, catalogue, options.strictCapabilities ? 'error' : 'warning');
+    const evaluation = evaluateProfile(data, catalogue, options.strictCapabilities ? 'error' : 'warning', { platform: options.platform });
     if (evaluation.issues.length === 0 && evaluation.resolved) return { valid: true, diagnostics: [], resolved: evaluation.resolved };
   }
   return validateProfile({ profile: { file, content: text } }, catalogue, options);

@@ -4,7 +4,9 @@ import { describePath, error, type Issue, type Path } from '../core/diagnostics.
 import { hasType, type JsonSchema, type JsonType } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
 import { type AssertedKind, type AssertionReport, KEYWORDS } from './keywords.js';
+import { isUnavailable, judgeLifecycle, type Lifecycle, lifecycleIssue, readEnumLifecycles, readLifecycle } from './lifecycle.js';
 import { currentPatternMatcher } from './pattern-matcher.js';
+import { isEmptyPlatform, type Platform } from './platform-version.js';
 
 /** The outcome of a check: a new value with defaults applied, and every issue found. */
 export interface CheckResult {
@@ -32,17 +34,39 @@ interface Branch {
 
 const discriminatedCache = new WeakMap<JsonSchema, Discriminated | null>();
 
+/** Options of {@link checkSchema}. */
+export interface CheckOptions {
+  /**
+   * The versions of the cluster's platform components (DESIGN §8.4). A property or enum value
+   * outside its lifecycle at the component's version is `field-unavailable`, a deprecated one
+   * `field-deprecated`, and a default applies only where its property exists. Components
+   * without a version gate nothing.
+   */
+  platform?: Platform | undefined;
+}
+
+// The platform of the check in progress, kept here rather than passed down: it is fixed for a
+// whole check, which runs synchronously, so the engine's recursive calls need not each carry
+// it. A check started inside another (a handler's own) restores the outer one's when done.
+let activePlatform: Platform | undefined;
+
 /**
  * Checks `value` against `schema` and applies defaults. Returns a new value (maps and lists
  * rebuilt, never the input mutated; a map under an open schema with nothing to check or
  * default is returned as it is) and every issue, with paths relative to `value`.
  * `null` for an optional property means absent; for a required one it is missing.
  */
-export function checkSchema(schema: JsonSchema, value: unknown): CheckResult {
+export function checkSchema(schema: JsonSchema, value: unknown, options: CheckOptions = {}): CheckResult {
   const issues: Issue[] = [];
   const path: (string | number)[] = [];
-  const out = visit(compile(schema), value, path, issues, undefined);
-  return { value: out, issues };
+  const outer = activePlatform;
+  activePlatform = isEmptyPlatform(options.platform) ? undefined : options.platform;
+  try {
+    const out = visit(compile(schema), value, path, issues, undefined);
+    return { value: out, issues };
+  } finally {
+    activePlatform = outer;
+  }
 }
 
 const compiledCache = new WeakMap<JsonSchema, CompiledNode>();
@@ -57,6 +81,10 @@ interface BoundAssertion {
 /** A schema node as the engine reads it: one fixed shape, assertions grouped by the kind of value they judge. */
 interface CompiledNode extends JsonSchema {
   readonly assertions: Readonly<Record<AssertedKind, readonly BoundAssertion[]>>;
+  /** When the node exists, read once from its lifecycle keywords (as a property of its parent). */
+  readonly lifecycle: Lifecycle | undefined;
+  /** When single values of its enum exist. */
+  readonly enumLifecycles: ReadonlyMap<string, Lifecycle> | undefined;
 }
 
 const ASSERTIONS = KEYWORDS.filter((k) => k.assertion !== undefined);
@@ -102,6 +130,8 @@ function compile(schema: JsonSchema): CompiledNode {
       array: assertions.array.length ? assertions.array : NO_ASSERTIONS,
       object: assertions.object.length ? assertions.object : NO_ASSERTIONS,
     },
+    lifecycle: readLifecycle(schema),
+    enumLifecycles: readEnumLifecycles(schema),
   };
   // Cached before the children, so a schema reached again through itself stays finite.
   compiledCache.set(schema, node);
@@ -188,7 +218,13 @@ function visit(schema: JsonSchema, value: unknown, path: (string | number)[], is
     );
     return value;
   }
-  const { assertions } = schema as CompiledNode;
+  const { assertions, enumLifecycles } = schema as CompiledNode;
+  if (enumLifecycles !== undefined && activePlatform !== undefined && typeof value === 'string') {
+    const judgement = judgeLifecycle(enumLifecycles.get(value), activePlatform);
+    const issue = lifecycleIssue(judgement, `${nameOf(path)} value ${JSON.stringify(value)}`, path.slice(), 'value');
+    if (issue) issues.push(issue);
+    if (isUnavailable(judgement)) return value;
+  }
   if (typeof value === 'string') runAssertions(assertions.string, value, schema, path, issues, true);
   else if (typeof value === 'number' || typeof value === 'bigint') checkNumber(schema, value, path, issues);
   else if (Array.isArray(value)) return visitArray(schema, value, path, issues);
@@ -207,6 +243,8 @@ interface ObjectPlan {
   defaulted: readonly string[];
   /** Any key and value is accepted as it is: nothing to check, nothing to default. */
   isUnchecked: boolean;
+  /** True when a declared property has a lifecycle (it may be gated at a platform). */
+  hasLifecycles: boolean;
 }
 
 const planCache = new WeakMap<JsonSchema, ObjectPlan>();
@@ -225,6 +263,7 @@ function objectPlan(schema: JsonSchema): ObjectPlan {
         schema.propertyNames === undefined &&
         (schema as CompiledNode).assertions.object.length === 0 &&
         schema.dependentRequired === undefined,
+      hasLifecycles: Object.keys(properties).some((key) => (properties[key] as CompiledNode).lifecycle !== undefined),
     };
     planCache.set(schema, plan);
   }
@@ -247,13 +286,18 @@ function visitObject(
   const additional = schema.additionalProperties;
   const out: Record<string, unknown> = {};
   const keys = Object.keys(value);
+  const gates = plan.hasLifecycles && activePlatform !== undefined;
   runAssertions((schema as CompiledNode).assertions.object, value, schema, path, issues, false);
   for (const key of keys) {
     const item = value[key];
     path.push(key);
     if (schema.propertyNames) checkPropertyName(schema.propertyNames, key, path, issues);
     if (Object.hasOwn(properties, key)) {
-      if (item === null) {
+      if (gates && !isWrittenAvailable(properties[key] as CompiledNode, path, issues)) {
+        // Like an unknown key, a key the platform lacks is reported even as null; what is
+        // inside it is not looked at: only the outermost is reported.
+        setOwn(out, key, item);
+      } else if (item === null) {
         // null means absent: an optional key is dropped, a required one is reported below
       } else {
         setOwn(out, key, visit(properties[key]!, item, path, issues, undefined));
@@ -288,13 +332,23 @@ function visitObject(
     }
   }
   for (const key of plan.defaulted) {
-    // A required key's default never applies: the key must be written.
+    // A required key's default never applies: the key must be written; nor does the default of
+    // a key the cluster's platform does not have.
+    if (gates && isUnavailable(judgeLifecycle((properties[key] as CompiledNode).lifecycle, activePlatform))) continue;
     if (!Object.hasOwn(out, key) && !required.includes(key)) {
       const fallback = properties[key]!.default;
       setOwn(out, key, typeof fallback === 'object' && fallback !== null ? structuredClone(fallback) : fallback);
     }
   }
   return out;
+}
+
+/** Gates a key written in a map by its property's lifecycle; false (after reporting) when the key does not exist at the platform. */
+function isWrittenAvailable(property: CompiledNode, path: (string | number)[], issues: Issue[]): boolean {
+  const judgement = judgeLifecycle(property.lifecycle, activePlatform);
+  const issue = lifecycleIssue(judgement, nameOf(path), path.slice(), 'key');
+  if (issue) issues.push(issue);
+  return !isUnavailable(judgement);
 }
 
 // A required key written with no value is there to point at; a key not written at all is
@@ -318,7 +372,7 @@ function reportUnknownKey(key: string, properties: Record<string, JsonSchema>, p
 // The keys a closed map takes, for an unknown-field message; a long list would drown the message.
 function allowedKeys(known: readonly string[]): string {
   if (known.length === 0) return ' (no fields are allowed here)';
-  return known.length <= 16 ? ` (allowed: ${known.join(', ')})` : '';
+  return known.length <= 24 ? ` (allowed: ${known.join(', ')})` : '';
 }
 
 function checkPropertyName(schema: JsonSchema, key: string, path: (string | number)[], issues: Issue[]): void {
@@ -364,10 +418,15 @@ function visitUnion(schema: JsonSchema, value: unknown, path: (string | number)[
     if (!typed && !candidate.anyOf && !candidate.oneOf) continue;
     const sub: Issue[] = [];
     const result = visit(candidate, value, path, sub, undefined);
-    if (sub.length === 0) return result;
+    // A warning (a deprecated key) does not make a branch fail; it comes along with it.
+    const errors = countErrors(sub);
+    if (errors === 0) {
+      for (const issue of sub) issues.push(issue);
+      return result;
+    }
     if (typed) {
       typeMatches += 1;
-      if (!best || sub.length < best.issues.length) best = { issues: sub, value: result };
+      if (!best || errors < countErrors(best.issues)) best = { issues: sub, value: result };
     }
   }
   if (best && typeMatches > 0) {
@@ -600,6 +659,12 @@ function describeExpected(schema: JsonSchema): string {
   if (schema.type === undefined) return schema.anyOf ? joinOr(schema.anyOf.map(describeExpected)) : 'a value';
   const types = Array.isArray(schema.type) ? schema.type : [schema.type];
   return joinOr(types.map((t) => TYPE_WORDS[t]));
+}
+
+function countErrors(issues: readonly Issue[]): number {
+  let count = 0;
+  for (const issue of issues) if (issue.severity === 'error') count += 1;
+  return count;
 }
 
 /** The name of the node at `path` in messages; the root is "the rendering". */

@@ -2,6 +2,7 @@ import { isMap } from '../core/data.js';
 import { error, type Issue } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { checkSchema } from './check.js';
+import type { Platform } from './platform-version.js';
 
 /** A rendering map: the values a cluster profile binds to a capability. */
 export type Rendering = Record<string, unknown>;
@@ -12,6 +13,15 @@ export interface RenderingResult {
   rendering: Rendering;
   /** Every problem, with paths relative to the rendering. */
   issues: Issue[];
+}
+
+/**
+ * What a handler is told besides the rendering: the versions of the cluster's platform
+ * components (DESIGN §8.4, §11), so its own defaults and rules can follow them. A component
+ * the platform does not name has no known version.
+ */
+export interface RenderingContext {
+  readonly platform: Platform;
 }
 
 interface HandlerBase {
@@ -36,8 +46,12 @@ export interface CapabilityAwareHandler extends HandlerBase {
   /** A trait of this type cannot be built without a matching binding. */
   capabilityRequired: boolean;
   renderingSchema: JsonSchema;
-  /** Strict check, semantic checks and conditional defaults; returns a new map and every error. */
-  validateAndApplyDefaults(rendering: Readonly<Rendering>): RenderingResult;
+  /**
+   * Strict check, semantic checks and conditional defaults; returns a new map and every error.
+   * The catalogue always gives the context (a plugin written for one argument ignores it);
+   * a caller without one judges at no platform version.
+   */
+  validateAndApplyDefaults(rendering: Readonly<Rendering>, context?: RenderingContext): RenderingResult;
 }
 
 /**
@@ -48,7 +62,7 @@ export interface PassThroughHandler extends HandlerBase {
   capabilityAware: false;
   capabilityRequired?: false;
   renderingSchema?: JsonSchema;
-  validateAndApplyDefaults?(rendering: Readonly<Rendering>): RenderingResult;
+  validateAndApplyDefaults?(rendering: Readonly<Rendering>, context?: RenderingContext): RenderingResult;
 }
 
 /** The handler contract (DESIGN §3) for built-ins and plugins alike. */
@@ -61,10 +75,11 @@ export function defineHandler<H extends Handler>(handler: H): H {
 
 /**
  * The shared check-and-default step of every `validateAndApplyDefaults`: checks a rendering
- * against its schema and applies the schema's defaults. Returns a new map; never mutates its input.
+ * against its schema and applies the schema's defaults, gating lifecycle keywords at the
+ * context's platform. Returns a new map; never mutates its input.
  */
-export function checkRendering(schema: JsonSchema, rendering: Readonly<Rendering>): RenderingResult {
-  const { value, issues } = checkSchema(schema, rendering);
+export function checkRendering(schema: JsonSchema, rendering: Readonly<Rendering>, context?: RenderingContext): RenderingResult {
+  const { value, issues } = checkSchema(schema, rendering, { platform: context?.platform });
   if (!isMap(value)) {
     return { rendering: {}, issues: issues.length ? issues : [error('wrong-type', [], 'rendering must be a map')] };
   }

@@ -9,7 +9,12 @@ export type KeywordRole =
   /** A check of one value of one type, declared here with its message. */
   | 'assertion'
   /** Kept for people and tools; never changes a verdict. */
-  | 'annotation';
+  | 'annotation'
+  /**
+   * Says at which platform versions a property, an enum value or a capability exists (DESIGN
+   * §8.4): changes a verdict only when a run knows the component's version.
+   */
+  | 'lifecycle';
 
 /** Where a keyword's value holds subschemas, so every walk over schemas finds them the same way. */
 export type Subschemas = 'one' | 'list' | 'map' | 'one-or-boolean';
@@ -25,6 +30,26 @@ export type Publication =
 
 /** How `kurel types` (json-schema-to-typescript) reads a keyword. */
 export type TypeUse = 'shape' | 'comment' | 'none';
+
+/** The bounds of a lifecycle, in the order they must come. */
+export type LifecycleBound = 'introduced' | 'deprecated' | 'removed';
+
+/**
+ * What a lifecycle keyword is to gating (check), narrowing (publish at a platform version) and
+ * the load-time rules: one bound of the window in which the value exists, the note shown with
+ * a deprecation, or the lifecycles of single enum values.
+ */
+export type LifecycleUse =
+  | {
+      readonly part: 'bound';
+      readonly bound: LifecycleBound;
+      /** How descriptions name it: `introduced in` Kubernetes 1.29. */
+      readonly phrase: string;
+      /** True when the property cannot be written outside this bound (a required property may not have it). */
+      readonly isWindowEdge: boolean;
+    }
+  | { readonly part: 'note' }
+  | { readonly part: 'per-value' };
 
 /** Reports a failed assertion: a message about the value, or about an item of it. */
 export interface AssertionReport {
@@ -59,6 +84,8 @@ export interface KeywordDefinition {
   readonly assertion?: Assertion;
   readonly publish: Publication;
   readonly types: TypeUse;
+  /** For a lifecycle keyword: what it says about when the value exists. */
+  readonly lifecycle?: LifecycleUse;
 }
 
 function assertion<K extends AssertedKind, B>(
@@ -110,6 +137,56 @@ const annotation = (name: string, types: TypeUse = 'comment', publish: Publicati
   types,
 });
 
+/** The value an assertion of each kind judges. */
+type Judged<K extends AssertedKind> = K extends 'string'
+  ? string
+  : K extends 'number'
+    ? number
+    : K extends 'array'
+      ? readonly unknown[]
+      : Readonly<Record<string, unknown>>;
+
+// "must have at least 2 items", "must be at least 3 characters long": a lower bound on a count.
+const minimumCount = <K extends AssertedKind>(
+  on: K,
+  count: (value: Judged<K>) => number,
+  verb: 'be' | 'have',
+  unit: string,
+  ofOne?: (name: string) => string,
+) =>
+  assertion<K, number>(on, (value, bound, report) => {
+    const found = count(value);
+    if (found >= bound) return true;
+    report.fail(bound === 1 && ofOne ? ofOne(report.name) : `${report.name} must ${verb} at least ${bound} ${unit}, found ${found}`);
+    return false;
+  });
+
+const maximumCount = <K extends AssertedKind>(on: K, count: (value: Judged<K>) => number, verb: 'be' | 'have', unit: string) =>
+  assertion<K, number>(on, (value, bound, report) => {
+    const found = count(value);
+    if (found <= bound) return true;
+    report.fail(`${report.name} must ${verb} at most ${bound} ${unit}, found ${found}`);
+    return false;
+  });
+
+const check = (name: string, judge: Assertion, publish: Publication = 'keep'): KeywordDefinition => ({
+  name,
+  role: 'assertion',
+  publish,
+  types: 'none',
+  assertion: judge,
+});
+
+// Folded into the published description by the publisher ("introduced in Kubernetes 1.29"),
+// so tools that do not know the keyword still show it; narrowing removes or marks what it gates.
+const lifecycle = (name: string, use: LifecycleUse): KeywordDefinition => ({
+  name,
+  role: 'lifecycle',
+  publish: 'rewrite',
+  types: 'none',
+  lifecycle: use,
+});
+
 /**
  * Every keyword kurel's engine knows, in the order its assertions run. A keyword not listed
  * here is refused in a plugin's schema; adding one is adding an entry.
@@ -128,118 +205,75 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   structure('oneOf', 'shape', 'list', 'rewrite'),
   structure('allOf', 'shape', 'list'),
   structure('default', 'comment'),
-  {
-    name: 'minLength',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: assertion<'string', number>('string', (value, bound, report) => {
-      const length = codePointLength(value);
-      if (length >= bound) return true;
-      report.fail(bound === 1 ? `${report.name} must not be empty` : `${report.name} must be at least ${bound} characters long, found ${length}`);
-      return false;
-    }),
-  },
-  {
-    name: 'maxLength',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: assertion<'string', number>('string', (value, bound, report) => {
-      const length = codePointLength(value);
-      if (length <= bound) return true;
-      report.fail(`${report.name} must be at most ${bound} characters long, found ${length}`);
-      return false;
-    }),
-  },
-  {
-    name: 'pattern',
-    role: 'assertion',
-    publish: 'rewrite',
-    types: 'none',
-    assertion: assertion<'string', string>('string', (value, pattern, report) => {
+  check(
+    'minLength',
+    minimumCount('string', codePointLength, 'be', 'characters long', (name) => `${name} must not be empty`),
+  ),
+  check('maxLength', maximumCount('string', codePointLength, 'be', 'characters long')),
+  check(
+    'pattern',
+    assertion<'string', string>('string', (value, pattern, report) => {
       if (report.matches(pattern, value)) return true;
       report.fail(`${report.name} must be ${report.expected ?? `a string matching ${pattern}`}, found ${describeValue(value)}`);
       return false;
     }),
-  },
-  { name: 'minimum', role: 'assertion', publish: 'rewrite', types: 'none', assertion: numberBound((v, b) => v >= b, 'at least') },
-  { name: 'maximum', role: 'assertion', publish: 'rewrite', types: 'none', assertion: numberBound((v, b) => v <= b, 'at most') },
-  { name: 'exclusiveMinimum', role: 'assertion', publish: 'keep', types: 'none', assertion: numberBound((v, b) => v > b, 'greater than') },
-  { name: 'exclusiveMaximum', role: 'assertion', publish: 'keep', types: 'none', assertion: numberBound((v, b) => v < b, 'less than') },
-  {
-    name: 'multipleOf',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: numberBound((v, b) => Number.isInteger(v / b), 'a multiple of'),
-  },
-  {
-    name: 'minItems',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: assertion<'array', number>('array', (value, bound, report) => {
-      if (value.length >= bound) return true;
-      report.fail(`${report.name} must have at least ${bound} items, found ${value.length}`);
-      return false;
-    }),
-  },
-  {
-    name: 'maxItems',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: assertion<'array', number>('array', (value, bound, report) => {
-      if (value.length <= bound) return true;
-      report.fail(`${report.name} must have at most ${bound} items, found ${value.length}`);
-      return false;
-    }),
-  },
-  {
-    name: 'uniqueItems',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: assertion<'array', boolean>('array', (value, unique, report) => {
+    'rewrite',
+  ),
+  check(
+    'minimum',
+    numberBound((v, b) => v >= b, 'at least'),
+    'rewrite',
+  ),
+  check(
+    'maximum',
+    numberBound((v, b) => v <= b, 'at most'),
+    'rewrite',
+  ),
+  check(
+    'exclusiveMinimum',
+    numberBound((v, b) => v > b, 'greater than'),
+  ),
+  check(
+    'exclusiveMaximum',
+    numberBound((v, b) => v < b, 'less than'),
+  ),
+  check(
+    'multipleOf',
+    numberBound((v, b) => Number.isInteger(v / b), 'a multiple of'),
+  ),
+  check(
+    'minItems',
+    minimumCount('array', (list) => list.length, 'have', 'items'),
+  ),
+  check(
+    'maxItems',
+    maximumCount('array', (list) => list.length, 'have', 'items'),
+  ),
+  check(
+    'uniqueItems',
+    assertion<'array', boolean>('array', (value, unique, report) => {
       if (!unique) return true;
       const seen = new Set<string>();
       let ok = true;
-      value.forEach((item, index) => {
+      for (const [index, item] of value.entries()) {
         const key = canonicalJson(item);
         if (seen.has(key)) {
           report.failAt(index, `${report.nameAt(index)} repeats an earlier item; items must be unique`);
           ok = false;
         }
         seen.add(key);
-      });
+      }
       return ok;
     }),
-  },
-  {
-    name: 'minProperties',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: assertion<'object', number>('object', (value, bound, report) => {
-      const count = Object.keys(value).length;
-      if (count >= bound) return true;
-      report.fail(`${report.name} must have at least ${bound} entries, found ${count}`);
-      return false;
-    }),
-  },
-  {
-    name: 'maxProperties',
-    role: 'assertion',
-    publish: 'keep',
-    types: 'none',
-    assertion: assertion<'object', number>('object', (value, bound, report) => {
-      const count = Object.keys(value).length;
-      if (count <= bound) return true;
-      report.fail(`${report.name} must have at most ${bound} entries, found ${count}`);
-      return false;
-    }),
-  },
+  ),
+  check(
+    'minProperties',
+    minimumCount('object', (map) => Object.keys(map).length, 'have', 'entries'),
+  ),
+  check(
+    'maxProperties',
+    maximumCount('object', (map) => Object.keys(map).length, 'have', 'entries'),
+  ),
   annotation('description'),
   annotation('title'),
   annotation('examples'),
@@ -251,6 +285,11 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   annotation('$id', 'none'),
   annotation('x-expected', 'none', 'omit'),
   annotation('x-bare-number-unit', 'none', 'omit'),
+  lifecycle('introducedIn', { part: 'bound', bound: 'introduced', phrase: 'introduced in', isWindowEdge: true }),
+  lifecycle('deprecatedIn', { part: 'bound', bound: 'deprecated', phrase: 'deprecated in', isWindowEdge: false }),
+  lifecycle('removedIn', { part: 'bound', bound: 'removed', phrase: 'removed in', isWindowEdge: true }),
+  lifecycle('deprecationNote', { part: 'note' }),
+  lifecycle('enumLifecycle', { part: 'per-value' }),
 ];
 
 /** The keyword definitions by name. */
@@ -270,6 +309,17 @@ export function subschemasOf(schema: JsonSchema): { keyword: string; key: string
   }
   return out;
 }
+
+/** The lifecycle keywords that bound a window (`introducedIn`, `deprecatedIn`, `removedIn`), in bound order. */
+export const LIFECYCLE_BOUNDS: readonly (KeywordDefinition & { lifecycle: Extract<LifecycleUse, { part: 'bound' }> })[] = KEYWORDS.filter(
+  (k): k is KeywordDefinition & { lifecycle: Extract<LifecycleUse, { part: 'bound' }> } => k.lifecycle?.part === 'bound',
+);
+
+/** The keyword holding a lifecycle's note (`deprecationNote`). */
+export const LIFECYCLE_NOTE = KEYWORDS.find((k) => k.lifecycle?.part === 'note')!.name;
+
+/** The keyword holding the lifecycles of single enum values (`enumLifecycle`). */
+export const ENUM_LIFECYCLE = KEYWORDS.find((k) => k.lifecycle?.part === 'per-value')!.name;
 
 /** The names of every supported keyword. */
 export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set(KEYWORD_TABLE.keys());

@@ -1,6 +1,7 @@
 import { setOwn } from '../core/data.js';
 import { hasType, isSchemaObject, type JsonSchema } from '../core/json-schema.js';
 import { KEYWORD_TABLE } from './keywords.js';
+import { describeLifecycle, readEnumLifecycles, readLifecycle } from './lifecycle.js';
 import { publishPattern } from './pattern.js';
 
 /** The meta-schema URI of JSON Schema draft 2020-12, the dialect kurel publishes. */
@@ -15,14 +16,16 @@ const NOT_NULL: JsonSchema = { not: { type: 'null' } };
  * optional property is accepted (it means absent), `null` for a required one is refused,
  * `dependentRequired` ignores `null`, `oneOf` means "some branch matches", integers must be
  * exact (within 2^53), and kurel's own `x-*` keywords are dropped (`x-expected` joins the
- * description). Returns a new schema; never mutates its input.
+ * description). Lifecycle keywords (DESIGN §8.4) are said in the description ("introduced in
+ * Kubernetes 1.29"); narrow a schema to a platform first (`narrowSchema`) to leave out what it
+ * lacks. Returns a new schema; never mutates its input.
  */
 export function publishSchema(schema: JsonSchema): JsonSchema {
   const isUnion = schema.anyOf !== undefined || schema.oneOf !== undefined;
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     const keyword = KEYWORD_TABLE.get(key);
-    if (keyword?.publish === 'omit' || key === 'required' || key === 'dependentRequired') continue;
+    if (keyword?.publish === 'omit' || keyword?.role === 'lifecycle' || key === 'required' || key === 'dependentRequired') continue;
     // The engine evaluates nothing but allOf and the union of a schema holding anyOf/oneOf, so
     // the published form keeps nothing else beside a union but what only describes.
     if (isUnion && keyword?.role !== 'annotation' && key !== 'allOf' && key !== 'anyOf' && key !== 'oneOf') continue;
@@ -39,6 +42,7 @@ export function publishSchema(schema: JsonSchema): JsonSchema {
   const expected = schema['x-expected'];
   // What a pattern means is worth keeping for the people reading the schema in an editor.
   if (typeof expected === 'string') out.description = out.description ? `${out.description}; expected ${expected}` : `expected ${expected}`;
+  for (const phrase of lifecyclePhrases(schema)) out.description = out.description ? `${out.description}; ${phrase}` : phrase;
   if (isUnion) return ordered(out);
   if (schema.required !== undefined) out.required = [...schema.required];
   const extra: JsonSchema[] = [];
@@ -52,6 +56,15 @@ export function publishSchema(schema: JsonSchema): JsonSchema {
   if (extra.length > 0) out.allOf = [...(out.allOf ?? []), ...extra];
   if (hasType(out, 'integer')) boundIntegers(out);
   return ordered(out);
+}
+
+/** The lifecycle of a node and of its enum values, in words: `introduced in Kubernetes 1.29`, `value "A": removed in Kubernetes 1.33`. */
+function lifecyclePhrases(schema: JsonSchema): string[] {
+  const phrases: string[] = [];
+  const own = readLifecycle(schema);
+  if (own) phrases.push(describeLifecycle(own));
+  for (const [value, lifecycle] of readEnumLifecycles(schema) ?? []) phrases.push(`value ${JSON.stringify(value)}: ${describeLifecycle(lifecycle)}`);
+  return phrases;
 }
 
 /** True when the schema accepts `null` (as far as its own keywords tell). */

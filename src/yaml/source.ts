@@ -132,14 +132,18 @@ export class SourceDocument implements Locatable {
     };
     if (issue.hint !== undefined) diagnostic.hint = issue.hint;
     if (issue.quote) {
-      const written = this.scalarSource(issue.path);
-      if (written !== undefined) diagnostic.hint = `${issue.quote.lead}: ${JSON.stringify(written + issue.quote.suffix)}`;
+      const written = this.sourceTextAt(issue.path);
+      // Only a plain scalar is a number or boolean that quotes would make a string.
+      if (written !== undefined && !/^["']/.test(written)) diagnostic.hint = `${issue.quote.lead}: ${JSON.stringify(written + issue.quote.suffix)}`;
     }
     return diagnostic;
   }
 
-  /** The source text of the plain scalar at `path` (through aliases), as the user wrote it. */
-  scalarSource(path: Path): string | undefined {
+  /**
+   * The text of the scalar at `path` as written (`1.30` for what YAML reads as the number 1.3),
+   * through aliases and merge keys, or undefined when the path leads to no scalar.
+   */
+  sourceTextAt(path: Path): string | undefined {
     let node: unknown = this.doc.contents;
     for (const segment of path) {
       if (isAlias(node)) node = this.resolve(node);
@@ -148,7 +152,7 @@ export class SourceDocument implements Locatable {
       else return undefined;
     }
     if (isAlias(node)) node = this.resolve(node);
-    if (!isScalar(node) || node.type !== 'PLAIN') return undefined;
+    if (!isScalar(node)) return undefined;
     const [start, end] = rangeOf(node);
     return this.source.text.slice(start, end);
   }

@@ -247,6 +247,43 @@ describe.skipIf(missing !== undefined)('the web console in Chromium', () => {
     await page.press('input[name="version"]', 'Enter');
     await expect(page.locator('.platform-status').textContent()).resolves.toBe('Expected a version such as 1.29 or 1.29.3, found "v1.29".');
     await expect(page.locator('input[name="version"]').getAttribute('aria-invalid')).resolves.toBe('true');
+
+    // The service narrows the schema (DESIGN §8.4): service-routing's trafficDistribution
+    // (Kubernetes 1.30) disappears at 1.29, and PreferSameZone (1.33) is offered from 1.33 on.
+    const distribution = page.locator('.capability-detail tr[data-field="trafficDistribution"]');
+    const narrowedTo = async (version: string) => {
+      const narrowed = page.waitForResponse((res) => res.url().endsWith(`/v1/capabilities/service-routing?platform=kubernetes=${version}`));
+      await page.fill('input[name="version"]', version);
+      await page.press('input[name="version"]', 'Enter');
+      await narrowed;
+      await page.waitForSelector(`text=As kubernetes ${version} sees them.`);
+    };
+    await page.click('.capability-link[data-type="service-routing"]');
+    await narrowedTo('1.33');
+    await expect(distribution.locator('td[data-column="allowed"] code').allTextContents()).resolves.toEqual([
+      '"PreferClose"',
+      '"PreferSameZone"',
+      '"PreferSameNode"',
+    ]);
+    await expect(distribution.locator('td[data-column="lifecycle"] span').allTextContents()).resolves.toEqual([
+      'introduced in Kubernetes 1.30',
+      'PreferSameZone: introduced in Kubernetes 1.33',
+      'PreferSameNode: introduced in Kubernetes 1.33',
+      'PreferClose: deprecated in Kubernetes 1.33',
+    ]);
+    await narrowedTo('1.30');
+    await expect(distribution.locator('td[data-column="allowed"] code').allTextContents()).resolves.toEqual(['"PreferClose"']);
+    await narrowedTo('1.29');
+    await expect(distribution.count()).resolves.toBe(0);
+    await expect(page.locator('.capability-detail tr[data-field]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-field')))).resolves.toEqual([
+      'internalTrafficPolicy',
+      'topologyMode',
+    ]);
+    await narrowedTo('1.21');
+    await expect(page.locator('.capability-detail tr[data-field="topologyKeys"]').getAttribute('class')).resolves.toBe('deprecated');
+    await page.click('button:text("Clear")');
+    await page.waitForSelector('.capability-detail tr[data-field="trafficDistribution"]');
+    await expect(page.locator('.capability-detail tr[data-field="topologyKeys"]').getAttribute('class')).resolves.toBe(null);
     await expectNoProblems(watch);
     await page.close();
   });

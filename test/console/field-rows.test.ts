@@ -136,6 +136,19 @@ describe('describeRendering', () => {
     ]);
   });
 
+  it("reads the lifecycles of enum values the service names in a description as the values', not the field's", () => {
+    expect(
+      lifecycleInText(
+        'Prefer close endpoints; introduced in Kubernetes 1.30; value "PreferSameZone": introduced in Kubernetes 1.33; value "PreferClose": deprecated in Kubernetes 1.33; removed in Kubernetes 1.40: write PreferSameZone',
+      ),
+    ).toEqual([
+      'introduced in Kubernetes 1.30',
+      'PreferSameZone: introduced in Kubernetes 1.33',
+      'PreferClose: deprecated in Kubernetes 1.33',
+      'PreferClose: removed in Kubernetes 1.40',
+    ]);
+  });
+
   it('finds each lifecycle phrase of a text once, in order', () => {
     expect(lifecycleInText('Introduced in Kubernetes 1.29; deprecated in 1.31, removed in v1.33.2; introduced in Kubernetes 1.29')).toEqual([
       'introduced in Kubernetes 1.29',

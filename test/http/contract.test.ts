@@ -145,6 +145,8 @@ describe('the running app against openapi.yaml', () => {
         JSON.stringify({ profile: REDIS_PROFILE.replace('redis:7', '7'), definitions: [REDIS_DEFINITION.replace('redis-sidecar', 'other'), { kind: 'x' }] }),
       ),
       await json(JSON.stringify({ profile: GATEWAY_DOCUMENT })),
+      await json(JSON.stringify({ profile: GATEWAY_DOCUMENT, platform: { kubernetes: '1.30', 'gateway-api': '1.2.0' } })),
+      await json(JSON.stringify({ profile: GATEWAY_PROFILE, platform: { kubernetes: 'v1.30' } })),
       await json('{"profile": 3}'),
       await yaml('kind: x', 'text/plain'),
       await yaml(`#${'x'.repeat(1024 * 1024)}`),
@@ -162,7 +164,18 @@ describe('the running app against openapi.yaml', () => {
     expect(valid.body.valid).toBe(true);
     const invalid = await build({ application: application.replace('expose', 'certificate'), profile: GATEWAY_PROFILE });
     expect(invalid.body.valid).toBe(false);
-    for (const res of [valid, invalid, await build({ profile: '' }), await request(app).post('/v1/build').set('Content-Type', 'text/yaml').send('a: 1')]) {
+    const atPlatform = await build({ application, profile: GATEWAY_PROFILE, platform: { kubernetes: '1.29' } });
+    expect(atPlatform.body.valid).toBe(true);
+    const badPlatform = await build({ application, profile: GATEWAY_PROFILE, platform: { kubernetes: 1.29 } });
+    expect(badPlatform.status).toBe(400);
+    for (const res of [
+      valid,
+      invalid,
+      atPlatform,
+      badPlatform,
+      await build({ profile: '' }),
+      await request(app).post('/v1/build').set('Content-Type', 'text/yaml').send('a: 1'),
+    ]) {
       expectDocumented('post', '/v1/build', res);
     }
   });
@@ -174,6 +187,11 @@ describe('the running app against openapi.yaml', () => {
     const types = (list.body as { type: string }[]).map((c) => c.type);
     expect(types).toContain('redis-sidecar');
     for (const type of [...types, 'nothing-knows-this']) expectDocumented('get', '/v1/capabilities/{type}', await request(app).get(`/v1/capabilities/${type}`));
+    for (const query of ['platform=kubernetes=1.29', 'platform=kubernetes=1.29&platform=gateway-api=1.1', 'platform=kubernetes=v1.29', 'platform=kubernetes']) {
+      expectDocumented('get', '/v1/capabilities/{type}', await request(app).get(`/v1/capabilities/expose?${query}`));
+      expectDocumented('get', '/v1/schema/cluster-profile', await request(app).get(`/v1/schema/cluster-profile?${query}`));
+    }
+    expect((await request(app).get('/v1/capabilities/expose?platform=kubernetes')).status).toBe(400);
     expectDocumented('get', '/v1/schema/cluster-profile', await request(app).get('/v1/schema/cluster-profile'));
   });
 

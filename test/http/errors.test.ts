@@ -66,7 +66,7 @@ describe('request errors are RFC 9457 problems', () => {
   });
 
   it.each([
-    ['a list', '[]', 'the request body must be a JSON object with members application, profile, definitions'],
+    ['a list', '[]', 'the request body must be a JSON object with members application, profile, definitions, platform'],
     ['an envelope without application', '{"profile": ""}', 'the request body has no "application" member'],
   ])('answers 400 to build %s', async (_name, body, detail) => {
     const { app } = testApp();
@@ -304,7 +304,7 @@ describe('hostile bodies', () => {
     const { app } = testApp();
     const res = await request(app).post('/v1/validate').set('Content-Type', 'application/json').send(`{"__proto__": {"polluted": "yes"}, "profile": ""}`);
     expectProblem(res, 400);
-    expect(res.body.detail).toBe('unknown member "__proto__" in the request body; expected profile, definitions');
+    expect(res.body.detail).toBe('unknown member "__proto__" in the request body; expected profile, definitions, platform');
   });
 
   it.each([

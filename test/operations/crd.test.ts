@@ -77,7 +77,7 @@ describe('kurel crd', () => {
   it('keeps unknown keys of spec and of every closed object in it, so the webhook names a mistyped key', () => {
     const profile = specOf('ClusterProfile');
     expect(profile['x-kubernetes-preserve-unknown-fields']).toBe(true);
-    expect(Object.keys(profile.properties!)).toEqual(['gitopsEngine', 'capabilities']);
+    expect(Object.keys(profile.properties!)).toEqual(['gitopsEngine', 'platform', 'capabilities']);
     const binding = profile.properties!['capabilities']!.additionalProperties!;
     expect(binding).toMatchObject({ type: 'object', nullable: true, 'x-kubernetes-preserve-unknown-fields': true });
     const definition = specOf('CapabilityDefinition');

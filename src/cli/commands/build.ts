@@ -9,10 +9,12 @@ import { gatherInputs, isDirectory } from '../../files/gather-inputs.js';
 import { type ReadResult, readSourceFile } from '../../files/read-file.js';
 import { type BuildReport, buildApplication } from '../../operations/build-application.js';
 import { buildEnvelope } from '../../operations/envelopes.js';
+import type { Platform } from '../../schema/platform-version.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { exitCodeOf } from '../exit-code.js';
 import { formatText, paletteFor, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
+import { platformOptions } from '../platform-flags.js';
 
 /** How `kurel build` prints its result. */
 export const BUILD_FORMATS = ['text', 'json'] as const;
@@ -28,6 +30,10 @@ export interface BuildCommandOptions {
   strictCapabilities: boolean;
   output: (typeof BUILD_OUTPUTS)[number];
   format: (typeof BUILD_FORMATS)[number];
+  /** `--platform COMPONENT=VERSION` flags: they win over the profile's spec.platform. */
+  platform?: string[];
+  /** The repository's default platform (the config file's `platform`), under the profile's own. */
+  platformDefault?: Platform;
 }
 
 /** The file name of the application in a package directory. */
@@ -71,7 +77,7 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
         definitions: await withoutRepeatedFiles(gathered.inputs),
       },
       handlers.catalogue,
-      { strictCapabilities: options.strictCapabilities },
+      { strictCapabilities: options.strictCapabilities, platform: platformOptions(options.platform, options.platformDefault) },
     );
     diagnostics.push(...report.diagnostics);
   }

@@ -1,11 +1,13 @@
 import { compareDiagnostics, type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import { gatherInputs } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
+import type { Platform } from '../../schema/platform-version.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { exitCodeOf } from '../exit-code.js';
 import { type LintFormat, renderReport } from '../format/index.js';
 import { paletteFor } from '../format/text.js';
 import type { CommandIo } from '../io.js';
+import { platformOptions } from '../platform-flags.js';
 
 /** Options of `kurel lint`. */
 export interface LintCommandOptions {
@@ -16,6 +18,10 @@ export interface LintCommandOptions {
   strictCapabilities: boolean;
   format: LintFormat;
   stdinFilepath?: string;
+  /** `--platform COMPONENT=VERSION` flags: they win over every profile's spec.platform. */
+  platform?: string[];
+  /** The repository's default platform (the config file's `platform`), under each profile's own. */
+  platformDefault?: Platform;
 }
 
 /** Runs `kurel lint`; returns the exit code. */
@@ -37,7 +43,10 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
   // An unreadable path still exits 2, but the readable inputs are linted and reported too.
   const report: Pick<LintReport, 'diagnostics' | 'files' | 'sources'> = handlers.refused
     ? { diagnostics: [], files: [], sources: new Map() }
-    : lintInputs(gathered.inputs, handlers.catalogue, { strictCapabilities: options.strictCapabilities });
+    : lintInputs(gathered.inputs, handlers.catalogue, {
+        strictCapabilities: options.strictCapabilities,
+        platform: platformOptions(options.platform, options.platformDefault),
+      });
   if (!fatal && !gathered.inputs.some((i) => i.origin !== 'definition') && extra.length === 0) {
     extra.push(fileDiagnostic(paths.join(' ') || '<command line>', 'io-error', 'no input found: no *.yaml or *.yml files in the paths given'));
     fatal = true;

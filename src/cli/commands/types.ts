@@ -1,12 +1,14 @@
 import { writeFile } from 'node:fs/promises';
+import { isMap, setOwn } from '../../core/data.js';
 import type { JsonSchema } from '../../core/json-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
-import { type CapabilitySourceOptions, loadPublishedCatalogue } from '../command-catalogue.js';
+import { loadPublishedCatalogue, type PublishOptions } from '../command-catalogue.js';
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
+import { narrowingPlatform } from '../platform-flags.js';
 
 /** Options of `kurel types`. */
-export interface TypesCommandOptions extends CapabilitySourceOptions {
+export interface TypesCommandOptions extends PublishOptions {
   out?: string;
 }
 
@@ -18,12 +20,14 @@ const BANNER = `/**
 
 /**
  * Runs `kurel types`: TypeScript declarations of the ClusterProfile and every rendering
- * schema, on standard output or in `--out FILE`; returns the exit code.
+ * schema (narrowed to `--platform` when given), on standard output or in `--out FILE`;
+ * returns the exit code.
  */
 export async function runTypes(options: TypesCommandOptions, io: CommandIo): Promise<number> {
   const loaded = await loadPublishedCatalogue(options, io);
   if (!loaded.ok) return loaded.exitCode;
-  const source = await declarationsOf(clusterProfileJsonSchema(loaded.catalogue));
+  const platform = narrowingPlatform(options.platform, options.platformDefault);
+  const source = await declarationsOf(clusterProfileJsonSchema(loaded.catalogue, { platform }));
   if (options.out === undefined) {
     io.stdout(source);
     return EXIT.ok;
@@ -40,7 +44,7 @@ export async function runTypes(options: TypesCommandOptions, io: CommandIo): Pro
 async function declarationsOf(schema: JsonSchema): Promise<string> {
   // Loaded here only: the generator and its formatter are heavy, and no other command needs them.
   const { compile } = await import('json-schema-to-typescript');
-  return compile(schema as Parameters<typeof compile>[0], 'ClusterProfile', {
+  return compile(withNeverTypes(schema) as Parameters<typeof compile>[0], 'ClusterProfile', {
     bannerComment: BANNER,
     unreachableDefinitions: true,
     strictIndexSignatures: true,
@@ -51,4 +55,18 @@ async function declarationsOf(schema: JsonSchema): Promise<string> {
     // The schema is complete in itself; nothing is fetched or read while generating.
     $refOptions: { resolve: { external: false } },
   });
+}
+
+/**
+ * The schema with every node that accepts nothing (`not: {}`: a capability the platform lacks,
+ * DESIGN §8.4) typed `never`, which the generator would otherwise read as any value.
+ */
+function withNeverTypes(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withNeverTypes);
+  if (!isMap(node)) return node;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(node)) setOwn(out, key, withNeverTypes(node[key]));
+  const not = node['not'];
+  if (isMap(not) && Object.keys(not).length === 0 && node['type'] === undefined) out['tsType'] = 'never';
+  return out;
 }

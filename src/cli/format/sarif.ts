@@ -31,6 +31,8 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   'missing-capability': 'a required capability has no binding in the profile',
   'platform-reserved': 'an application sets a key only the platform may set',
   'unvalidated-capability': 'a used capability is validated by nothing',
+  'field-unavailable': "a key, value or capability the cluster's platform version does not have",
+  'field-deprecated': "a key, value or capability deprecated at the cluster's platform version",
   'plugin-error': 'a plugin handler threw or returned a malformed result while validating a binding',
 };
 

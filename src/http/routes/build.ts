@@ -7,7 +7,7 @@ import { sendJson } from '../respond.js';
 import type { ServiceState } from '../service-state.js';
 
 /**
- * `POST /v1/build`: `{application, profile, definitions?}` (texts or objects); answers 200
+ * `POST /v1/build`: `{application, profile, definitions?, platform?}` (texts or objects); answers 200
  * `{valid, diagnostics, application}` whatever the verdict. Diagnostics name the files
  * `application`, `profile` and `definitions[i]`.
  */
@@ -24,6 +24,7 @@ export function buildRoute(state: ServiceState, metrics: ServiceMetrics): Reques
       },
       // The request's definitions make a catalogue of their own; the one in service never changes.
       catalogue,
+      { platform: { overrides: envelope.platform } },
     );
     const valid = !report.diagnostics.some((d) => d.severity === 'error');
     metrics.validations.inc({ operation: 'build', verdict: valid ? 'valid' : 'invalid' });

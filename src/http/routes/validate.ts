@@ -12,7 +12,8 @@ export const REQUEST_FILE = 'request';
 
 /**
  * `POST /v1/validate`: a ClusterProfile as YAML or JSON, or the JSON envelope
- * `{profile, definitions?}`; answers 200 `{valid, diagnostics, resolved}` whatever the verdict.
+ * `{profile, definitions?, platform?}`; answers 200 `{valid, diagnostics, resolved}` whatever
+ * the verdict.
  */
 export function validateRoute(state: ServiceState, metrics: ServiceMetrics): RequestHandler {
   return (req, res) => {
@@ -28,10 +29,11 @@ export function validateRoute(state: ServiceState, metrics: ServiceMetrics): Req
       if (isEnvelope(data)) {
         const envelope = readEnvelope(text, data, ['profile']);
         const { profile, definitions } = envelope;
+        const options = { platform: { overrides: envelope.platform } };
         verdict =
           profile.data !== undefined && definitions.length === 0
-            ? validateJsonProfile(REQUEST_FILE, profile.text, profile.data, catalogue)
-            : validateProfile({ profile: { file: REQUEST_FILE, content: profile.text }, definitions }, catalogue);
+            ? validateJsonProfile(REQUEST_FILE, profile.text, profile.data, catalogue, options)
+            : validateProfile({ profile: { file: REQUEST_FILE, content: profile.text }, definitions }, catalogue, options);
       } else {
         verdict = validateJsonProfile(REQUEST_FILE, text, data, catalogue);
       }

@@ -1,0 +1,34 @@
+import { InvalidArgumentError } from 'commander';
+import type { PlatformOptions } from '../operations/platform.js';
+import { layerPlatforms, type Platform, parsePlatformSettings } from '../schema/platform-version.js';
+
+/**
+ * Collects one `--platform COMPONENT=VERSION` into the list of those given so far; a malformed
+ * one, or a component given twice, is a usage error naming it (exit 2).
+ */
+export function collectPlatformFlag(value: string, previous: string[]): string[] {
+  const all = [...previous, value];
+  const read = parsePlatformSettings(all);
+  if (!read.ok) throw new InvalidArgumentError(read.message);
+  return all;
+}
+
+/** The platform the `--platform` flags give (each already checked by {@link collectPlatformFlag}). */
+export function platformOfFlags(flags: readonly string[] | undefined): Platform {
+  const read = parsePlatformSettings(flags ?? []);
+  return read.ok ? read.platform : {};
+}
+
+/**
+ * A command's platform options (DESIGN §8.4, §11): `repositoryDefault` is the repository's
+ * default for components a profile does not name (the config file's `platform`), and the
+ * `--platform` flags win over every profile's own versions.
+ */
+export function platformOptions(flags: readonly string[] | undefined, repositoryDefault?: Platform): PlatformOptions {
+  return { repositoryDefault, overrides: platformOfFlags(flags) };
+}
+
+/** The platform a published schema is narrowed to: the repository default under the `--platform` flags. */
+export function narrowingPlatform(flags: readonly string[] | undefined, repositoryDefault?: Platform): Platform {
+  return layerPlatforms(repositoryDefault, platformOfFlags(flags));
+}
