@@ -29,6 +29,8 @@ export interface EvaluateOptions {
 export interface ProfileEvaluation {
   /** `metadata.name`, when it could be read. */
   name: string | undefined;
+  /** `spec.gitopsEngine`, or its default. */
+  gitopsEngine: string;
   issues: Issue[];
   /** Present when the profile has no errors. */
   resolved: ResolvedProfile | undefined;
@@ -88,14 +90,19 @@ export function evaluateProfile(
     if (!catalogue.knows(type)) {
       capabilities[key] = rendering;
       if (unknownCapability !== 'quiet') {
-        const hint = didYouMean(type, catalogue.knownTypes());
+        // Not a slip of a known type: most likely a custom capability whose definition this run did not load.
+        const hint =
+          didYouMean(type, catalogue.knownTypes()) ??
+          `if ${type} is a custom capability, load its CapabilityDefinition: --definitions DIR, or definitions: in .kurel.yaml`;
         const make = unknownCapability === 'error' ? error : warning;
         issues.push(
           make(
             'unknown-capability',
             ['spec', 'capabilities', key],
             `capability "${type}" is known to no handler or definition; its rendering is not validated`,
-            hint ? { hint } : {},
+            {
+              hint,
+            },
           ),
         );
       }
@@ -122,6 +129,7 @@ export function evaluateProfile(
     issues,
     capabilities,
     platform,
+    gitopsEngine,
     resolved: hasError ? undefined : { gitopsEngine, capabilities },
   };
 }

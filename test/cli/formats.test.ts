@@ -73,7 +73,7 @@ describe('--format github', () => {
     expect(run.stdout.split('\n')).toEqual([
       '::error file=bad.yaml,line=8,col=7,endLine=8,endColumn=15,title=missing-required::capability "expose": ingressClassName is required when controllerType is ingress',
       `::error file=bad.yaml,line=10,col=9,endLine=10,endColumn=23,title=unknown-field::capability "expose": unknown field "ingresClassName" (allowed: ${ALLOWED_EXPOSE_KEYS})%0Adid you mean ingressClassName?`,
-      '::warning file=bad.yaml,line=11,col=5,endLine=11,endColumn=15,title=unknown-capability::capability "servicemesh" is known to no handler or definition; its rendering is not validated',
+      '::warning file=bad.yaml,line=11,col=5,endLine=11,endColumn=15,title=unknown-capability::capability "servicemesh" is known to no handler or definition; its rendering is not validated%0Aif servicemesh is a custom capability, load its CapabilityDefinition: --definitions DIR, or definitions: in .kurel.yaml',
       '::error file=team%2Ca%3Ab.yaml,line=9,col=9,endLine=9,endColumn=11,title=unknown-field::capability "pvc": unknown field "50%25" (allowed: storageClassName)',
       '3 profiles checked: 3 errors, 1 warning',
       '',
@@ -426,7 +426,7 @@ describe('--format junit', () => {
     const testcase = root.children[0]!.children[0]!;
     expect(testcase.children.map((c) => c.name)).toEqual(['system-out']);
     expect(testcase.children[0]!.text).toBe(
-      'warns.yaml:7:5 warning unknown-capability capability "servicemesh" is known to no handler or definition; its rendering is not validated\npath: /spec/capabilities/servicemesh',
+      'warns.yaml:7:5 warning unknown-capability capability "servicemesh" is known to no handler or definition; its rendering is not validated\npath: /spec/capabilities/servicemesh\nhint: if servicemesh is a custom capability, load its CapabilityDefinition: --definitions DIR, or definitions: in .kurel.yaml',
     );
   });
 

@@ -137,11 +137,18 @@ describe('capability bindings', () => {
     });
   });
 
-  it('warns about a capability no handler or definition knows, with a hint for a near miss', () => {
+  it('warns about a capability no handler or definition knows, with a hint for a near miss, or to load its definition (issue 16, defect 14)', () => {
     const report = lintText(withBindings('certificates:\n  rendering: {issuerRef: {name: ca}}\nredis-sidecar.cache:\n  rendering: {image: redis}'));
     expect(report.diagnostics.map((d) => [d.code, d.severity, d.line, d.column, d.path, d.hint])).toEqual([
       ['unknown-capability', 'warning', 7, 5, '/spec/capabilities/certificates', 'did you mean certificate?'],
-      ['unknown-capability', 'warning', 9, 5, '/spec/capabilities/redis-sidecar.cache', undefined],
+      [
+        'unknown-capability',
+        'warning',
+        9,
+        5,
+        '/spec/capabilities/redis-sidecar.cache',
+        'if redis-sidecar is a custom capability, load its CapabilityDefinition: --definitions DIR, or definitions: in .kurel.yaml',
+      ],
     ]);
     expect(report.files[0]?.resolved?.capabilities).toEqual({ certificates: { issuerRef: { name: 'ca' } }, 'redis-sidecar.cache': { image: 'redis' } });
   });
