@@ -16,6 +16,7 @@ function annotationOf(d: Diagnostic, positioned: boolean): string {
   const endColumn = oneLine ? Math.max(d.column, d.endColumn - 1) : d.column;
   // A problem with no place in a file (an unreadable path, the command line) names no line;
   // one with no file at all (`<command line>`) names no file.
+  const unplaced = d.file.startsWith('<') ? [] : [['file', d.file]];
   const place = positioned
     ? [
         ['file', d.file],
@@ -24,9 +25,7 @@ function annotationOf(d: Diagnostic, positioned: boolean): string {
         ['endLine', String(d.line)],
         ['endColumn', String(endColumn)],
       ]
-    : d.file.startsWith('<')
-      ? []
-      : [['file', d.file]];
+    : unplaced;
   const properties = [...place, ['title', d.code]].map(([name, value]) => `${name}=${escapeProperty(value!)}`).join(',');
   const message = d.hint ? `${d.message}\n${d.hint}` : d.message;
   return `::${d.severity} ${properties}::${escapeData(message)}`;
