@@ -5,12 +5,12 @@ import { gatherInputs } from '../files/gather-inputs.js';
 import type { SourceDocument, SourceText } from '../yaml/source.js';
 import { type Catalogue, createCatalogue } from './catalogue.js';
 import { RegistryError } from './errors.js';
-import { loadPlugins, withPlugins } from './load-plugins.js';
+import { loadPlugins, type PluginRef, withPlugins } from './load-plugins.js';
 
 /** Where a catalogue's handlers and definitions come from. */
 export interface CatalogueSources {
   /** Handler plugins: paths (relative to `cwd`) or package names. */
-  plugins?: readonly string[];
+  plugins?: readonly PluginRef[];
   /** Folders searched recursively for CapabilityDefinition files, named as they are shown in diagnostics. */
   definitionDirs?: readonly string[];
   /** CapabilityDefinition files. */
@@ -35,7 +35,7 @@ export interface CatalogueLoad {
  * The built-in handlers plus the plugins: each plugin imported and put through the startup
  * assertion. Throws {@link RegistryError} naming the plugin when one is refused.
  */
-export async function loadHandlers(plugins: readonly string[], cwd: string): Promise<Catalogue> {
+export async function loadHandlers(plugins: readonly PluginRef[], cwd: string): Promise<Catalogue> {
   const catalogue = createCatalogue();
   return plugins.length === 0 ? catalogue : withPlugins(catalogue, await loadPlugins(plugins, cwd));
 }
@@ -73,9 +73,13 @@ export function readDefinitionInputs(inputs: readonly InputFile[]): DefinitionDo
  */
 export async function loadDefinitionFiles(
   catalogue: Catalogue,
-  sources: Pick<CatalogueSources, 'definitionDirs' | 'definitionFiles'>,
+  sources: Pick<CatalogueSources, 'definitionDirs' | 'definitionFiles'> & { cwd?: string },
 ): Promise<Omit<CatalogueLoad, 'catalogue'> & { catalogue: Catalogue }> {
-  const gathered = await gatherInputs({ definitionDirs: sources.definitionDirs ?? [], definitionFiles: sources.definitionFiles ?? [] });
+  const gathered = await gatherInputs({
+    definitionDirs: sources.definitionDirs ?? [],
+    definitionFiles: sources.definitionFiles ?? [],
+    ...(sources.cwd !== undefined ? { cwd: sources.cwd } : {}),
+  });
   const read = readDefinitionInputs(gathered.inputs);
   const extended = catalogue.withDefinitions(read.documents);
   return {

@@ -18,6 +18,9 @@ const capabilityDefOption = () => new Option('--capability-def <file>', 'load a 
 const pluginOption = () => new Option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)').argParser(collect).default([]);
 // DESIGN §8.4: the version of one platform component, over the profile's spec.platform.
 const platformOption = (what: string) => new Option('--platform <component=version>', what).argParser(collectPlatformFlag).default([]);
+// DESIGN §5.4: every command that takes --definitions reads .kurel.yaml, or the one named, or none.
+const configOption = () => new Option('--config <file>', 'read this configuration file instead of the .kurel.yaml found above the working directory');
+const noConfigOption = () => new Option('--no-config', 'read no configuration file');
 const PROFILE_PLATFORM = "judge profiles at this platform version, such as kubernetes=1.29, over the profile's spec.platform (repeatable)";
 const NARROW_PLATFORM = 'narrow the schemas to this platform version, such as kubernetes=1.29: fields it lacks are left out (repeatable)';
 
@@ -38,8 +41,12 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
     .addOption(platformOption(PROFILE_PLATFORM))
-    .option('--strict', 'exit 1 on warnings too', false)
-    .option('--strict-capabilities', 'report unknown capabilities as errors', false)
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .option('--strict', 'exit 1 on warnings too')
+    .option('--no-strict', 'turn off strict: true of the configuration')
+    .option('--strict-capabilities', 'report unknown capabilities as errors')
+    .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
     .addOption(new Option('--format <format>', 'output format').choices([...LINT_FORMATS]).default('text'))
     .option('--stdin-filepath <name>', 'the file name to report for standard input')
     .exitOverride()
@@ -57,7 +64,10 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
     .addOption(platformOption(PROFILE_PLATFORM))
-    .option('--strict-capabilities', 'report used capabilities that nothing validates as errors', false)
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .option('--strict-capabilities', 'report used capabilities that nothing validates as errors')
+    .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
     .addOption(new Option('--output <format>', 'how the resolved application is printed with --format text').choices(['yaml', 'json']).default('yaml'))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .exitOverride()
@@ -73,6 +83,8 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(configOption())
+    .addOption(noConfigOption())
     .addOption(platformOption(NARROW_PLATFORM))
     .exitOverride()
     .action(async (type: string | undefined, options) => {
@@ -87,6 +99,8 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(configOption())
+    .addOption(noConfigOption())
     .addOption(platformOption(NARROW_PLATFORM))
     .exitOverride()
     .action(async (options) => {
@@ -100,6 +114,8 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(configOption())
+    .addOption(noConfigOption())
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .exitOverride()
     .action(async (options) => {
@@ -125,6 +141,8 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .option('--definitions <dir>', 'load CapabilityDefinitions from this folder too (repeatable; reloaded on SIGHUP)', collect, [])
     .option('--watch-definitions', 'reload by itself when a file under a --definitions folder changes', false)
     .addOption(pluginOption())
+    .addOption(configOption())
+    .addOption(noConfigOption())
     .option('--tls-cert <file>', 'serve HTTPS only, with this PEM certificate (reloaded when the file changes; needs --tls-key)')
     .option('--tls-key <file>', 'the PEM private key of --tls-cert')
     .exitOverride()

@@ -35,6 +35,31 @@ export const DIAGNOSTIC_CODES = [
 /** A stable kebab-case diagnostic code. */
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
 
+/**
+ * The codes that decide whether a run can be trusted (DESIGN §11): a config may raise them,
+ * never lower or turn them off, and no comment in a file can suppress them. Named as strings
+ * so that codes other parts of kurel add (lock-outdated, …) are covered once they exist.
+ */
+export const RAISE_ONLY_CODES: ReadonlySet<string> = new Set([
+  'yaml-syntax',
+  'io-error',
+  'usage',
+  'file-too-large',
+  'too-deep',
+  'alias-limit',
+  'definition-invalid',
+  'definition-conflict',
+  'definition-changed',
+  'lock-outdated',
+  'plugin-error',
+  'migration-unsupported',
+]);
+
+/** True for a stable diagnostic code kurel has. */
+export function isDiagnosticCode(text: string): text is DiagnosticCode {
+  return (DIAGNOSTIC_CODES as readonly string[]).includes(text);
+}
+
 /** How bad a diagnostic is; only errors fail a run unless `--strict` is given. */
 export type Severity = 'error' | 'warning';
 
@@ -80,6 +105,11 @@ export interface Diagnostic {
   /** JSON Pointer of the offending node (`""` for the whole document). */
   path: string;
   hint?: string;
+  /**
+   * Set when a `# kurel-disable` comment in the file silences it: it stays in JSON and SARIF
+   * reports, but is hidden in text, GitHub and JUnit output and never fails a run.
+   */
+  suppressed?: { reason?: string };
 }
 
 const KEY_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
@@ -134,9 +164,14 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return a.line - b.line || a.column - b.column || compareText(a.code, b.code) || compareText(a.message, b.message);
 }
 
-/** True when any diagnostic is an error. */
+/** True when any diagnostic is an error that no comment suppressed. */
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
-  return diagnostics.some((d) => d.severity === 'error');
+  return diagnostics.some((d) => d.severity === 'error' && d.suppressed === undefined);
+}
+
+/** The diagnostics a report shows and a run is judged by: those no comment suppressed. */
+export function unsuppressed(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.filter((d) => d.suppressed === undefined);
 }
 
 /** Renders a relative path for messages: `issuerRef.name`, `trafficSources[0].namespace`. */

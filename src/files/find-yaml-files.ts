@@ -1,6 +1,6 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { compareText } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 
@@ -20,12 +20,12 @@ const DIRECTORY_ERRORS: Readonly<Record<string, string>> = { ENOENT: 'no such di
  * followed when they resolve inside `dir` (ConfigMap mounts are links of that kind); a link
  * that leaves it, a dangling link, or a loop is an `io-error`.
  */
-export async function findYamlFiles(dir: string): Promise<FoundFiles> {
+export async function findYamlFiles(dir: string, cwd: string = process.cwd()): Promise<FoundFiles> {
   const files: string[] = [];
   const diagnostics: Diagnostic[] = [];
   let root: string;
   try {
-    root = await realpath(dir);
+    root = await realpath(resolve(cwd, dir));
     if (!(await stat(root)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -37,7 +37,7 @@ export async function findYamlFiles(dir: string): Promise<FoundFiles> {
   const walk = async (shown: string, real: string, seen: ReadonlySet<string>): Promise<void> => {
     let entries: Dirent[];
     try {
-      entries = await readdir(shown, { withFileTypes: true });
+      entries = await readdir(resolve(cwd, shown), { withFileTypes: true });
     } catch (err) {
       diagnostics.push(fileDiagnostic(shown, 'io-error', `cannot read ${shown}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`));
       return;
@@ -50,7 +50,7 @@ export async function findYamlFiles(dir: string): Promise<FoundFiles> {
       let target = join(real, entry.name);
       if (entry.isSymbolicLink()) {
         try {
-          target = await realpath(path);
+          target = await realpath(resolve(cwd, path));
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
           const what = code === 'ELOOP' ? 'a symbolic link loop' : 'a dangling symbolic link';

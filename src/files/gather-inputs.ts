@@ -21,17 +21,26 @@ export interface GatheredInputs {
  * reached by; standard input can be read once, so a second `-` is a `usage` error.
  */
 export async function gatherInputs(
-  request: { paths?: readonly string[]; definitionDirs?: readonly string[]; definitionFiles?: readonly string[]; stdinName?: string },
+  request: {
+    paths?: readonly string[];
+    definitionDirs?: readonly string[];
+    definitionFiles?: readonly string[];
+    stdinName?: string;
+    /** The folder relative paths are read from (they are still named as given); the process's by default. */
+    cwd?: string;
+  },
   stdin: () => Promise<Uint8Array> = noStdin,
 ): Promise<GatheredInputs> {
+  const cwd = request.cwd ?? process.cwd();
+  const at = (path: string) => resolve(cwd, path);
   const result: GatheredInputs = { inputs: [], diagnostics: [], fatal: false };
   const seen = new Set<string>();
   let stdinRead = false;
   const addFile = async (path: string, origin: InputOrigin) => {
-    const identity = realPathOf(path);
+    const identity = realPathOf(at(path));
     if (seen.has(identity)) return;
     seen.add(identity);
-    const read = readSourceFile(path);
+    const read = readSourceFile(at(path), path);
     if (read.ok) result.inputs.push({ file: path, content: read.bytes, origin });
     else {
       result.diagnostics.push(read.diagnostic);
@@ -39,7 +48,7 @@ export async function gatherInputs(
     }
   };
   const addDir = async (dir: string, origin: InputOrigin) => {
-    const found = await findYamlFiles(dir);
+    const found = await findYamlFiles(dir, cwd);
     result.diagnostics.push(...found.diagnostics);
     if (found.unreadable) result.fatal = true;
     for (const file of found.files) await addFile(file, origin);
@@ -62,7 +71,7 @@ export async function gatherInputs(
       }
       continue;
     }
-    if (await isDirectory(path)) await addDir(path, 'directory');
+    if (await isDirectory(at(path))) await addDir(path, 'directory');
     else await addFile(path, 'argument');
   }
   for (const dir of request.definitionDirs ?? []) await addDir(dir, 'definition');

@@ -1,4 +1,5 @@
 import { RegistryError } from '../catalogue/errors.js';
+import type { PluginRef } from '../catalogue/load-plugins.js';
 import { createApp } from './app.js';
 import { prepareCatalogueLoader } from './catalogue-loader.js';
 import { batchedDestination, createLogger, diagnosticLines } from './logger.js';
@@ -12,7 +13,9 @@ export interface ServiceOptions {
   port: number;
   /** Definition folders, named as they are shown in diagnostics and `/readyz`. */
   definitionDirs: readonly string[];
-  plugins: readonly string[];
+  /** Definition files (a configuration's `capabilityDefs`). */
+  definitionFiles?: readonly string[];
+  plugins: readonly PluginRef[];
   cwd: string;
   /** Folders to watch for changes (`--watch-definitions`); a change reloads, debounced. */
   watchedDirs?: readonly string[] | undefined;
@@ -63,7 +66,12 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
 
   let loader: CatalogueLoader;
   try {
-    loader = await prepareCatalogueLoader({ definitionDirs: options.definitionDirs, plugins: options.plugins, cwd: options.cwd });
+    loader = await prepareCatalogueLoader({
+      definitionDirs: options.definitionDirs,
+      definitionFiles: options.definitionFiles ?? [],
+      plugins: options.plugins,
+      cwd: options.cwd,
+    });
   } catch (err) {
     if (!(err instanceof RegistryError)) throw err;
     return refuse(err.message);

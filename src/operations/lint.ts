@@ -1,15 +1,18 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
-import { compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
-import type { FileReport, InputFile } from '../core/input.js';
+import { compareDiagnostics, type Diagnostic, hasErrors } from '../core/diagnostics.js';
+import type { FileReport, InputFile, ResolvedProfile } from '../core/input.js';
 import { readInput } from '../documents/read-input.js';
 import type { SourceDocument, SourceText } from '../yaml/source.js';
-import { evaluateProfile } from './evaluate-profile.js';
+import { evaluateProfile, type ProfileEvaluation } from './evaluate-profile.js';
 import type { PlatformOptions } from './platform.js';
+import { applySeverities, type SeverityOf } from './severity.js';
 
 /** Options of a lint run. */
 export interface LintOptions {
   /** Report `unknown-capability` as an error instead of a warning. */
   strictCapabilities?: boolean;
+  /** The severities each file is judged with (a configuration's `severity` and `overrides`), applied last. */
+  severityOf?: SeverityOf;
   /** Platform versions around each profile's own (DESIGN §8.4): the repository default and the overrides. */
   platform?: PlatformOptions;
 }
@@ -49,6 +52,7 @@ export function lintInputs(inputs: readonly InputFile[], catalogue: Catalogue, o
   for (const d of extended.diagnostics) diagnostics.push(d);
 
   const policy = options.strictCapabilities ? 'error' : 'warning';
+  const evaluated: { report: FileReport; evaluation: ProfileEvaluation }[] = [];
   for (const { document, report, clean } of profiles) {
     const evaluation = evaluateProfile(document.data, extended.catalogue, policy, {
       platform: options.platform,
@@ -56,8 +60,21 @@ export function lintInputs(inputs: readonly InputFile[], catalogue: Catalogue, o
     });
     for (const issue of evaluation.issues) diagnostics.push(document.toDiagnostic(issue));
     if (evaluation.resolved && clean) report.resolved = evaluation.resolved;
+    evaluated.push({ report, evaluation });
   }
 
-  diagnostics.sort(compareDiagnostics);
-  return { diagnostics, files, sources, catalogue: extended.catalogue };
+  const judged = options.severityOf ? applySeverities(diagnostics, options.severityOf) : diagnostics;
+  if (judged !== diagnostics) resolveAsJudged(evaluated, judged);
+  judged.sort(compareDiagnostics);
+  return { diagnostics: judged, files, sources, catalogue: extended.catalogue };
+}
+
+// A profile is resolved exactly when no error remains for it once severities were applied: a
+// raised warning takes `resolved` away, a lowered error gives it.
+function resolveAsJudged(evaluated: readonly { report: FileReport; evaluation: ProfileEvaluation }[], diagnostics: readonly Diagnostic[]): void {
+  const failing = new Set(diagnostics.filter((d) => hasErrors([d])).map((d) => d.file));
+  for (const { report, evaluation } of evaluated) {
+    if (failing.has(report.path)) delete report.resolved;
+    else report.resolved ??= { gitopsEngine: evaluation.gitopsEngine, capabilities: evaluation.capabilities as ResolvedProfile['capabilities'] };
+  }
 }

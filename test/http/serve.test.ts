@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -124,6 +124,36 @@ describe('kurel serve', () => {
       const res = await fetch(`${served.url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: profile });
       expect(await res.json()).toMatchObject({ valid: true, resolved: { capabilities: { 'cache-sidecar': { image: 'redis:7', port: 6379 } } } });
       expect(served.lines.some((l) => l['msg'] === 'reload failed: the previous definitions stay in service')).toBe(true);
+      served.child.kill('SIGTERM');
+      expect(await served.exit).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('judges as lint does when both read the same .kurel.yaml: its definitions replace the embedded ones (issue 16, defect 14)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kurel-serve-config-'));
+    try {
+      mkdirSync(join(dir, '.git'));
+      mkdirSync(join(dir, 'defs'));
+      writeFileSync(join(dir, '.kurel.yaml'), 'definitions: [defs/]\n');
+      writeFileSync(join(dir, 'defs', 'rate-limit.yaml'), readFileSync(join(ROOT, 'definitions', 'rate-limit.yaml')));
+      const profile =
+        'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: edge\nspec:\n  capabilities:\n    rate-limit:\n      rendering: {requestsPerSecond: "fifty"}\n    redis-sidecar:\n      rendering: {image: redis}\n';
+      writeFileSync(join(dir, 'edge.yaml'), profile);
+      const lint = await runKurel(['lint', 'edge.yaml', '--format', 'json'], { cwd: dir });
+      const served = await serve([], dir);
+      const res = await fetch(`${served.url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: profile });
+      const answer = (await res.json()) as { diagnostics: { code: string; severity: string; path: string }[] };
+      const pinned = (list: { code: string; severity: string; path: string }[]) => list.map((d) => [d.code, d.severity, d.path]);
+      expect(pinned(answer.diagnostics)).toEqual([
+        ['wrong-type', 'error', '/spec/capabilities/rate-limit/rendering/requestsPerSecond'],
+        // The embedded definitions/ (which define redis-sidecar) are replaced by the config's.
+        ['unknown-capability', 'warning', '/spec/capabilities/redis-sidecar'],
+      ]);
+      expect(pinned((JSON.parse(lint.stdout) as { diagnostics: { code: string; severity: string; path: string }[] }).diagnostics)).toEqual(
+        pinned(answer.diagnostics),
+      );
       served.child.kill('SIGTERM');
       expect(await served.exit).toBe(0);
     } finally {

@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
+import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import type { FileReport, InputFile } from '../../core/input.js';
 import { stringifyJson } from '../../core/json-text.js';
@@ -10,6 +11,7 @@ import { type ReadResult, readSourceFile } from '../../files/read-file.js';
 import { type BuildReport, buildApplication } from '../../operations/build-application.js';
 import { buildEnvelope } from '../../operations/envelopes.js';
 import type { Platform } from '../../schema/platform-version.js';
+import { type ConfigurableOptions, configureCommand, textRefusal } from '../apply-config.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { exitCodeOf } from '../exit-code.js';
 import { formatText, paletteFor, summarize } from '../format/text.js';
@@ -22,12 +24,12 @@ export const BUILD_FORMATS = ['text', 'json'] as const;
 export const BUILD_OUTPUTS = ['yaml', 'json'] as const;
 
 /** Options of `kurel build`. */
-export interface BuildCommandOptions {
+export interface BuildCommandOptions extends ConfigurableOptions {
   profile: string;
   definitions: string[];
   capabilityDef: string[];
-  plugin: string[];
-  strictCapabilities: boolean;
+  plugin: PluginRef[];
+  strictCapabilities?: boolean;
   output: (typeof BUILD_OUTPUTS)[number];
   format: (typeof BUILD_FORMATS)[number];
   /** `--platform COMPONENT=VERSION` flags: they win over the profile's spec.platform. */
@@ -43,7 +45,13 @@ const APP_FILE = 'app.yaml';
  * Runs `kurel build <app.yaml|package-dir>`; returns the exit code. The package directory is
  * the app file's folder, and its `definitions/` is always loaded.
  */
-export async function runBuild(target: string, options: BuildCommandOptions, io: CommandIo): Promise<number> {
+export async function runBuild(target: string, flags: BuildCommandOptions, io: CommandIo): Promise<number> {
+  const configured = configureCommand(flags, io, (problems, sources) => {
+    if (flags.format === 'json') io.stdout(`${stringifyJson(buildEnvelope(false, problems, [], null))}\n`);
+    else textRefusal(io)(problems, sources);
+  });
+  if (!configured.ok) return configured.exitCode;
+  const { options } = configured;
   const diagnostics: Diagnostic[] = [];
   let fatal = false;
   const isPackageDir = await isDirectory(target);
@@ -77,7 +85,7 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
         definitions: await withoutRepeatedFiles(gathered.inputs),
       },
       handlers.catalogue,
-      { strictCapabilities: options.strictCapabilities, platform: platformOptions(options.platform, options.platformDefault) },
+      { strictCapabilities: options.strictCapabilities === true, platform: platformOptions(options.platform, options.platformDefault) },
     );
     diagnostics.push(...report.diagnostics);
   }

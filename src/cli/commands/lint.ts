@@ -1,21 +1,28 @@
+import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { compareDiagnostics, type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import { gatherInputs } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
 import type { Platform } from '../../schema/platform-version.js';
+import { type ConfigurableOptions, configureCommand } from '../apply-config.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { exitCodeOf } from '../exit-code.js';
 import { type LintFormat, renderReport } from '../format/index.js';
 import { paletteFor } from '../format/text.js';
+import { globMatcher } from '../glob.js';
 import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
+import { severityLayers } from '../run-config.js';
+
+/** The codes `strictCapabilities` makes errors (DESIGN §4.5): lint's unknown-capability, build's unvalidated-capability. */
+export const STRICT_CAPABILITY_CODES = ['unknown-capability', 'unvalidated-capability'] as const;
 
 /** Options of `kurel lint`. */
-export interface LintCommandOptions {
+export interface LintCommandOptions extends ConfigurableOptions {
   definitions: string[];
   capabilityDef: string[];
-  plugin: string[];
-  strict: boolean;
-  strictCapabilities: boolean;
+  plugin: PluginRef[];
+  strict?: boolean;
+  strictCapabilities?: boolean;
   format: LintFormat;
   stdinFilepath?: string;
   /** `--platform COMPONENT=VERSION` flags: they win over every profile's spec.platform. */
@@ -25,13 +32,21 @@ export interface LintCommandOptions {
 }
 
 /** Runs `kurel lint`; returns the exit code. */
-export async function runLint(paths: readonly string[], options: LintCommandOptions, io: CommandIo): Promise<number> {
+export async function runLint(paths: readonly string[], flags: LintCommandOptions, io: CommandIo): Promise<number> {
+  const palette = paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env);
+  const configured = configureCommand(flags, io, (diagnostics, sources) => {
+    // A configuration that cannot be used is reported like any other problem, in the chosen format.
+    io.stdout(`${renderReport(flags.format, { valid: false, diagnostics, files: [], sources, palette })}\n`);
+  });
+  if (!configured.ok) return configured.exitCode;
+  const { options, run } = configured;
   const gathered = await gatherInputs(
     {
       paths,
       definitionDirs: options.definitions,
       definitionFiles: options.capabilityDef,
       ...(options.stdinFilepath ? { stdinName: options.stdinFilepath } : {}),
+      cwd: io.cwd,
     },
     io.stdin,
   );
@@ -44,7 +59,7 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
   const report: Pick<LintReport, 'diagnostics' | 'files' | 'sources'> = handlers.refused
     ? { diagnostics: [], files: [], sources: new Map() }
     : lintInputs(gathered.inputs, handlers.catalogue, {
-        strictCapabilities: options.strictCapabilities,
+        severityOf: severityLayers(run, flags, io.cwd, await globMatcher(run), STRICT_CAPABILITY_CODES),
         platform: platformOptions(options.platform, options.platformDefault),
       });
   if (!fatal && !gathered.inputs.some((i) => i.origin !== 'definition') && extra.length === 0) {
@@ -52,14 +67,14 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
     fatal = true;
   }
   const diagnostics = [...extra, ...report.diagnostics].sort(compareDiagnostics);
-  const code = exitCodeOf(diagnostics, { fatal, strict: options.strict });
+  const code = exitCodeOf(diagnostics, { fatal, strict: options.strict === true });
   const text = renderReport(options.format, {
     valid: code === 0,
     diagnostics,
     files: report.files,
     sources: report.sources,
-    palette: paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env),
-    strict: options.strict,
+    palette,
+    strict: options.strict === true,
   });
   io.stdout(`${text}\n`);
   return code;

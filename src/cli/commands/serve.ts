@@ -1,16 +1,18 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
+import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { embeddedDefinitionsDir } from '../../files/package-files.js';
 import { runService } from '../../http/entry.js';
+import { type ConfigurableOptions, configureCommand } from '../apply-config.js';
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
 
 /** Options of `kurel serve`. */
-export interface ServeCommandOptions {
+export interface ServeCommandOptions extends ConfigurableOptions {
   host: string;
   port: string;
   definitions: string[];
-  plugin: string[];
+  plugin: PluginRef[];
   /** Serve HTTPS only with this certificate (PEM), reloaded when it changes. */
   tlsCert?: string;
   /** The private key (PEM) of `tlsCert`. */
@@ -24,7 +26,11 @@ export interface ServeCommandOptions {
  * `--definitions` folder. Returns the exit code: 0 after a clean drain, 1 when connections had
  * to be cut, 2 when it could not start.
  */
-export async function runServe(options: ServeCommandOptions, io: CommandIo): Promise<number> {
+export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promise<number> {
+  // The configuration is read once, at start (DESIGN §11): a reload re-reads the folders only.
+  const configured = configureCommand(flags, io);
+  if (!configured.ok) return configured.exitCode;
+  const { options, run } = configured;
   const port = parsePort(options.port);
   if (port === undefined) {
     io.stderr(`error: --port must be an integer from 0 to 65535, found ${JSON.stringify(options.port)}\n`);
@@ -38,7 +44,9 @@ export async function runServe(options: ServeCommandOptions, io: CommandIo): Pro
     {
       host: options.host,
       port,
-      definitionDirs: [...embeddedDirs(io.cwd), ...options.definitions],
+      // A configuration's definitions replace the embedded default, so the service judges as CI does.
+      definitionDirs: [...(run && run.config.definitions.length + run.config.capabilityDefs.length > 0 ? [] : embeddedDirs(io.cwd)), ...options.definitions],
+      definitionFiles: options.capabilityDef,
       watchedDirs: options.watchDefinitions ? options.definitions : undefined,
       plugins: options.plugin,
       cwd: io.cwd,
