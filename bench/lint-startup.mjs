@@ -1,11 +1,13 @@
 // Wall time of `kurel lint` on one typical profile against bare `node -e 0`, measured in the
 // same run, alternating, so machine noise hits both alike (DESIGN §6: within 2x).
+
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { spawnSync } from 'node:child_process';
-import { median, ms, ratio, timeProcess, verdict } from './lib/measure.mjs';
+import { Budgets } from './lib/budget.mjs';
+import { median, ms, ratio, timeProcess } from './lib/measure.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -47,16 +49,15 @@ timeProcess(process.execPath, ['-e', '0']);
 for (const v of variants) timeProcess(process.execPath, v.args, { cwd: ROOT });
 for (let i = 0; i < RUNS; i++) {
   baseline.push(timeProcess(process.execPath, ['-e', '0']));
-  variants.forEach((v, k) => samples[k].push(timeProcess(process.execPath, v.args, { cwd: ROOT })));
+  for (const [k, v] of variants.entries()) samples[k].push(timeProcess(process.execPath, v.args, { cwd: ROOT }));
 }
 
+const budgets = new Budgets();
 const base = median(baseline);
 console.log(`lint startup: ${profile.startsWith(ROOT) ? profile.slice(ROOT.length) : 'a minimal profile'}, median of ${RUNS} alternating runs`);
 console.log(`  node -e 0 (baseline)            ${ms(base)}`);
-variants.forEach((v, k) => {
-  const figure = median(samples[k]);
-  console.log(`  ${v.name.padEnd(31)} ${ms(figure)}  ${ratio(figure / base)}  ${verdict(figure / base, BUDGET)}`);
-});
+const figures = variants.map((_v, k) => median(samples[k]));
+for (const [k, v] of variants.entries()) console.log(`  ${v.name.padEnd(31)} ${ms(figures[k])}  ${ratio(figures[k] / base)}`);
 
 // Peak memory, from a separate run each (reading it does not disturb the timings above).
 const rss = (args) => {
@@ -72,4 +73,6 @@ const lintRss = rss([
   `${report} process.argv = [process.execPath, ${JSON.stringify(CLI)}, 'lint', ${JSON.stringify(profile)}]; await import(${JSON.stringify(pathToFileURL(CLI).href)});`,
 ]);
 console.log(`  peak RSS: node -e 0 ${baseRss.toFixed(1)} MB, kurel lint ${lintRss.toFixed(1)} MB  ${ratio(lintRss / baseRss)}`);
+for (const [k, v] of variants.entries()) budgets.atMost(`${v.name} / node -e 0 (§6)`, figures[k] / base, BUDGET);
 rmSync(scratch, { recursive: true, force: true });
+budgets.finish();

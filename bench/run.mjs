@@ -1,15 +1,20 @@
 // Runs the bench scripts one after another (never in parallel: they would time each other)
 // and prints the machine they ran on. `npm run bench` runs every bench/*.mjs; name scripts to
 // run only those (`npm run bench -- lint-startup`). `--record` also writes the run into
-// bench/RESULTS.md, between its latest-run markers. Exits non-zero when a script fails.
+// bench/RESULTS.md, between its latest-run markers, whatever its outcome. Ends with every
+// budget line that was over, and exits non-zero when any budget was over or a script failed
+// (DESIGN §6.1: every budget fails the run).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { OVER, OVER_BUDGET_EXIT } from './lib/budget.mjs';
 
 const BENCH = fileURLToPath(new URL('.', import.meta.url));
 const RESULTS = join(BENCH, 'RESULTS.md');
+// No script may hold the suite for ever: each is stopped after this long (BENCH_SCRIPT_LIMIT_S).
+const SCRIPT_LIMIT_MS = Number(process.env.BENCH_SCRIPT_LIMIT_S ?? 600) * 1000;
 const START = '<!-- latest-run:start -->';
 const END = '<!-- latest-run:end -->';
 
@@ -32,31 +37,76 @@ const say = (text) => {
   transcript += text;
 };
 
-say(`machine: ${cpuModel()}, ${availableParallelism()} cores (nproc), ${Math.round(totalmem() / 1024 / 1024)} MB, node ${process.version}, ${process.platform} ${process.arch}\n`);
+say(
+  `machine: ${cpuModel()}, ${availableParallelism()} cores (nproc), ${Math.round(totalmem() / 1024 / 1024)} MB, node ${process.version}, ${process.platform} ${process.arch}\n`,
+);
 say(`date: ${new Date().toISOString()}\nload average at start: ${loadAverage()}\n\n`);
+// The scripts run in their own process groups (so a stuck one can be stopped with all it
+// started); an interrupted suite stops the one running.
+let running;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (running) stopGroup(running);
+    process.exit(130);
+  });
+}
 const failed = [];
+const overBudget = [];
+const started = Date.now();
 for (const script of scripts) {
   say(`== ${script}\n`);
+  const before = transcript.length;
+  const scriptStart = Date.now();
   const outcome = await runScript(join(BENCH, script));
-  if (outcome !== 0) failed.push(`${script} (${outcome})`);
+  say(`(${script}: ${((Date.now() - scriptStart) / 1000).toFixed(0)} s)\n`);
+  const overLines = transcript
+    .slice(before)
+    .split('\n')
+    .filter((line) => line.trimStart().startsWith(`${OVER} `));
+  overBudget.push(...overLines.map((line) => `${script}: ${line.trim().slice(OVER.length).trim()}`));
+  if (outcome === OVER_BUDGET_EXIT && overLines.length > 0) {
+    // Over budget: listed below with the other lines over.
+  } else if (outcome !== 0) {
+    failed.push(`${script} (${outcome === OVER_BUDGET_EXIT ? 'over budget without a budget line' : `exit ${outcome}`})`);
+  }
   say('\n');
 }
 say(`load average at end: ${loadAverage()}\n`);
-if (failed.length > 0) {
-  console.error(`failed: ${failed.join(', ')}`);
-  process.exit(1);
-}
+say(`total time: ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+if (overBudget.length > 0)
+  say(`${overBudget.length} budget${overBudget.length === 1 ? '' : 's'} ${OVER}:\n${overBudget.map((line) => `  ${line}\n`).join('')}`);
+else if (failed.length === 0) say('every budget within\n');
+if (failed.length > 0) say(`failed: ${failed.join(', ')}\n`);
 if (record) writeRecord();
+if (failed.length > 0 || overBudget.length > 0) process.exit(1);
 
 // Runs one script, passing its output through (and into the transcript); resolves to its exit.
 function runScript(path) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [path], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [path], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+    running = child;
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', say);
+    // Past its time the script and whatever it started (its process group) are stopped.
+    const limit = setTimeout(() => {
+      say(`\n${basename(path)} ran past ${SCRIPT_LIMIT_MS / 1000} s: stopped\n`);
+      stopGroup(child);
+    }, SCRIPT_LIMIT_MS);
     child.on('error', (err) => resolve(err.message));
-    child.on('close', (code, signal) => resolve(signal ?? code));
+    child.on('close', (code, signal) => {
+      clearTimeout(limit);
+      running = undefined;
+      resolve(signal ?? code);
+    });
   });
+}
+
+function stopGroup(child) {
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // already gone
+  }
 }
 
 function writeRecord() {

@@ -21,6 +21,7 @@ export const CertificateRendering = Type.Object(
 /** Issues TLS certificates for a component through cert-manager. */
 export const certificate = defineHandler({
   type: 'certificate',
+  version: '1.0.0',
   description: 'Issues TLS certificates for a component through cert-manager',
   capabilityAware: true,
   capabilityRequired: true,

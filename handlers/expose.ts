@@ -47,6 +47,7 @@ export const ExposeRendering = Type.Union([Ingress, Gateway], {
 /** Routes traffic to a component through the cluster's ingress or Gateway API. */
 export const expose = defineHandler({
   type: 'expose',
+  version: '1.0.0',
   description: "Routes traffic to a component through the cluster's ingress or Gateway API",
   capabilityAware: true,
   capabilityRequired: true,

@@ -10,6 +10,7 @@ export const PvcRendering = Type.Object(
 /** Adds persistent volume claims to a component. */
 export const pvc = defineHandler({
   type: 'pvc',
+  version: '1.0.0',
   description: 'Adds persistent volume claims to a component',
   capabilityAware: false,
   renderingSchema: PvcRendering,

@@ -13,6 +13,7 @@ export const VolsyncRendering = Type.Object(
 /** Replicates and backs up volumes with VolSync. */
 export const volsync = defineHandler({
   type: 'volsync',
+  version: '1.0.0',
   description: 'Replicates and backs up volumes with VolSync',
   capabilityAware: false,
   renderingSchema: VolsyncRendering,

@@ -13,7 +13,7 @@ import { build } from 'esbuild';
 // (TypeBox alone is ~200 files) is what keeps `kurel lint` within 2x of `node -e 0` (DESIGN §6).
 // Everything else stays external and loads only in the commands using it (ajv, ...), except what
 // `kurel serve` needs, bundled into its own chunk (below).
-const CLI_BUNDLED = new Set(['yaml', '@sinclair/typebox', 'commander']);
+const CLI_BUNDLED = new Set(['yaml', '@sinclair/typebox', 'commander', 'semver', 'canonicalize']);
 // yaml's ES module build (shipped as its browser entry, same source) lets esbuild drop what is unused.
 const YAML_ESM = fileURLToPath(new URL('../node_modules/yaml/browser/index.js', import.meta.url));
 const packageOf = (spec) =>

@@ -13,13 +13,17 @@ export {
 export { RegistryError } from './catalogue/errors.js';
 export { type CatalogueLoad, type CatalogueSources, loadCatalogue, loadHandlers } from './catalogue/load-catalogue.js';
 export { addPlugins, loadPlugins, PluginLoadError, withPlugins } from './catalogue/load-plugins.js';
+export { registryDigest } from './catalogue/registry-digest.js';
 export { DIAGNOSTIC_CODES, type Diagnostic, type DiagnosticCode, type Issue, type Path, type Severity } from './core/diagnostics.js';
 export type { FileReport, InputFile, InputOrigin, ResolvedProfile } from './core/input.js';
 export type { JsonSchema, JsonType } from './core/json-schema.js';
 export { VERSION } from './core/version.js';
+export { latestVersion, refuseDefinitionVersion, refusePin, resolvePin } from './core/versions.js';
 export { ApplicationSchema } from './documents/application.js';
 export { CapabilityDefinitionSchema } from './documents/capability-definition.js';
+export { CapabilityLockSchema, type LockData, readLock, writeLockText } from './documents/capability-lock.js';
 export { type CompiledDefinition, compileDefinition, type DefinitionCompilation } from './documents/compile-definition.js';
+export { definitionDigest } from './documents/definition-digest.js';
 export {
   type BuildOptions,
   type BuildReport,
@@ -35,6 +39,8 @@ export { clusterProfileJsonSchema } from './operations/cluster-profile-schema.js
 export { type EvaluateOptions, evaluateProfile, type ProfileEvaluation } from './operations/evaluate-profile.js';
 export { type LintOptions, type LintReport, lintInputs } from './operations/lint.js';
 export { type CapabilityListing, listCapabilities } from './operations/list-capabilities.js';
+export { type LockPlan, planLock } from './operations/lock.js';
+export { type OutdatedRow, outdatedRows } from './operations/outdated.js';
 export type { PlatformOptions } from './operations/platform.js';
 export { type ProfileSources, type ProfileVerdict, validateJsonProfile, validateProfile } from './operations/validate-profile.js';
 export { type CheckResult, checkSchema } from './schema/check.js';

@@ -67,6 +67,7 @@ it('packs into a tarball whose installed kurel bin lints a profile', { timeout: 
           resolved: {
             gitopsEngine: 'fluxcd',
             capabilities: { expose: { controllerType: 'gateway', gatewayName: 'edge', gatewayNamespace: 'gateway-system' } },
+            versions: {},
           },
         },
       ],

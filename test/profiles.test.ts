@@ -125,7 +125,7 @@ describe('the example profiles', () => {
 
   it.each(Object.keys(RESOLVED))('%s resolves to exactly its capabilities with defaults applied', (name) => {
     const report = run.json.files.find((f) => f.path === `profiles/${name}`);
-    expect(report?.resolved).toEqual({ gitopsEngine: 'fluxcd', capabilities: RESOLVED[name] });
+    expect(report?.resolved).toEqual({ gitopsEngine: 'fluxcd', capabilities: RESOLVED[name], versions: {} });
   });
 
   it.each(DEFINITIONS)('definitions/%s loads as a CapabilityDefinition', (name) => {

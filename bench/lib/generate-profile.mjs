@@ -1,5 +1,7 @@
-// Generates valid ClusterProfiles of a requested size: many capability bindings, scoped keys
-// and realistic renderings of every built-in kind, so the bench exercises every schema path.
+// Generates ClusterProfiles of a requested size: many capability bindings, scoped keys and
+// realistic renderings of every built-in kind, so the bench exercises every schema path. Valid
+// by default; with `mistakes`, every fourth binding group carries the mistakes people make (a
+// misspelt key, a value of the wrong type, a value out of its set, a missing required key).
 
 const BINDINGS = [
   (s) => `    expose.${s}:
@@ -48,24 +50,38 @@ const BINDINGS = [
 `,
 ];
 
+// Each turns a binding group of BINDINGS into one with mistakes (each group has at least one).
+const MISTAKES = [
+  [/ingressClassName:/, 'ingresClassName:'],
+  [/sslRedirect: true/, 'sslRedirect: "yes"'],
+  [/controllerType: gateway/, 'controllerType: gatway'],
+  [/issuerRef:\n {10}name: /, 'issuerRef:\n          kind: '],
+  [/refreshInterval: 1h30m/, 'refreshInterval: [1h30m]'],
+  [/storageClassName: gp3-/, 'storageClass: gp3-'],
+  [/tls: \[\{hosts:/, 'tls: [{host:'],
+];
+
 /**
- * A valid ClusterProfile of at least `bytes` bytes (a little over: it stops after the binding
- * that reaches the size).
+ * A ClusterProfile of at least `bytes` bytes (a little over: it stops after the binding that
+ * reaches the size), valid unless `mistakes` is set; `name` is its metadata.name.
  */
-export function generateProfile(bytes) {
-  const parts = [`apiVersion: launcher.gokure.dev/v1alpha1
+export function generateProfile(bytes, { mistakes = false, name = `bench-${bytes}` } = {}) {
+  const parts = [
+    `apiVersion: launcher.gokure.dev/v1alpha1
 kind: ClusterProfile
 metadata:
-  name: bench-${bytes}
+  name: ${name}
 spec:
   gitopsEngine: fluxcd
   capabilities:
     expose:
       rendering: {controllerType: ingress, ingressClassName: nginx}
-`];
+`,
+  ];
   let size = parts[0].length;
   for (let i = 0; size < bytes; i++) {
-    const part = BINDINGS[i % BINDINGS.length](`team-${i}`);
+    let part = BINDINGS[i % BINDINGS.length](`team-${i}`);
+    if (mistakes && Math.floor(i / BINDINGS.length) % 4 === 0) for (const [from, to] of MISTAKES) part = part.replace(from, to);
     parts.push(part);
     size += part.length;
   }

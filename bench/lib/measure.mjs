@@ -1,4 +1,5 @@
-// Small timing helpers shared by the bench scripts: medians, formatted figures, budget verdicts.
+// Small timing helpers shared by the bench scripts: medians, timed calls and processes, formatted
+// figures (budget lines are lib/budget.mjs).
 import { spawnSync } from 'node:child_process';
 
 /** The median of a list of numbers. */
@@ -28,16 +29,16 @@ export function timeProcess(command, args, { okCodes = [0], cwd } = {}) {
 /**
  * Median times in milliseconds of one call of each function, measured in rounds that take
  * turns between the functions, so that load on the machine falls on all of them alike. Each
- * function is warmed up first (figures are of optimised code); fast calls are timed in batches
+ * function is warmed up first (at least `warmUpCalls` calls: figures are of optimised code); fast calls are timed in batches
  * of about a millisecond so the timer's own cost does not swell them. A round takes up to three
  * samples of each function (within `roundMs`): the first one may pay for garbage the previous
  * function left, and the median leaves it out.
  */
-export function timeCalls(fns, { rounds = 5, roundMs = 300, warmUpMs = 100 } = {}) {
+export function timeCalls(fns, { rounds = 5, roundMs = 300, warmUpMs = 100, warmUpCalls = 2 } = {}) {
   const batches = fns.map((fn) => {
     const start = now();
     let calls = 0;
-    while (calls < 2 || now() - start < warmUpMs) {
+    while (calls < warmUpCalls || now() - start < warmUpMs) {
       fn();
       calls += 1;
     }
@@ -66,11 +67,6 @@ export function ms(value) {
 /** A ratio for printing, `1.42x`. */
 export function ratio(value) {
   return `${value < 0.1 ? value.toFixed(3) : value.toFixed(2)}x`;
-}
-
-/** `within budget` or `OVER BUDGET`, with the limit, for a ratio that must stay at or below `limit`. */
-export function verdict(value, limit) {
-  return value <= limit ? `within budget (<= ${limit}x)` : `OVER BUDGET (<= ${limit}x)`;
 }
 
 /** Megabytes of a byte count, for printing. */

@@ -1,4 +1,5 @@
 import { typeName } from '../core/data.js';
+import { isDefinitionVersion } from '../core/versions.js';
 import type { Handler } from '../schema/handler.js';
 import { findSchemaProblem } from '../schema/meta-check.js';
 import { RegistryError } from './errors.js';
@@ -23,6 +24,12 @@ export function assertHandlerIsSound(candidate: unknown, source: string, options
     throw new RegistryError(type, reason, source);
   };
   if (typeof h['description'] !== 'string') fail('description must be a string');
+  const version = h['version'];
+  if (version !== undefined && (typeof version !== 'string' || !isDefinitionVersion(version))) {
+    fail(
+      `version must be a SemVer version such as 1.0.0 (no leading v, no build metadata), found ${typeof version === 'string' ? JSON.stringify(version) : typeName(version)}`,
+    );
+  }
   if (typeof h['capabilityAware'] !== 'boolean') fail('capabilityAware must be true or false');
   if (h['capabilityRequired'] !== undefined && typeof h['capabilityRequired'] !== 'boolean') fail('capabilityRequired must be true or false');
   if (h['capabilityRequired'] === true && h['capabilityAware'] !== true) fail('capabilityRequired needs capabilityAware: true');

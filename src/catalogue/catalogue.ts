@@ -1,12 +1,14 @@
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
+import { appendAll, compareText, untrustedCopy } from '../core/data.js';
 import type { Diagnostic, Issue } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/json-schema.js';
+import { latestVersion } from '../core/versions.js';
 import { checkSchema } from '../schema/check.js';
 import type { Handler, Rendering, RenderingContext, RenderingResult } from '../schema/handler.js';
 import { type Lifecycle, readLifecycle } from '../schema/lifecycle.js';
 import { LayeredPatternCache, withPatternMatcher } from '../schema/pattern-matcher.js';
 import { NO_PLATFORM } from '../schema/platform-version.js';
-import type { SourceDocument } from '../yaml/source.js';
+import type { Locatable, SourceDocument } from '../yaml/source.js';
 import { assertHandlerIsSound } from './assert-handler.js';
 import { RegistryError } from './errors.js';
 import { loadDefinitionDocuments } from './load-definitions.js';
@@ -27,15 +29,39 @@ export interface HandlerCandidate {
   source: HandlerSource;
 }
 
-/** A compiled CapabilityDefinition: validates and defaults the rendering of `<name>` and `<name>.<scope>` keys. */
+/** One document of a definition version, as it was loaded. */
+export interface DefinitionSource {
+  /** The file (as given). */
+  file: string;
+  /** The document's digest (DESIGN §11 "Digest"). */
+  digest: string;
+  /** The document, to position diagnostics about it (`definition-changed`). */
+  document: Locatable;
+}
+
+/**
+ * A compiled CapabilityDefinition version: validates and defaults the rendering of `<name>` and
+ * `<name>.<scope>` keys that resolve to it.
+ */
 export interface CapabilityDefinitionEntry {
   name: string;
+  /** `spec.version`; undefined for an unversioned definition (then it is the name's only entry). */
+  version: string | undefined;
+  /** `spec.deprecation`, the note of a deprecated version. */
+  deprecation: string | undefined;
   description: string;
-  /** The file (as given) the definition was loaded from. */
+  /** The file (as given) of the document used: the one whose path sorts first among equal documents. */
   file: string;
+  /** The digest of that document. */
+  digest: string;
   /** The JSON Schema the definition compiles to (a TypeBox schema). */
   schema: JsonSchema;
+  /** Every document of this version (equal ones de-duplicated into this entry), path order. */
+  documents: readonly DefinitionSource[];
 }
+
+/** Where a capability type's versions come from (DESIGN §8.1, §11 "Handlers and definitions of one type"). */
+export type VersionSource = 'definition' | 'handler' | 'none';
 
 /** How a capability type's rendering is checked, in order. */
 export interface RenderingCheck {
@@ -69,7 +95,8 @@ export interface CreateCatalogueOptions {
 export class Catalogue {
   private constructor(
     private readonly handlersByType: ReadonlyMap<string, RegisteredHandler>,
-    private readonly definitionsByName: ReadonlyMap<string, CapabilityDefinitionEntry>,
+    /** Each name's versions, ascending (an unversioned name has one entry without a version). */
+    private readonly definitionsByName: ReadonlyMap<string, readonly CapabilityDefinitionEntry[]>,
     private readonly brokenNames: ReadonlySet<string>,
     /** Compiled definition and plugin patterns, bounded; a derived catalogue reads through to this one's. */
     readonly patterns: LayeredPatternCache,
@@ -98,10 +125,11 @@ export class Catalogue {
   }
 
   /**
-   * A catalogue with the CapabilityDefinition documents added (DESIGN §2.2): each is compiled,
-   * documents sharing a name are resolved (duplicates, conflicts), and a name with any error
-   * is held as broken. A name defined here replaces whatever this catalogue held for it. The
-   * outcome does not depend on the order of `documents`.
+   * A catalogue with the CapabilityDefinition documents added (DESIGN §2.2, §8.1): each is
+   * compiled, documents sharing a name are resolved into its versions (duplicates and conflicts
+   * per version), and a name with any error is held as broken, every version of it. A name
+   * defined here replaces all the versions this catalogue held for it. The outcome does not
+   * depend on the order of `documents`.
    */
   withDefinitions(documents: readonly SourceDocument[]): CatalogueExtension {
     if (documents.length === 0) return { catalogue: this, diagnostics: [] };
@@ -113,7 +141,7 @@ export class Catalogue {
       definitions.delete(name);
       broken.delete(name);
     }
-    for (const definition of loaded.accepted) definitions.set(definition.name, definition);
+    for (const [name, versions] of loaded.accepted) definitions.set(name, versions);
     for (const name of loaded.broken) broken.add(name);
     return { catalogue: new Catalogue(this.handlersByType, definitions, broken, new LayeredPatternCache(this.patterns)), diagnostics: loaded.diagnostics };
   }
@@ -123,9 +151,61 @@ export class Catalogue {
     return this.handlersByType.get(type);
   }
 
-  /** The definition loaded for a capability type. */
-  definition(type: string): CapabilityDefinitionEntry | undefined {
-    return this.definitionsByName.get(type);
+  /**
+   * A catalogue in which the named definitions have only the versions listed (DESIGN §11 "The
+   * service with a lockfile": the locked versions are the only versions there are). Names not
+   * in `allowed` keep every version.
+   */
+  restrictVersions(allowed: ReadonlyMap<string, ReadonlySet<string>>): Catalogue {
+    const definitions = new Map(this.definitionsByName);
+    for (const [name, versions] of allowed) {
+      const held = definitions.get(name);
+      if (held)
+        definitions.set(
+          name,
+          held.filter((entry) => entry.version !== undefined && versions.has(entry.version)),
+        );
+    }
+    return new Catalogue(this.handlersByType, definitions, this.brokenNames, this.patterns);
+  }
+
+  /**
+   * The definition of a capability type: the given version, or without one the version an
+   * unpinned binding resolves to (the highest release; DESIGN §8.2).
+   */
+  definition(type: string, version?: string): CapabilityDefinitionEntry | undefined {
+    const versions = this.definitionsByName.get(type);
+    if (!versions || versions.length === 0) return undefined;
+    if (version !== undefined) return versions.find((entry) => entry.version === version);
+    const latest = latestVersion(versions.flatMap((entry) => (entry.version === undefined ? [] : [entry.version])));
+    return latest === undefined ? versions[0] : versions.find((entry) => entry.version === latest);
+  }
+
+  /** Every loaded version of a definition, ascending; empty when no definition of the name is loaded. */
+  definitionVersions(type: string): readonly CapabilityDefinitionEntry[] {
+    return this.definitionsByName.get(type) ?? [];
+  }
+
+  /**
+   * Where a type's versions come from: its CapabilityDefinitions whenever any is loaded (even
+   * unversioned, and even when a plugin handler declares a version), else its handler.
+   */
+  versionSource(type: string): VersionSource {
+    if (this.definitionsByName.has(type)) return 'definition';
+    return this.handlersByType.has(type) ? 'handler' : 'none';
+  }
+
+  /** The versions a binding of `type` may resolve to, ascending: its definitions' versions, else its handler's one version, else none. */
+  versionsOf(type: string): string[] {
+    const definitions = this.definitionsByName.get(type);
+    if (definitions) return definitions.flatMap((entry) => (entry.version === undefined ? [] : [entry.version]));
+    const version = this.handlersByType.get(type)?.handler.version;
+    return version === undefined ? [] : [version];
+  }
+
+  /** True when the type's versions come from versioned CapabilityDefinitions (pins are locked, `--require-pinned` applies). */
+  hasDefinitionVersions(type: string): boolean {
+    return this.definitionsByName.get(type)?.some((entry) => entry.version !== undefined) ?? false;
   }
 
   /** True when a definition of this name failed to load, so its bindings get no further diagnostic. */
@@ -143,9 +223,9 @@ export class Catalogue {
     return [...this.handlersByType.values()].sort((a, b) => (a.handler.type < b.handler.type ? -1 : 1));
   }
 
-  /** Every definition, sorted by name. */
+  /** Every definition version, sorted by name, then ascending version. */
   listDefinitions(): CapabilityDefinitionEntry[] {
-    return [...this.definitionsByName.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
+    return [...this.definitionsByName.keys()].sort(compareText).flatMap((name) => this.definitionsByName.get(name)!);
   }
 
   /** Every type a handler or definition knows, sorted. */
@@ -154,11 +234,12 @@ export class Catalogue {
   }
 
   /**
-   * When a capability exists (DESIGN §8.4): the lifecycle its definition declares in `spec`,
-   * else the one on its handler's rendering schema; undefined when neither has one.
+   * When a capability exists (DESIGN §8.4): the lifecycle its definition declares in `spec`
+   * (the version given, else the one an unpinned binding resolves to), else the one on its
+   * handler's rendering schema; undefined when neither has one.
    */
-  capabilityLifecycle(type: string): Lifecycle | undefined {
-    const definition = this.definitionsByName.get(type);
+  capabilityLifecycle(type: string, version?: string): Lifecycle | undefined {
+    const definition = this.definition(type, version);
     const fromDefinition = definition ? readLifecycle(definition.schema) : undefined;
     if (fromDefinition) return fromDefinition;
     const schema = this.handlersByType.get(type)?.handler.renderingSchema;
@@ -166,17 +247,17 @@ export class Catalogue {
   }
 
   /**
-   * Validates a binding's rendering and applies defaults: the definition first (if any), then
-   * the handler's own check (its `validateAndApplyDefaults`, or its schema). A type with neither
-   * passes through unchanged. The context's platform gates keys and values by their lifecycle
-   * and is handed to the handler.
+   * Validates a binding's rendering and applies defaults: the definition first (the version
+   * given, else the one an unpinned binding resolves to), then the handler's own check (its
+   * `validateAndApplyDefaults`, or its schema). A type with neither passes through unchanged.
+   * The context's platform gates keys and values by their lifecycle and is handed to the handler.
    */
-  validateRendering(type: string, rendering: Rendering, context: RenderingContext = { platform: NO_PLATFORM }): RenderingCheck {
-    return withPatternMatcher(this.patterns, () => this.validateWithPatterns(type, rendering, context));
+  validateRendering(type: string, rendering: Rendering, context: RenderingContext = { platform: NO_PLATFORM }, version?: string): RenderingCheck {
+    return withPatternMatcher(this.patterns, () => this.validateWithPatterns(type, rendering, context, version));
   }
 
-  private validateWithPatterns(type: string, rendering: Rendering, context: RenderingContext): RenderingCheck {
-    const definition = this.definitionsByName.get(type);
+  private validateWithPatterns(type: string, rendering: Rendering, context: RenderingContext, version: string | undefined): RenderingCheck {
+    const definition = this.definition(type, version);
     const registered = this.handlersByType.get(type);
     const handler = registered?.handler;
     let current: Rendering = rendering;
@@ -184,7 +265,7 @@ export class Catalogue {
     let validated = false;
     if (definition) {
       const result = checkSchema(definition.schema, current, { platform: context.platform });
-      issues.push(...result.issues);
+      appendAll(issues, result.issues);
       current = result.value as Rendering;
       validated = true;
     }
@@ -192,17 +273,18 @@ export class Catalogue {
       if (handler.validateAndApplyDefaults) {
         const validate = handler.validateAndApplyDefaults.bind(handler);
         const input = current;
-        // A plugin is plain JavaScript: what it throws or returns is checked, never trusted.
+        // A plugin is plain JavaScript: it gets a copy it cannot be misled by (DESIGN §7.3), and
+        // what it throws or returns is checked, never trusted. Built-ins read the data as it is.
         const result =
           registered.source === 'builtin'
             ? validate(input, context)
-            : runPluginHandler(registered.source.slice('plugin:'.length), () => validate(input, context), input);
-        issues.push(...result.issues);
+            : runPluginHandler(registered.source.slice('plugin:'.length), () => validate(untrustedCopy(input) as Rendering, context), input);
+        appendAll(issues, result.issues);
         current = result.rendering;
         validated = true;
       } else if (handler.renderingSchema) {
         const result = checkSchema(handler.renderingSchema, current, { platform: context.platform });
-        issues.push(...result.issues);
+        appendAll(issues, result.issues);
         current = result.value as Rendering;
         validated = true;
       }

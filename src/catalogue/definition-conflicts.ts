@@ -18,12 +18,14 @@ export interface DefinitionCandidate {
   line: number;
   /** The document, for positioning diagnostics. */
   document: Locatable;
+  /** The digest of the document as written (DESIGN §11 "Digest"). */
+  digest: string;
 }
 
-/** What became of the candidates: one definition per name, or none for a conflicted name. */
+/** What became of the candidates: one definition per name and version, or none for a conflicted name. */
 export interface ConflictResolution {
-  /** The definition to use per name: the one from the file that sorts first. */
-  accepted: DefinitionCandidate[];
+  /** The definition to use per name and version: the one from the file that sorts first, with every document of that version. */
+  accepted: { kept: DefinitionCandidate; all: DefinitionCandidate[] }[];
   /** Names defined with differing schemas: no definition of theirs applies. */
   conflicted: Set<string>;
   diagnostics: Diagnostic[];
@@ -46,27 +48,33 @@ const NESTING: ReadonlySet<string> = new Set(['description', LIFECYCLE_NOTE, ENU
 const RENDERING: Path = ['spec', 'rendering'];
 
 /**
- * Resolves definitions that share a name (DESIGN §2.2). The same validation schema (types,
- * required, defaults, constraints; descriptions aside) is de-duplicated: silently when the
- * documents are identical, with a `definition-duplicate` warning when only descriptions
- * differ. A differing schema is a `definition-conflict` error naming both files and the
- * first differing path, reported at the file that sorts later byte-wise. Candidates are
- * ordered by file and position first, so the result never depends on load order.
+ * Resolves definitions that share a name and version (DESIGN §2.2, §8.1). The same validation
+ * schema (types, required, defaults, constraints; descriptions aside) is de-duplicated:
+ * silently when the documents are identical, with a `definition-duplicate` warning when only
+ * descriptions differ. A differing schema is a `definition-conflict` error naming both files
+ * and the first differing path, reported at the file that sorts later byte-wise; it breaks the
+ * whole name. Candidates are ordered by file and position first, so the result never depends
+ * on load order.
  */
 export function resolveDefinitionConflicts(candidates: readonly DefinitionCandidate[]): ConflictResolution {
-  const byName = new Map<string, DefinitionCandidate[]>();
+  const byVersion = new Map<string, DefinitionCandidate[]>();
   for (const candidate of [...candidates].sort(compareCandidates)) {
-    const list = byName.get(candidate.definition.name) ?? [];
+    const key = `${candidate.definition.name}@${candidate.definition.version ?? ''}`;
+    const list = byVersion.get(key) ?? [];
     list.push(candidate);
-    byName.set(candidate.definition.name, list);
+    byVersion.set(key, list);
   }
-  const accepted: DefinitionCandidate[] = [];
+  const accepted: { kept: DefinitionCandidate; all: DefinitionCandidate[] }[] = [];
   const conflicted = new Set<string>();
   const diagnostics: Diagnostic[] = [];
-  for (const [name, [first, ...rest]] of byName) {
+  for (const all of byVersion.values()) {
+    const [first, ...rest] = all;
     if (!first) continue;
+    const name = first.definition.name;
+    const version = first.definition.version;
+    const label = version === undefined ? `definition "${name}"` : `definition "${name}" ${version}`;
     if (rest.length === 0) {
-      accepted.push(first);
+      accepted.push({ kept: first, all });
       continue;
     }
     const reference = validationView(first.definition.schema);
@@ -78,16 +86,16 @@ export function resolveDefinitionConflicts(candidates: readonly DefinitionCandid
       if (difference) {
         conflicted.add(name);
         const values = `${describe(difference.later)} in ${here}, ${describe(difference.earlier)} in ${there}`;
-        const message = `definition "${name}" in ${here} conflicts with the one in ${there}: they first differ at ${describePath(difference.path)} (${values}); neither is used`;
+        const message = `${label} in ${here} conflicts with the one in ${there}: they first differ at ${describePath(difference.path)} (${values}); neither is used`;
         diagnostics.push(later.document.toDiagnostic(error('definition-conflict', difference.path, message, { part: 'key' })));
       } else if (fullView(first.definition) !== fullView(later.definition)) {
-        const message = `definition "${name}" in ${here} repeats the one in ${there} with other descriptions; the one in ${there} is used`;
+        const message = `${label} in ${here} repeats the one in ${there} with other descriptions; the one in ${there} is used`;
         diagnostics.push(later.document.toDiagnostic(warning('definition-duplicate', ['metadata', 'name'], message)));
       }
     }
-    if (!conflicted.has(name)) accepted.push(first);
+    if (!conflicted.has(name)) accepted.push({ kept: first, all });
   }
-  return { accepted, conflicted, diagnostics };
+  return { accepted: accepted.filter(({ kept }) => !conflicted.has(kept.definition.name)), conflicted, diagnostics };
 }
 
 // The rendering schema's root carries the capability's own lifecycle, written in `spec`.

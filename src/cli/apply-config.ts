@@ -43,7 +43,7 @@ export function configureCommand<T extends ConfigurableOptions>(
     return { ok: false, exitCode: EXIT.usage };
   }
   const merged = mergeSources(loaded.run, options, io.cwd);
-  const versions = versionSettings(loaded.run, options, io.cwd);
+  const versions = versionSettings(loaded.run, options);
   return {
     ok: true,
     run: loaded.run,
@@ -63,4 +63,9 @@ export function configureCommand<T extends ConfigurableOptions>(
 /** Prints configuration problems as text on standard error. */
 export function textRefusal(io: CommandIo): (diagnostics: Diagnostic[], sources: Map<string, SourceText>) => void {
   return (diagnostics, sources) => io.stderr(`${formatText(diagnostics, sources, paletteFor(io.stderrIsTTY ? { isTTY: true } : {}, io.env))}\n`);
+}
+
+/** The configuration as `locateLockfile` reads it: its file and its `lockfile` entry (DESIGN §11 "Where the lockfile is"). */
+export function configOf(run: RunConfig | undefined): { file: string; lockfile?: string | undefined } | undefined {
+  return run ? { file: run.file, lockfile: run.config.lockfile } : undefined;
 }

@@ -3,7 +3,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { fileDiagnostic } from '../core/diagnostics.js';
 import { stringifyJson } from '../core/json-text.js';
 import { VERSION } from '../core/version.js';
-import { envelopeOf } from '../operations/envelopes.js';
+import { type EnvelopeShape, envelopeOf } from '../operations/envelopes.js';
 import { EXIT } from './exit-code.js';
 import { LINT_FORMATS } from './format/index.js';
 import type { CommandIo } from './io.js';
@@ -16,6 +16,12 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 const definitionsOption = () => new Option('--definitions <dir>', 'load CapabilityDefinitions from this folder (repeatable)').argParser(collect).default([]);
 const capabilityDefOption = () => new Option('--capability-def <file>', 'load a CapabilityDefinition file (repeatable)').argParser(collect).default([]);
 const pluginOption = () => new Option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)').argParser(collect).default([]);
+// The version flags (DESIGN §8.2, §8.3, §11): each `--no-*` turns off what a config file turned on.
+const requirePinnedOption = () => new Option('--require-pinned', 'report a binding of a versioned definition without version as an error');
+const noRequirePinnedOption = () => new Option('--no-require-pinned', 'do not require pinned versions (overrides the config file)');
+const lockfileOption = () =>
+  new Option('--lockfile <file>', 'the lockfile to follow (default: kurel.lock.yaml next to .kurel.yaml, else in the working directory)');
+const noLockfileOption = () => new Option('--no-lockfile', 'ignore any lockfile');
 // DESIGN §8.4: the version of one platform component, over the profile's spec.platform.
 const platformOption = (what: string) => new Option('--platform <component=version>', what).argParser(collectPlatformFlag).default([]);
 // DESIGN §5.4: every command that takes --definitions reads .kurel.yaml, or the one named, or none.
@@ -47,6 +53,10 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .option('--no-strict', 'turn off strict: true of the configuration')
     .option('--strict-capabilities', 'report unknown capabilities as errors')
     .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
+    .addOption(requirePinnedOption())
+    .addOption(noRequirePinnedOption())
+    .addOption(lockfileOption())
+    .addOption(noLockfileOption())
     .addOption(new Option('--format <format>', 'output format').choices([...LINT_FORMATS]).default('text'))
     .option('--stdin-filepath <name>', 'the file name to report for standard input')
     .exitOverride()
@@ -59,7 +69,14 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .command('build')
     .description('resolve every trait of an application against a cluster profile and print the resolved application')
     .argument('<app>', 'an application file, or a package directory holding app.yaml (its definitions/ folder is always loaded)')
-    .requiredOption('--profile <file>', 'the ClusterProfile to build against')
+    .addOption(
+      new Option(
+        '--profile <file>',
+        'a ClusterProfile to build against (repeatable; a quoted glob such as clusters/*.yaml judges the application against each)',
+      )
+        .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value])
+        .makeOptionMandatory(),
+    )
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
@@ -68,6 +85,10 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(noConfigOption())
     .option('--strict-capabilities', 'report used capabilities that nothing validates as errors')
     .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
+    .addOption(requirePinnedOption())
+    .addOption(noRequirePinnedOption())
+    .addOption(lockfileOption())
+    .addOption(noLockfileOption())
     .addOption(new Option('--output <format>', 'how the resolved application is printed with --format text').choices(['yaml', 'json']).default('yaml'))
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .exitOverride()
@@ -77,9 +98,59 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     });
 
   program
+    .command('lock')
+    .description('lint profiles and write kurel.lock.yaml: the definition version and digest every binding resolves to')
+    .argument('<paths...>', 'ClusterProfile files, directories or - for standard input')
+    .addOption(definitionsOption())
+    .addOption(capabilityDefOption())
+    .addOption(pluginOption())
+    .addOption(platformOption(PROFILE_PLATFORM))
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .option('--strict-capabilities', 'report unknown capabilities as errors')
+    .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
+    .addOption(requirePinnedOption())
+    .addOption(noRequirePinnedOption())
+    .addOption(lockfileOption())
+    .addOption(noLockfileOption())
+    .addOption(new Option('--check', 'write nothing; exit 1 when the lockfile would change (for CI)').default(false).conflicts('update'))
+    .option('--update', 'resolve every binding afresh to the highest version its pin allows, accepting changed digests', false)
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--stdin-filepath <name>', 'the file name to report (and lock) for standard input')
+    .exitOverride()
+    .action(async (paths: string[], options) => {
+      const { runLock } = await import('./commands/lock.js');
+      setExit(await runLock(paths, options, io));
+    });
+
+  program
+    .command('outdated')
+    .description('for every binding of a versioned definition: its pin, resolved and locked versions, the highest its pin allows and the highest release')
+    .argument('[paths...]', 'ClusterProfile files or directories (default: the profiles the lockfile lists)')
+    .addOption(definitionsOption())
+    .addOption(capabilityDefOption())
+    .addOption(pluginOption())
+    .addOption(platformOption(PROFILE_PLATFORM))
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .option('--strict-capabilities', 'report unknown capabilities as errors')
+    .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
+    .addOption(requirePinnedOption())
+    .addOption(noRequirePinnedOption())
+    .addOption(lockfileOption())
+    .addOption(noLockfileOption())
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--stdin-filepath <name>', 'the file name to report for standard input')
+    .exitOverride()
+    .action(async (paths: string[], options) => {
+      const { runOutdated } = await import('./commands/outdated.js');
+      setExit(await runOutdated(paths, options, io));
+    });
+
+  program
     .command('schema')
     .description('print the JSON Schema (draft 2020-12) of one capability rendering, or of a whole cluster.yaml without TYPE')
-    .argument('[type]', 'a capability type (expose, certificate, a definition name, ...)')
+    .argument('[type]', 'a capability type (expose, certificate, a definition name, ...), optionally with a version pin: redis-sidecar@^2.1')
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
@@ -143,6 +214,9 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(pluginOption())
     .addOption(configOption())
     .addOption(noConfigOption())
+    .option('--lockfile <file>', 'serve only the definition versions this lockfile locks; refuse to start or reload when a digest differs')
+    .addOption(requirePinnedOption())
+    .addOption(noRequirePinnedOption())
     .option('--tls-cert <file>', 'serve HTTPS only, with this PEM certificate (reloaded when the file changes; needs --tls-key)')
     .option('--tls-key <file>', 'the PEM private key of --tls-cert')
     .exitOverride()
@@ -169,7 +243,7 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
       if (ENVELOPE_COMMANDS.has(argv[0] ?? '') && wantsJson(argv)) {
         const diagnostic = fileDiagnostic('<command line>', 'usage', err.message.replace(/^error: /, '').replace(/\.$/, ''));
         // Each command's envelope has its own members, also when the command line is wrong.
-        io.stdout(`${stringifyJson(envelopeOf(argv[0] === 'build' ? 'build' : 'run', false, [diagnostic]))}\n`);
+        io.stdout(`${stringifyJson(envelopeOf(envelopeShapeOf(argv[0]), false, [diagnostic]))}\n`);
       }
       return EXIT.usage;
     }
@@ -177,9 +251,14 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
   }
 }
 
-// The commands whose `--format json` is the run's envelope (DESIGN §5.1); any other command's
+// The commands whose `--format json` is an envelope (DESIGN §5.1, §11); any other command's
 // JSON is its own data (a schema, a CRD, a capability list), never an envelope.
-const ENVELOPE_COMMANDS: ReadonlySet<string> = new Set(['lint', 'build']);
+const ENVELOPE_COMMANDS: ReadonlySet<string> = new Set(['lint', 'build', 'lock', 'outdated']);
+
+function envelopeShapeOf(command: string | undefined): EnvelopeShape {
+  if (command === 'build' || command === 'lock' || command === 'outdated') return command;
+  return 'run';
+}
 
 function wantsJson(argv: readonly string[]): boolean {
   return argv.some((arg, i) => arg === '--format=json' || (arg === '--format' && argv[i + 1] === 'json'));

@@ -1,7 +1,6 @@
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import type { PluginRef } from '../catalogue/load-plugins.js';
-import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
+import type { Diagnostic } from '../core/diagnostics.js';
 import { CONFIG_FILE_NAME, type KurelConfig, readKurelConfig, type SeverityRules } from '../documents/kurel-config.js';
 import { findConfigFile } from '../files/find-config.js';
 import { readSourceFile } from '../files/read-file.js';
@@ -98,47 +97,19 @@ export function mergeSources(run: RunConfig | undefined, flags: SourceFlags, cwd
 
 /** The settings of the versions and platform work (DESIGN §8, §11) a run takes from its config and flags. */
 export interface VersionSettings {
-  /** The lockfile to follow, as named for the user, or undefined for none. */
-  lockfile: string | undefined;
-  /** True when the lockfile was named (a flag or the config), so its absence is an error; false for one found by default. */
-  lockfileNamed: boolean;
   requirePinned: boolean;
   /** The repository's default platform: versions for components a profile does not name. */
   platform: Platform | undefined;
 }
 
-/** The lockfile's default name (DESIGN §8.3). */
-export const LOCKFILE_NAME = 'kurel.lock.yaml';
-
 /**
- * The one place `lockfile`, `requirePinned` and `platform` of `.kurel.yaml` meet their flags,
- * for every command that takes them (lint, build, lock, outdated, migrate, serve). The
- * lockfile is `--lockfile FILE`, else the config's `lockfile` (relative to the config), else
- * `kurel.lock.yaml` next to the config in use, else in the working directory; the last two
- * only when they exist. `--no-lockfile` (false) means none; `kurel serve` (`namedOnly`) uses
- * one only when it is named, so a stray file in a container never stops a service.
+ * The one place `requirePinned` and `platform` of `.kurel.yaml` meet their flags, for every
+ * command that takes them: `--require-pinned`/`--no-require-pinned` win over the config. (The
+ * lockfile is found by `locateLockfile`, given the config.)
  */
-export function versionSettings(
-  run: RunConfig | undefined,
-  flags: { lockfile?: string | false | undefined; requirePinned?: boolean | undefined },
-  cwd: string,
-  options: { namedOnly?: boolean } = {},
-): VersionSettings {
+export function versionSettings(run: RunConfig | undefined, flags: { requirePinned?: boolean | undefined }): VersionSettings {
   const config = run?.config;
-  const settings = { requirePinned: flags.requirePinned ?? config?.requirePinned ?? false, platform: config?.platform };
-  if (flags.lockfile === false) return { ...settings, lockfile: undefined, lockfileNamed: false };
-  if (typeof flags.lockfile === 'string') return { ...settings, lockfile: flags.lockfile, lockfileNamed: true };
-  if (run && config?.lockfile !== undefined) return { ...settings, lockfile: configPath(run, config.lockfile, cwd), lockfileNamed: true };
-  if (options.namedOnly) return { ...settings, lockfile: undefined, lockfileNamed: false };
-  const candidates = [...(run ? [join(run.dir, LOCKFILE_NAME)] : []), resolve(cwd, LOCKFILE_NAME)];
-  const found = candidates.find((candidate) => existsSync(candidate));
-  return { ...settings, lockfile: found === undefined ? undefined : shown(cwd, found), lockfileNamed: false };
-}
-
-/** The lockfile a folder search must skip, absolute (DESIGN §11), whether or not the run follows it. */
-export function lockfilePaths(run: RunConfig | undefined, cwd: string): string[] {
-  const named = run?.config.lockfile !== undefined ? [resolve(run.dir, run.config.lockfile)] : [];
-  return [...named, ...(run ? [join(run.dir, LOCKFILE_NAME)] : []), resolve(cwd, LOCKFILE_NAME)];
+  return { requirePinned: flags.requirePinned ?? config?.requirePinned ?? false, platform: config?.platform };
 }
 
 /**
@@ -176,11 +147,6 @@ export function severityLayers(
     }
     return rules;
   };
-}
-
-/** Why a run with a config problem stops: its diagnostics, for commands that print text. */
-export function configRefusal(loaded: Extract<LoadedConfig, { ok: false }>): Diagnostic[] {
-  return loaded.diagnostics.length > 0 ? loaded.diagnostics : [fileDiagnostic(CONFIG_FILE_NAME, 'io-error', 'the configuration cannot be read')];
 }
 
 function shown(cwd: string, path: string): string {

@@ -1,6 +1,9 @@
 import { LIMITS } from '../core/limits.js';
 
-/** Reads all of standard input, stopping early past the size limit. */
+/**
+ * Reads standard input to its end, or until it holds more than the size limit: the rest is
+ * never read (§7.2), so an endless input (`< /dev/zero`) ends the read too.
+ */
 export async function readStdin(): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -12,6 +12,27 @@ export function setOwn(target: Record<string, unknown>, key: string, value: unkn
   }
 }
 
+/**
+ * Appends every item to `target`, in order. `target.push(...items)` passes each item as an
+ * argument, which overflows the stack for a few hundred thousand of them.
+ */
+export function appendAll<T>(target: T[], items: Iterable<T>): void {
+  for (const item of items) target.push(item);
+}
+
+/**
+ * A deep copy of plain data for code kurel does not trust to read it carefully (a plugin): its
+ * maps have a null prototype and no own `__proto__` key, so copying them with `Object.assign`
+ * or a `for … in` loop cannot set a prototype the data chose, and nothing is inherited at all.
+ */
+export function untrustedCopy(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(untrustedCopy);
+  if (!isMap(value)) return value;
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const key of Object.keys(value)) if (key !== '__proto__') out[key] = untrustedCopy(value[key]);
+  return out;
+}
+
 /** A deep copy of plain data (maps and lists rebuilt, own `__proto__` keys kept as data). */
 export function cloneData(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(cloneData);

@@ -27,8 +27,15 @@ export const DIAGNOSTIC_CODES = [
   'missing-capability',
   'platform-reserved',
   'unvalidated-capability',
+  'version-not-found',
+  'unpinned-capability',
+  'version-mismatch',
+  'definition-changed',
+  'lock-outdated',
   'field-unavailable',
   'field-deprecated',
+  'version-deprecated',
+  'too-many-problems',
   'plugin-error',
 ] as const;
 
@@ -121,6 +128,7 @@ const KEY_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
   'unknown-capability',
   'unvalidated-capability',
   'missing-capability',
+  'unpinned-capability',
   'field-unavailable',
   'field-deprecated',
 ]);

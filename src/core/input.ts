@@ -32,4 +32,6 @@ export interface FileReport {
 export interface ResolvedProfile {
   gitopsEngine: string;
   capabilities: Record<string, Record<string, unknown>>;
+  /** The version each binding of a versioned CapabilityDefinition resolved to, by key (`{}` when none). */
+  versions: Record<string, string>;
 }

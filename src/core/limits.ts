@@ -6,4 +6,12 @@ export const LIMITS = {
   maxDepth: 128,
   /** Alias expansion budget; the `yaml` parser's own default. */
   maxAliasCount: 100,
+  /** A document may expand to this many produced values per source node (§7.2)... */
+  expansionFactor: 10,
+  /** ...but always to this many... */
+  minProducedValues: 10_000,
+  /** ...and never to more than this many. */
+  maxProducedValues: 1_000_000,
+  /** A run reports this many problems; the rest are counted in one summary (§7.2, §11). */
+  maxReportedProblems: 1_000,
 } as const;

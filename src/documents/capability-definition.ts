@@ -92,6 +92,8 @@ export const CapabilityDefinitionSchema = Type.Object(
     spec: Type.Optional(
       Type.Object(
         {
+          version: Type.Optional(Type.String({ description: 'the SemVer version of this definition (1.2.0, 2.0.0-rc.1); one name may have several versions' })),
+          deprecation: Type.Optional(Type.String({ description: 'marks this version deprecated; says what to use instead' })),
           description: Type.Optional(Type.String({ description: 'what the capability does' })),
           ...LifecycleKeywords,
           rendering: Type.Optional(

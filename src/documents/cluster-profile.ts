@@ -8,11 +8,16 @@ import { ApiVersion, CAPABILITY_KEY, SubdomainName } from './common.js';
 const BindingMap = Type.Object(
   {
     rendering: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'how this cluster implements the capability' })),
+    version: Type.Optional(
+      Type.String({
+        description: 'the version to use: exact (2.1.3), partial (2.1, 2) or a range (^2.1.0, ~2.1.3, ">=2.1 <3"); absent: the highest release',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
-/** One capability binding: only `rendering` (absent, null or a map). */
+/** One capability binding: `rendering` (absent, null or a map) and the `version` pin (DESIGN §8.2). */
 export const CapabilityBinding = Type.Union([Type.Null(), BindingMap]);
 
 /**

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import type { Issue, Path } from '../core/diagnostics.js';
 import { nativePattern } from '../schema/pattern-matcher.js';
 
 /** The apiVersion every kurel document carries. */
@@ -28,4 +29,23 @@ export const SubdomainName = Type.String({
 export function capabilityType(key: string): string {
   const dot = key.indexOf('.');
   return dot === -1 ? key : key.slice(0, dot);
+}
+
+/** Reads the source text of the scalar at a path (the YAML layer knows it); undefined when there is none. */
+export type SourceTextReader = (path: Path) => string | undefined;
+
+/**
+ * Adds the hint `quote it: "2.1"` to a `wrong-type` issue about a version written as a YAML
+ * number, quoting the text as written (`1.20` stays `1.20`, not the parsed 1.2).
+ */
+export function hintQuotedVersion(issues: Issue[], path: Path, value: unknown, sourceOf: SourceTextReader | undefined): void {
+  if (typeof value !== 'number' && typeof value !== 'bigint') return;
+  const at = issues.findIndex((issue) => issue.code === 'wrong-type' && samePath(issue.path, path));
+  if (at === -1) return;
+  const written = sourceOf?.(path) ?? String(value);
+  issues[at] = { ...issues[at]!, hint: `quote it: ${JSON.stringify(written)}` };
+}
+
+function samePath(a: Path, b: Path): boolean {
+  return a.length === b.length && a.every((segment, i) => segment === b[i]);
 }

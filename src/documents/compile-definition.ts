@@ -1,16 +1,22 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import { describeValue, isMap, joinOr, setOwn } from '../core/data.js';
+import { appendAll, describeValue, isMap, joinOr, setOwn } from '../core/data.js';
 import { defaultPart, error, type Issue, type Path, rebase, warning } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/json-schema.js';
+import { refuseDefinitionVersion } from '../core/versions.js';
 import { checkSchema, matchesType } from '../schema/check.js';
 import { ENUM_LIFECYCLE, LIFECYCLE_BOUNDS, LIFECYCLE_NOTE } from '../schema/keywords.js';
 import { checkLifecycleDeclaration, type EnclosingLifecycle } from '../schema/lifecycle.js';
 import { checkPattern } from '../schema/pattern.js';
 import { CapabilityDefinitionSchema, PropertyDeclarationSchema, type PropertyType } from './capability-definition.js';
+import { hintQuotedVersion, type SourceTextReader } from './common.js';
 
 /** A CapabilityDefinition compiled to the schema its renderings are checked with. */
 export interface CompiledDefinition {
   name: string;
+  /** `spec.version` (a valid SemVer version), or undefined for an unversioned definition. */
+  version: string | undefined;
+  /** `spec.deprecation`: the note of a deprecated version. */
+  deprecation: string | undefined;
   description: string;
   /** The rendering's TypeBox schema (plain JSON Schema): closed, with every default. */
   schema: JsonSchema;
@@ -93,6 +99,8 @@ export function compileDefinition(data: unknown, options: CompileDefinitionOptio
     );
   }
   const spec = isMap(doc['spec']) ? doc['spec'] : {};
+  const version = checkVersion(spec['version'], issues, options.sourceOf);
+  const deprecation = typeof spec['deprecation'] === 'string' ? spec['deprecation'] : undefined;
   const rendering = isMap(spec['rendering']) ? spec['rendering'] : {};
   const declared = isMap(rendering['properties']) ? rendering['properties'] : {};
   // The whole capability's lifecycle encloses every property's.
@@ -103,13 +111,26 @@ export function compileDefinition(data: unknown, options: CompileDefinitionOptio
     enumValues: undefined,
     defaultValue: undefined,
   });
-  issues.push(...rebase(capability.issues, ['spec']));
+  appendAll(issues, rebase(capability.issues, ['spec']));
   const properties = compileProperties(declared, RENDERING_PROPERTIES, '', capability.enclosingChildren, issues);
   const description = typeof spec['description'] === 'string' ? spec['description'] : '';
   quoteVersionsWrittenAsNumbers(issues, options.sourceOf);
   if (name === undefined || !properties || issues.some(isError)) return { name, definition: undefined, issues };
   const schema = Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}), ...pickLifecycle(spec) });
-  return { name, definition: { name, description, schema }, issues };
+  return { name, definition: { name, version, deprecation, description, schema }, issues };
+}
+
+const VERSION_PATH: Path = ['spec', 'version'];
+
+// `spec.version` (DESIGN §8.1, §11 "Grammar"): a string the structure check let through must
+// be an exact SemVer version; a number was already refused as `wrong-type`, quoted in a hint.
+function checkVersion(value: unknown, issues: Issue[], sourceOf: SourceTextReader | undefined): string | undefined {
+  hintQuotedVersion(issues, VERSION_PATH, value, sourceOf);
+  if (typeof value !== 'string') return undefined;
+  const refusal = refuseDefinitionVersion(value);
+  if (!refusal) return value;
+  issues.push(error('invalid-value', VERSION_PATH, refusal.reason, refusal.hint ? { hint: refusal.hint } : {}));
+  return undefined;
 }
 
 function compileProperties(
@@ -147,7 +168,7 @@ function compileDeclaration(
   }
   const errorsBefore = issues.filter(isError).length;
   const structural = checkNamed(PropertyDeclarationSchema, raw, label, path);
-  issues.push(...structural);
+  appendAll(issues, structural);
   const bad = new Set(structural.map((i) => String(i.path[path.length])));
   const type = typeof raw['type'] === 'string' && !bad.has('type') ? (raw['type'] as PropertyType) : undefined;
   if (!bad.has('type')) for (const keyword of checkKeywordsFit(raw, type, path, label, place, issues)) bad.add(keyword);
@@ -164,7 +185,7 @@ function compileDeclaration(
     enumValues: Array.isArray(raw['enum']) && !bad.has('enum') ? raw['enum'] : undefined,
     defaultValue: raw['default'],
   });
-  issues.push(...rebase(lifecycle.issues, path));
+  appendAll(issues, rebase(lifecycle.issues, path));
   const inner = lifecycle.enclosingChildren;
 
   const children = type === 'object' && isMap(raw['properties']) ? compileProperties(raw['properties'], [...path, 'properties'], label, inner, issues) : {};

@@ -1,4 +1,4 @@
-import { isMap } from '../core/data.js';
+import { appendAll, isMap } from '../core/data.js';
 import { type Diagnostic, error, hasErrors } from '../core/diagnostics.js';
 import type { FileReport, InputFile } from '../core/input.js';
 import { parseYamlStream, type SourceDocument, type SourceText } from '../yaml/source.js';
@@ -51,7 +51,7 @@ export function readInput(input: InputFile): ReadInput {
   }
   const kinds = documents.map((d) => kindOf(d.data));
   const first = documents[0]!;
-  for (const d of documents) out.diagnostics.push(...d.diagnostics);
+  for (const d of documents) appendAll(out.diagnostics, d.diagnostics);
   if (documents.every((d) => d.data === undefined)) return out;
 
   if (input.origin === 'document' || (kinds[0] === PROFILE && input.origin !== 'definition')) {

@@ -3,6 +3,9 @@ import { lstat, readdir, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { compareText } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
+import { describeSpecialFile } from './read-file.js';
+
+type SpecialFile = Parameters<typeof describeSpecialFile>[0];
 
 /** The YAML files found under a folder, and the problems met on the way. */
 export interface FoundFiles {
@@ -47,6 +50,7 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
       const path = join(shown, entry.name);
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
+      let kind: SpecialFile | undefined = entry;
       let target = join(real, entry.name);
       if (entry.isSymbolicLink()) {
         try {
@@ -64,6 +68,7 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
         const info = await lstat(target).catch(() => undefined);
         isDir = info?.isDirectory() ?? false;
         isFile = info?.isFile() ?? false;
+        kind = info;
       }
       if (isDir) {
         if (seen.has(target)) {
@@ -73,6 +78,9 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
         await walk(path, target, new Set([...seen, target]));
       } else if (isFile && YAML_FILE.test(entry.name)) {
         files.push(path);
+      } else if (kind && YAML_FILE.test(entry.name)) {
+        // A device, FIFO or socket named like YAML is never read (§7.2), but not passed over either.
+        diagnostics.push(fileDiagnostic(path, 'io-error', `cannot read ${path}: ${describeSpecialFile(kind)}, not a regular file`));
       }
     }
   };

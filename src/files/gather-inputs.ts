@@ -1,11 +1,15 @@
 import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { appendAll } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { InputFile, InputOrigin } from '../core/input.js';
 import { LIMITS } from '../core/limits.js';
 import { findYamlFiles } from './find-yaml-files.js';
 import { readSourceFile } from './read-file.js';
+
+/** The name standard input has in diagnostics when `--stdin-filepath` gives none. */
+export const STDIN_NAME = '<stdin>';
 
 /** Inputs gathered from the command line, and what went wrong on the way. */
 export interface GatheredInputs {
@@ -49,7 +53,7 @@ export async function gatherInputs(
   };
   const addDir = async (dir: string, origin: InputOrigin) => {
     const found = await findYamlFiles(dir, cwd);
-    result.diagnostics.push(...found.diagnostics);
+    appendAll(result.diagnostics, found.diagnostics);
     if (found.unreadable) result.fatal = true;
     for (const file of found.files) await addFile(file, origin);
     return found.files.length;
@@ -63,9 +67,10 @@ export async function gatherInputs(
       }
       stdinRead = true;
       const bytes = await stdin();
-      const name = request.stdinName ?? '<stdin>';
+      const name = request.stdinName ?? STDIN_NAME;
       if (bytes.length > LIMITS.maxFileBytes) {
-        result.diagnostics.push(fileDiagnostic(name, 'file-too-large', `input is ${bytes.length} bytes; the limit is ${LIMITS.maxFileBytes} bytes (16 MiB)`));
+        const message = `standard input holds more than ${LIMITS.maxFileBytes} bytes (16 MiB), the limit; the rest was not read`;
+        result.diagnostics.push(fileDiagnostic(name, 'file-too-large', message));
       } else {
         result.inputs.push({ file: name, content: bytes, origin: 'argument' });
       }

@@ -1,6 +1,9 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import { LIMITS } from '../core/limits.js';
+
+// Where reads past a file's announced size land; most files have nothing there.
+const scratch = Buffer.allocUnsafeSlow(64 * 1024);
 
 const FILE_ERRORS: Readonly<Record<string, string>> = { ENOENT: 'no such file', EACCES: 'permission denied', ELOOP: 'a symbolic link loop' };
 
@@ -10,27 +13,87 @@ export type ReadResult =
   | { ok: false; diagnostic: Diagnostic /** true when the path itself cannot be read (exit 2) */; unreadable: boolean };
 
 /**
- * Reads a file within the size limit; never throws. Reads synchronously: a run reads many
- * small files, and awaiting each one on the thread pool left a 1,000-file load idle a third
- * of its time.
+ * Reads a regular file within the size limit; never throws. A device, FIFO or socket is an
+ * `io-error` and never read (§7.2): the file is opened without blocking, so a FIFO with no
+ * writer cannot stall the run, and what it is is asked of the open file, so it cannot be
+ * swapped after the question. A file that grows past the limit while it is read is
+ * `file-too-large` too. Reads synchronously: a run reads many small files, and awaiting each
+ * one on the thread pool left a 1,000-file load idle a third of its time.
  */
 export function readSourceFile(path: string, display: string = path): ReadResult {
+  let fd: number | undefined;
   try {
-    const info = statSync(path);
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
+    const info = fstatSync(fd);
     if (info.isDirectory()) {
       return { ok: false, unreadable: true, diagnostic: fileDiagnostic(display, 'io-error', `${display} is a directory, expected a file`) };
     }
-    if (info.size > LIMITS.maxFileBytes) {
+    if (!info.isFile()) {
       return {
         ok: false,
-        unreadable: false,
-        diagnostic: fileDiagnostic(display, 'file-too-large', `file is ${info.size} bytes; the limit is ${LIMITS.maxFileBytes} bytes (16 MiB)`),
+        unreadable: true,
+        diagnostic: fileDiagnostic(display, 'io-error', `cannot read ${display}: ${describeSpecialFile(info)}, not a regular file`),
       };
     }
-    return { ok: true, bytes: readFileSync(path) };
+    if (info.size > LIMITS.maxFileBytes) return tooLarge(display, `file is ${info.size} bytes`);
+    const bytes = readUpTo(fd, info.size, LIMITS.maxFileBytes + 1);
+    return bytes.length > LIMITS.maxFileBytes ? tooLarge(display, `file is over ${LIMITS.maxFileBytes} bytes`) : { ok: true, bytes };
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code ?? 'EIO';
-    const reason = FILE_ERRORS[code] ?? code;
+    if (code === 'EISDIR')
+      return { ok: false, unreadable: true, diagnostic: fileDiagnostic(display, 'io-error', `${display} is a directory, expected a file`) };
+    // A socket cannot even be opened (ENXIO); say what it is rather than how opening it failed.
+    const special = FILE_ERRORS[code] === undefined ? specialFileAt(path) : undefined;
+    const reason = special ? `${special}, not a regular file` : (FILE_ERRORS[code] ?? code);
     return { ok: false, unreadable: true, diagnostic: fileDiagnostic(display, 'io-error', `cannot read ${display}: ${reason}`) };
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** What a file that is not a regular file or a directory is, for messages: `a FIFO (named pipe)`. */
+export function describeSpecialFile(info: Pick<Stats, 'isFIFO' | 'isSocket' | 'isCharacterDevice' | 'isBlockDevice'>): string {
+  if (info.isFIFO()) return 'a FIFO (named pipe)';
+  if (info.isSocket()) return 'a socket';
+  if (info.isCharacterDevice()) return 'a character device';
+  if (info.isBlockDevice()) return 'a block device';
+  return 'a special file';
+}
+
+function specialFileAt(path: string): string | undefined {
+  try {
+    const info = statSync(path);
+    return info.isFile() || info.isDirectory() ? undefined : describeSpecialFile(info);
+  } catch {
+    return undefined;
+  }
+}
+
+function tooLarge(display: string, found: string): ReadResult {
+  return {
+    ok: false,
+    unreadable: false,
+    diagnostic: fileDiagnostic(display, 'file-too-large', `${found}; the limit is ${LIMITS.maxFileBytes} bytes (16 MiB)`),
+  };
+}
+
+// Reads until the end of the file or `most` bytes, whichever comes first. The size the file had
+// when opened is read into a buffer of its own, and one more read says whether that was all
+// (a file may grow, and some report no size at all).
+function readUpTo(fd: number, expected: number, most: number): Uint8Array {
+  const exact = Buffer.allocUnsafeSlow(expected);
+  let length = 0;
+  while (length < expected) {
+    const read = readSync(fd, exact, length, expected - length, null);
+    if (read === 0) return exact.subarray(0, length);
+    length += read;
+  }
+  const chunks: Buffer[] = [exact];
+  while (length < most) {
+    const read = readSync(fd, scratch, 0, Math.min(scratch.length, most - length), null);
+    if (read === 0) break;
+    chunks.push(Buffer.from(scratch.subarray(0, read)));
+    length += read;
+  }
+  return chunks.length === 1 ? exact : Buffer.concat(chunks, length);
 }

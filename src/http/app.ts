@@ -21,6 +21,8 @@ export type AppOptions = ({ catalogue: Catalogue; state?: undefined } | { state:
   limits?: Partial<ServiceLimits>;
   /** Add Node's process series (memory, CPU, event loop) to `/metrics`. */
   processMetrics?: boolean;
+  /** `--require-pinned`: a request's binding of a versioned definition without `version` is an error. */
+  requirePinned?: boolean;
 };
 
 /** An express app serving the kurel API, with what its server needs to run it. */
@@ -55,10 +57,11 @@ export function createApp(options: AppOptions): KurelApp {
   const metrics = createMetrics(state, { processMetrics: options.processMetrics ?? false });
   logReloads(state, logger);
   const body = (...kinds: BodyKind[]) => readBody(kinds, limits.maxBodyBytes);
+  const versionOptions = { requirePinned: options.requirePinned === true };
 
   const routes: RouteSpec[] = [
-    { path: '/v1/validate', methods: { post: [...body('json', 'yaml'), validateRoute(state, metrics)] } },
-    { path: '/v1/build', methods: { post: [...body('json'), buildRoute(state, metrics)] } },
+    { path: '/v1/validate', methods: { post: [...body('json', 'yaml'), validateRoute(state, metrics, versionOptions)] } },
+    { path: '/v1/build', methods: { post: [...body('json'), buildRoute(state, metrics, versionOptions)] } },
     { path: '/v1/capabilities', methods: { get: [capabilitiesRoute(state)] } },
     { path: '/v1/capabilities/:type', methods: { get: [capabilityRoute(state)] } },
     { path: '/v1/schema/cluster-profile', methods: { get: [clusterProfileSchemaRoute(state)] } },

@@ -1,7 +1,8 @@
 import { RegistryError } from '../catalogue/errors.js';
 import type { PluginRef } from '../catalogue/load-plugins.js';
+import { registryDigest } from '../catalogue/registry-digest.js';
 import { createApp } from './app.js';
-import { prepareCatalogueLoader } from './catalogue-loader.js';
+import { prepareCatalogueLoader, type ServiceSources } from './catalogue-loader.js';
 import { batchedDestination, createLogger, diagnosticLines } from './logger.js';
 import { type RunningServer, startServer, type TlsOptions } from './server.js';
 import { type CatalogueLoader, ServiceState } from './service-state.js';
@@ -21,6 +22,10 @@ export interface ServiceOptions {
   watchedDirs?: readonly string[] | undefined;
   /** Serve HTTPS only with this certificate and key (PEM files), reloaded when they change. */
   tls?: { certFile: string; keyFile: string };
+  /** The lockfile the service serves (DESIGN §11): its locked versions are the only versions. */
+  lockfile?: ServiceSources['lockfile'];
+  /** `--require-pinned`: every request's bindings of versioned definitions must pin a version. */
+  requirePinned?: boolean;
 }
 
 /** Where the service writes: its log lines and its start-up refusal. */
@@ -71,6 +76,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
       definitionFiles: options.definitionFiles ?? [],
       plugins: options.plugins,
       cwd: options.cwd,
+      lockfile: options.lockfile,
     });
   } catch (err) {
     if (!(err instanceof RegistryError)) throw err;
@@ -81,7 +87,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   const state = started;
   const warnings = state.lastReload.diagnostics;
   if (warnings.length > 0) logger.warn({ warnings: diagnosticLines(warnings) }, 'definitions loaded with warnings');
-  const kurel = createApp({ state, logger, processMetrics: true });
+  const kurel = createApp({ state, logger, processMetrics: true, requirePinned: options.requirePinned === true });
   let running: RunningServer;
   try {
     running = await startServer(kurel, { host: options.host, port: options.port, ...(tls ? { tls } : {}) });
@@ -124,6 +130,8 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
       watchDefinitions: watching !== undefined,
       handlers: catalogue.listHandlers().length,
       definitions: catalogue.listDefinitions().length,
+      registryDigest: registryDigest(catalogue),
+      ...(options.lockfile ? { lockfile: options.lockfile.display } : {}),
       startupMs: Math.round(performance.now()),
       limits: kurel.limits,
     },

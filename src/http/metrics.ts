@@ -1,4 +1,5 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry as MetricsRegistry } from 'prom-client';
+import { registryDigest } from '../catalogue/registry-digest.js';
 import type { ServiceState } from './service-state.js';
 
 /** The Prometheus series of one service (DESIGN §5.2). */
@@ -48,6 +49,16 @@ export function createMetrics(state: ServiceState, options: { processMetrics?: b
     registers: [registry],
     collect() {
       this.set(state.catalogue.listDefinitions().length);
+    },
+  });
+  new Gauge({
+    name: 'kurel_registry_info',
+    help: 'Always 1, labelled with the registry digest of the definitions, handlers and kurel in service (equal on replicas that serve the same)',
+    labelNames: ['digest'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      this.set({ digest: registryDigest(state.catalogue) }, 1);
     },
   });
   new Gauge({

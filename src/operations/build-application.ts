@@ -1,14 +1,16 @@
 import type { Catalogue, RegisteredHandler } from '../catalogue/catalogue.js';
-import { cloneData, describeValue, isMap, setOwn } from '../core/data.js';
+import { cloneData, describeValue, isMap, setOwn, truncate } from '../core/data.js';
 import { compareDiagnostics, type Diagnostic, error, hasErrors, type Issue, type Path, warning } from '../core/diagnostics.js';
 import type { FileReport, InputFile } from '../core/input.js';
 import { didYouMean } from '../core/suggest.js';
+import { refusePin, satisfiesPin } from '../core/versions.js';
 import { ApplicationSchema } from '../documents/application.js';
 import { readInput } from '../documents/read-input.js';
 import { checkSchema } from '../schema/check.js';
 import type { Rendering } from '../schema/handler.js';
 import type { SourceText } from '../yaml/source.js';
 import { evaluateProfile } from './evaluate-profile.js';
+import { type LockFollowing, profileLockOf, unlistedProfile } from './follow-lock.js';
 import { lintInputs } from './lint.js';
 import type { PlatformOptions } from './platform.js';
 
@@ -24,15 +26,22 @@ export interface BuildSources {
 export interface BuildOptions {
   /** Report `unvalidated-capability` as an error instead of a warning. */
   strictCapabilities?: boolean;
+  /** `--require-pinned`: a binding of a versioned definition without `version` is an error. */
+  requirePinned?: boolean;
+  /** The lockfile the build follows (DESIGN §8.3). */
+  lock?: LockFollowing | undefined;
   /** Platform versions around the profile's own (DESIGN §8.4): the repository default and the overrides. */
   platform?: PlatformOptions;
 }
 
 /** A trait after capability resolution: its merged properties and the key it resolved to. */
 export interface ResolvedTrait {
+  /** The trait type without any `@pin` (the pin is checked, not kept). */
   type: string;
   /** The profile key the trait resolved to (`expose.internal`, `expose`), or null when none. */
   capabilityKey: string | null;
+  /** The definition version the binding resolved to; null for a capability without definition versions or no binding. */
+  capabilityVersion: string | null;
   /** The binding's rendering with the trait's properties merged over it (the application wins per leaf). */
   properties: Record<string, unknown>;
 }
@@ -58,6 +67,8 @@ export interface BuildReport {
   sources: Map<string, SourceText>;
   /** The resolved application; null when there are errors. */
   application: ResolvedApplication | null;
+  /** The definition version each binding of the profile resolved to, by key. */
+  versions: Record<string, string>;
 }
 
 /** The profile as the trait steps see it. */
@@ -65,6 +76,12 @@ interface ProfileView {
   file: string;
   name: string | undefined;
   capabilities: Record<string, Rendering>;
+  /** The version each binding resolved to, whatever its source. */
+  versions: Record<string, string>;
+  /** The definition version each binding resolved to. */
+  definitionVersions: Record<string, string>;
+  /** Bindings whose version could not be decided. */
+  unresolved: ReadonlySet<string>;
 }
 
 /** What the trait steps need and where they put their problems. */
@@ -94,7 +111,7 @@ export function buildApplication(sources: BuildSources, catalogue: Catalogue, op
     seen.add(input.file);
     definitionInputs.push({ ...input, origin: 'definition' });
   }
-  const definitions = lintInputs(definitionInputs, catalogue);
+  const definitions = lintInputs(definitionInputs, catalogue, { lock: options.lock });
   const withDefinitions = definitions.catalogue;
   const diagnostics: Diagnostic[] = [...definitions.diagnostics];
   const sourceTexts = new Map(definitions.sources);
@@ -104,13 +121,24 @@ export function buildApplication(sources: BuildSources, catalogue: Catalogue, op
   const { document: profileDocument, clean: profileIsClean } = readSingleDocument(sources.profile, 'ClusterProfile', diagnostics, sourceTexts);
   let profile: ProfileView | undefined;
   if (profileDocument) {
+    const following = profileLockOf(options.lock, sources.profile.file);
+    if (following && !following.listed && following.lock.mode === 'follow') diagnostics.push(unlistedProfile(sources.profile.file, following.lock.lockfile));
     const evaluation = evaluateProfile(profileDocument.data, withDefinitions, 'quiet', {
       platform: options.platform,
+      requirePinned: options.requirePinned === true,
+      lock: following?.lock,
       sourceOf: (path) => profileDocument.sourceTextAt(path),
     });
     for (const issue of evaluation.issues) diagnostics.push(profileDocument.toDiagnostic(issue));
     if (evaluation.resolved && profileIsClean) profileReport.resolved = evaluation.resolved;
-    profile = { file: sources.profile.file, name: evaluation.name, capabilities: evaluation.capabilities };
+    profile = {
+      file: sources.profile.file,
+      name: evaluation.name,
+      capabilities: evaluation.capabilities,
+      versions: evaluation.versions,
+      definitionVersions: evaluation.resolved?.versions ?? definitionVersionsOf(evaluation.versions, evaluation.bindings),
+      unresolved: evaluation.unresolved,
+    };
   }
 
   const { document: applicationDocument } = readSingleDocument(sources.application, 'Application', diagnostics, sourceTexts);
@@ -137,7 +165,14 @@ export function buildApplication(sources: BuildSources, catalogue: Catalogue, op
     files: [applicationReport, profileReport, ...definitions.files],
     sources: sourceTexts,
     application: hasErrors(diagnostics) ? null : application,
+    versions: profile?.definitionVersions ?? {},
   };
+}
+
+function definitionVersionsOf(versions: Record<string, string>, bindings: readonly { key: string }[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const { key } of bindings) if (Object.hasOwn(versions, key)) out[key] = versions[key]!;
+  return out;
 }
 
 /** Reads a file that must hold exactly one document of `kind` (its schema then checks the kind). */
@@ -182,20 +217,23 @@ function resolveApplication(data: unknown, context: TraitContext): ResolvedAppli
   return { name: typeof metadata['name'] === 'string' ? metadata['name'] : '', components: resolved };
 }
 
-/** The steps of DESIGN §4.3 for one trait, in order. */
-function resolveTrait(type: string, rawProperties: unknown, path: Path, component: string, context: TraitContext): ResolvedTrait {
+/** The steps of DESIGN §4.3 for one trait, in order, with the trait's `@pin` checked (§8.2). */
+function resolveTrait(written: string, rawProperties: unknown, path: Path, component: string, context: TraitContext): ResolvedTrait {
+  const typePath = [...path, 'type'];
+  const { type, pin } = splitTraitType(written, typePath, context);
   const properties = isMap(rawProperties) ? rawProperties : {};
   const scope = scopeOf(properties, path, context);
   const lookedUp = scope === undefined ? type : `${type}.${scope}`;
   const capabilities = context.profile?.capabilities ?? {};
   const capabilityKey = [lookedUp, type].find((key) => Object.hasOwn(capabilities, key)) ?? null;
-  const typePath = [...path, 'type'];
+  const capabilityVersion = (capabilityKey !== null && context.profile?.definitionVersions[capabilityKey]) || null;
 
   const registered = context.catalogue.handler(type);
   if (!registered) {
     reportUnknownTrait(type, typePath, component, context);
-    return { type, capabilityKey, properties: cloneData(properties) as Record<string, unknown> };
+    return { type, capabilityKey, capabilityVersion, properties: cloneData(properties) as Record<string, unknown> };
   }
+  if (pin !== undefined && capabilityKey !== null && context.profile) checkTraitPin(type, pin, capabilityKey, typePath, component, context.profile, context);
   const { handler } = registered;
   if (handler.capabilityAware && handler.capabilityRequired && capabilityKey === null && context.profile) {
     context.appIssues.push(
@@ -220,7 +258,44 @@ function resolveTrait(type: string, rawProperties: unknown, path: Path, componen
   }
   if (capabilityKey !== null) reportIfUnvalidated(capabilityKey, registered, context);
   const rendering = capabilityKey === null ? {} : capabilities[capabilityKey]!;
-  return { type, capabilityKey, properties: mergeProperties(rendering, properties) };
+  return { type, capabilityKey, capabilityVersion, properties: mergeProperties(rendering, properties) };
+}
+
+/** `type: name@<pin>` (KubeVela's syntax): the handler is looked up by the name; a malformed pin is `invalid-value` at the type. */
+function splitTraitType(written: string, typePath: Path, context: TraitContext): { type: string; pin: string | undefined } {
+  const at = written.indexOf('@');
+  if (at === -1) return { type: written, pin: undefined };
+  const type = written.slice(0, at);
+  const pin = written.slice(at + 1);
+  const refusal = refusePin(pin);
+  if (!refusal) return { type, pin };
+  context.appIssues.push(
+    error(
+      'invalid-value',
+      typePath,
+      `trait type ${JSON.stringify(truncate(written))}: the part after @ is not a pin: ${refusal.reason}`,
+      refusal.hint ? { hint: `write ${type}@${refusal.hint.replace(/^write /, '')}` } : {},
+    ),
+  );
+  return { type, pin: undefined };
+}
+
+/** `version-mismatch` (DESIGN §8.2): the version the profile resolved for the trait's binding must satisfy the trait's `@pin`. */
+function checkTraitPin(type: string, pin: string, key: string, typePath: Path, component: string, profile: ProfileView, context: TraitContext): void {
+  // A binding whose version was not decided has its own error; a broken definition explains itself.
+  if (profile.unresolved.has(key) || context.catalogue.isBroken(type)) return;
+  const resolved = Object.hasOwn(profile.versions, key) ? profile.versions[key] : undefined;
+  if (resolved !== undefined && satisfiesPin(resolved, pin)) return;
+  const name = profile.name === undefined ? 'the ClusterProfile' : `ClusterProfile "${profile.name}"`;
+  const found = resolved === undefined ? `${type} has no version there` : `resolves ${key} to ${resolved}`;
+  context.appIssues.push(
+    error('version-mismatch', typePath, `component "${component}" trait "${type}" was written for ${type} ${pin}, but ${name} (${profile.file}) ${found}`, {
+      hint:
+        resolved === undefined
+          ? `remove @${pin}, or build against a profile with a versioned ${type}`
+          : `pin ${key} to a version matching ${pin} in ${profile.file}, or change @${pin}`,
+    }),
+  );
 }
 
 /** The trait's scope: a non-empty string `properties.scope`; anything else but null is `wrong-type`. */

@@ -1,5 +1,6 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { JsonSchema } from '../core/json-schema.js';
+import { refusePin, resolvePin } from '../core/versions.js';
 import { describeUnavailable, judgeLifecycle } from '../schema/lifecycle.js';
 import { narrowSchema } from '../schema/narrow.js';
 import { NO_PLATFORM, type Platform } from '../schema/platform-version.js';
@@ -26,6 +27,8 @@ export interface CapabilitySchema {
 export interface PublishAt {
   /** Narrow the schema to these platform versions: what they lack is left out. */
   platform?: Platform | undefined;
+  /** The definition version to publish; without it, the one an unpinned binding resolves to. */
+  version?: string | undefined;
 }
 
 const PASS_THROUGH: JsonSchema = { type: 'object', additionalProperties: true };
@@ -34,16 +37,17 @@ const PASS_THROUGH: JsonSchema = { type: 'object', additionalProperties: true };
  * The published rendering schema of a capability type known to the catalogue (definition and
  * handler schema both apply, definition first, as in lint); undefined for an unknown type.
  * With a platform, the schema is narrowed to it: keys and values it lacks are left out, and a
- * capability it lacks accepts nothing.
+ * capability it lacks accepts nothing. `version` picks a definition version; without it, the
+ * one an unpinned binding resolves to.
  */
 export function capabilitySchema(catalogue: Catalogue, type: string, options: PublishAt = {}): CapabilitySchema | undefined {
   if (!catalogue.knows(type)) return undefined;
   const platform = options.platform ?? NO_PLATFORM;
-  const definition = catalogue.definition(type);
+  const definition = catalogue.definition(type, options.version);
   const handler = catalogue.handler(type)?.handler;
   const parts = [definition?.schema, handler?.renderingSchema].filter((s): s is JsonSchema => s !== undefined).map((s) => narrowSchema(s, platform));
   const description = handler?.description || definition?.description || `the ${type} capability`;
-  const judgement = judgeLifecycle(catalogue.capabilityLifecycle(type), platform);
+  const judgement = judgeLifecycle(catalogue.capabilityLifecycle(type, options.version), platform);
   const unavailable = describeUnavailable(judgement);
   if (unavailable !== undefined) {
     return { type, description, schema: { description: unavailable, not: {} }, isValidated: true, acceptsEmpty: false, availability: 'unavailable' };
@@ -55,9 +59,30 @@ export function capabilitySchema(catalogue: Catalogue, type: string, options: Pu
     description,
     schema: isDeprecated ? { ...published, deprecated: true } : published,
     isValidated: parts.length > 0,
-    acceptsEmpty: acceptsEmptyRendering(catalogue, type, platform),
+    acceptsEmpty: acceptsEmptyRendering(catalogue, type, platform, options.version),
     availability: isDeprecated ? 'deprecated' : 'available',
   };
+}
+
+/** What a pin resolves to among a capability's versions (`kurel schema TYPE@PIN`, `?version=`). */
+export type CapabilityVersionChoice =
+  | { ok: true; version: string | undefined }
+  | { ok: false; reason: 'malformed'; message: string; hint?: string }
+  | { ok: false; reason: 'not-found'; message: string; versions: string[] };
+
+/**
+ * Resolves a pin as a binding would (DESIGN §11 "Schemas of a version"); without a pin, the
+ * version an unpinned binding resolves to. The type must be known to the catalogue.
+ */
+export function chooseCapabilityVersion(catalogue: Catalogue, type: string, pin: string | undefined): CapabilityVersionChoice {
+  const versions = catalogue.versionsOf(type);
+  if (pin === undefined) return { ok: true, version: resolvePin(versions, undefined) };
+  const refusal = refusePin(pin);
+  if (refusal) return { ok: false, reason: 'malformed', message: refusal.reason, ...(refusal.hint ? { hint: refusal.hint } : {}) };
+  const version = resolvePin(versions, pin);
+  if (version !== undefined) return { ok: true, version };
+  const has = versions.length === 0 ? `${type} has no versions` : `${type} has ${versions.join(', ')}`;
+  return { ok: false, reason: 'not-found', message: `${has}; none matches ${pin}`, versions };
 }
 
 /** Every capability type the catalogue knows (handlers and definitions), sorted by type, narrowed to the platform when one is given. */
@@ -79,9 +104,9 @@ export function renderingSchemaDefinition(capability: CapabilitySchema): JsonSch
 }
 
 // Decided by the same check lint runs, so an empty binding is accepted exactly when lint accepts it.
-function acceptsEmptyRendering(catalogue: Catalogue, type: string, platform: Platform): boolean {
+function acceptsEmptyRendering(catalogue: Catalogue, type: string, platform: Platform, version: string | undefined): boolean {
   try {
-    return !catalogue.validateRendering(type, {}, { platform }).result.issues.some((issue) => issue.severity === 'error');
+    return !catalogue.validateRendering(type, {}, { platform }, version).result.issues.some((issue) => issue.severity === 'error');
   } catch {
     return false;
   }

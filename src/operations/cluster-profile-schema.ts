@@ -6,6 +6,7 @@ import { DRAFT_2020_12, publishSchema } from '../schema/publish.js';
 import { type CapabilitySchema, listCapabilitySchemas, type PublishAt, renderingSchemaDefinition } from './capability-schema.js';
 
 const SCOPE = DNS1123_SUBDOMAIN.slice(1, -1);
+const VERSION_DESCRIPTION = 'the version to use: exact (2.1.3), partial (2.1, 2) or a range (^2.1.0, ~2.1.3, ">=2.1 <3"); absent: the highest release';
 
 /**
  * The JSON Schema 2020-12 of a whole `cluster.yaml` (DESIGN §5.1): the document structure and,
@@ -48,11 +49,12 @@ function bindingSchema(capability: CapabilitySchema): JsonSchema {
   // A capability the platform lacks may not be bound at all (lint: field-unavailable at the key).
   if (capability.availability === 'unavailable') return { ...about, description: String(capability.schema.description), not: {} };
   if (capability.availability === 'deprecated') Object.assign(about, { deprecated: true });
+  const version: JsonSchema = { type: 'string', description: VERSION_DESCRIPTION };
   // Lint reads an absent or null rendering (and a null binding) as an empty one.
   if (capability.acceptsEmpty) {
-    return { ...about, type: ['object', 'null'], properties: { rendering: { anyOf: [rendering, { type: 'null' }] } }, additionalProperties: false };
+    return { ...about, type: ['object', 'null'], properties: { rendering: { anyOf: [rendering, { type: 'null' }] }, version }, additionalProperties: false };
   }
-  return { ...about, type: 'object', properties: { rendering }, additionalProperties: false, required: ['rendering'] };
+  return { ...about, type: 'object', properties: { rendering, version }, additionalProperties: false, required: ['rendering'] };
 }
 
 function capabilitiesNode(profile: JsonSchema): JsonSchema {

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { FileReport } from '../core/input.js';
 import type { ResolvedApplication } from './build-application.js';
+import type { OutdatedRow } from './outdated.js';
 
 /** The JSON envelope of every command (DESIGN §5.1): `valid` is true exactly when the exit code is 0. */
 export interface RunEnvelope {
@@ -14,8 +15,25 @@ export interface BuildEnvelope extends RunEnvelope {
   application: ResolvedApplication | null;
 }
 
-/** The commands whose JSON envelope adds members to the run's. */
-export type EnvelopeShape = 'run' | 'build';
+/** `kurel lock`'s envelope (DESIGN §11 "Command surface"). */
+export interface LockEnvelope {
+  valid: boolean;
+  diagnostics: readonly Diagnostic[];
+  /** The lockfile's path as the user would name it; null when the run never got to one. */
+  lockfile: string | null;
+  /** Whether the lockfile's data differs from what the run resolved (with `--check`: would differ). */
+  changed: boolean;
+}
+
+/** `kurel outdated`'s envelope (DESIGN §11 "JSON of kurel outdated"). */
+export interface OutdatedEnvelope {
+  valid: boolean;
+  diagnostics: readonly Diagnostic[];
+  bindings: readonly OutdatedRow[];
+}
+
+/** The commands whose JSON envelope adds members to, or differs from, the run's. */
+export type EnvelopeShape = 'run' | 'build' | 'lock' | 'outdated';
 
 /** The envelope of a run that printed nothing else: a usage error, say, also shaped for its command. */
 export function envelopeOf(
@@ -23,7 +41,9 @@ export function envelopeOf(
   valid: boolean,
   diagnostics: readonly Diagnostic[],
   files: readonly FileReport[] = [],
-): RunEnvelope | BuildEnvelope {
+): RunEnvelope | BuildEnvelope | LockEnvelope | OutdatedEnvelope {
+  if (shape === 'lock') return { valid, diagnostics, lockfile: null, changed: false };
+  if (shape === 'outdated') return { valid, diagnostics, bindings: [] };
   return shape === 'build' ? buildEnvelope(valid, diagnostics, files, null) : { valid, diagnostics, files };
 }
 

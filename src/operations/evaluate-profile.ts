@@ -1,7 +1,8 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ResolvedProfile } from '../core/input.js';
+import type { LockedBindingEntry } from '../documents/capability-lock.js';
 import { ClusterProfileSchema, DEFAULT_GITOPS_ENGINE, keysMissingRenderingLevel } from '../documents/cluster-profile.js';
-import { capabilityType } from '../documents/common.js';
+import { capabilityType, hintQuotedVersion, type SourceTextReader } from '../documents/common.js';
 import type { Rendering } from '../schema/handler.js';
 
 export type { ResolvedProfile } from '../core/input.js';
@@ -9,6 +10,7 @@ export type { ResolvedProfile } from '../core/input.js';
 import { isMap } from '../core/data.js';
 import { error, type Issue, type Path, rebase, type Severity, warning } from '../core/diagnostics.js';
 import { didYouMean } from '../core/suggest.js';
+import { refusePin, resolvePin, satisfiesPin } from '../core/versions.js';
 import { checkSchema } from '../schema/check.js';
 import { isUnavailable, judgeLifecycle, lifecycleIssue } from '../schema/lifecycle.js';
 import type { Platform } from '../schema/platform-version.js';
@@ -17,34 +19,72 @@ import { declaredPlatform, effectivePlatform, hintPlatformVersions, type Platfor
 /** What to do about a binding no handler or definition knows. */
 export type UnknownCapabilityPolicy = Severity | 'quiet';
 
+/** How a profile follows a lockfile (DESIGN §8.3, §11). */
+export interface ProfileLock {
+  /** The lockfile as messages name it. */
+  lockfile: string;
+  /** This profile's locked bindings; undefined when the lockfile does not list the profile. */
+  bindings: Readonly<Record<string, LockedBindingEntry>> | undefined;
+  /**
+   * `follow` (lint, build): a binding resolves to its locked version; a changed pin, a binding
+   * the lock lacks or a locked version gone is `lock-outdated`. `stable` (`kurel lock`): a
+   * binding whose pin is unchanged keeps its locked version while it still loads and satisfies
+   * the pin; anything else resolves afresh, and nothing is reported.
+   */
+  mode: 'follow' | 'stable';
+}
+
 /** Options of {@link evaluateProfile}. */
 export interface EvaluateOptions {
   /** The run's platform default and overrides around the profile's own `spec.platform`. */
   platform?: PlatformOptions | undefined;
+  /** `--require-pinned`: a binding of a versioned definition without `version` is `unpinned-capability`. */
+  requirePinned?: boolean;
+  /** The lockfile to follow, if any. */
+  lock?: ProfileLock | undefined;
   /** The source text of a scalar, to quote a version written as a number as it was written. */
-  sourceOf?: ((path: Path) => string | undefined) | undefined;
+  sourceOf?: SourceTextReader | undefined;
+}
+
+/** How one binding of a versioned definition resolved (for `kurel lock` and `kurel outdated`). */
+export interface BindingVersion {
+  key: string;
+  type: string;
+  /** The pin as written; undefined when unpinned. */
+  pin: string | undefined;
+  /** The version it resolved to; undefined when none matched. */
+  version: string | undefined;
+  /** The version the lockfile holds for it, when it holds one. */
+  locked: string | undefined;
 }
 
 /** The outcome of evaluating one ClusterProfile document. */
 export interface ProfileEvaluation {
   /** `metadata.name`, when it could be read. */
   name: string | undefined;
-  /** `spec.gitopsEngine`, or its default. */
-  gitopsEngine: string;
   issues: Issue[];
   /** Present when the profile has no errors. */
   resolved: ResolvedProfile | undefined;
+  /** What `resolved` is once no error remains (a configuration may lower the errors found). */
+  resolution: ResolvedProfile;
   /** Every binding's rendering as evaluated (defaults applied where it checked clean). */
   capabilities: Record<string, Rendering>;
   /** The platform the bindings were judged at (DESIGN §8.4). */
   platform: Platform;
+  /** The version each binding resolved to, whatever its source (a definition or a handler). */
+  versions: Record<string, string>;
+  /** Every binding of a versioned definition, in the profile's order. */
+  bindings: BindingVersion[];
+  /** Keys of known types whose version could not be decided (a malformed pin, no matching version): their own errors explain them. */
+  unresolved: Set<string>;
 }
 
 /**
- * Evaluates a ClusterProfile (DESIGN §4.2): strict structure, capability-key syntax, then every
- * binding's rendering through its definition and handler, collecting every issue. Bindings are
- * judged at the profile's platform (its `spec.platform` between the options' default and
- * overrides, DESIGN §8.4): a capability, key or value outside its lifecycle there is reported.
+ * Evaluates a ClusterProfile (DESIGN §4.2, §8.2): strict structure, capability-key syntax, then
+ * each binding's version (its pin, the lockfile) and its rendering through that version's
+ * definition and the handler, collecting every issue. Bindings are judged at the profile's
+ * platform (its `spec.platform` between the options' default and overrides, DESIGN §8.4): a
+ * capability, key or value outside its lifecycle there is reported.
  */
 export function evaluateProfile(
   data: unknown,
@@ -73,12 +113,24 @@ export function evaluateProfile(
   const issues: Issue[] = [...structureIssues];
   hintPlatformVersions(issues, spec['platform'], options.sourceOf);
   const capabilities: Record<string, Rendering> = {};
+  const versions: Record<string, string> = {};
+  const definitionVersions: Record<string, string> = {};
+  const bindingVersions: BindingVersion[] = [];
+  const unresolved = new Set<string>();
 
   for (const key of Object.keys(bindings)) {
     if (badKeys.has(key) || unnested.has(key)) continue;
     const binding = bindings[key];
     if (binding !== null && !isMap(binding)) continue;
     const raw = binding === null ? undefined : binding['rendering'];
+    const pinned = binding === null ? undefined : binding['version'];
+    const bindingPath: Path = ['spec', 'capabilities', key];
+    hintQuotedVersion(issues, [...bindingPath, 'version'], pinned, options.sourceOf);
+    const pinRefusal = typeof pinned === 'string' ? refusePin(pinned) : undefined;
+    if (pinRefusal)
+      issues.push(
+        error('invalid-value', [...bindingPath, 'version'], `capability "${key}": ${pinRefusal.reason}`, pinRefusal.hint ? { hint: pinRefusal.hint } : {}),
+      );
     if (raw !== undefined && raw !== null && !isMap(raw)) continue;
     const rendering: Rendering = isMap(raw) ? raw : {};
     const type = capabilityType(key);
@@ -96,20 +148,34 @@ export function evaluateProfile(
           `if ${type} is a custom capability, load its CapabilityDefinition: --definitions DIR, or definitions: in .kurel.yaml`;
         const make = unknownCapability === 'error' ? error : warning;
         issues.push(
-          make(
-            'unknown-capability',
-            ['spec', 'capabilities', key],
-            `capability "${type}" is known to no handler or definition; its rendering is not validated`,
-            {
-              hint,
-            },
-          ),
+          make('unknown-capability', bindingPath, `capability "${type}" is known to no handler or definition; its rendering is not validated`, {
+            hint,
+          }),
         );
       }
       continue;
     }
-    const bindingPath: Path = ['spec', 'capabilities', key];
-    const judgement = judgeLifecycle(catalogue.capabilityLifecycle(type), platform);
+    // A pin that is not a pin (a number, a malformed text) decides no version: its own error explains the binding.
+    if ((pinned !== undefined && pinned !== null && typeof pinned !== 'string') || pinRefusal) {
+      capabilities[key] = rendering;
+      unresolved.add(key);
+      continue;
+    }
+    const pin = typeof pinned === 'string' ? pinned : undefined;
+    const resolution = resolveBindingVersion(key, type, pin, catalogue, options, issues);
+    const version = resolution.version;
+    if (catalogue.hasDefinitionVersions(type)) bindingVersions.push({ key, type, pin, version, locked: resolution.locked });
+    if (resolution.unresolved) {
+      capabilities[key] = rendering;
+      unresolved.add(key);
+      continue;
+    }
+    if (version !== undefined) {
+      versions[key] = version;
+      if (catalogue.hasDefinitionVersions(type)) definitionVersions[key] = version;
+    }
+    const fromDefinition = catalogue.versionSource(type) === 'definition' ? version : undefined;
+    const judgement = judgeLifecycle(catalogue.capabilityLifecycle(type, fromDefinition), platform);
     const gated = lifecycleIssue(judgement, `capability "${key}"`, bindingPath, 'key');
     if (gated) issues.push(gated);
     if (isUnavailable(judgement)) {
@@ -117,21 +183,116 @@ export function evaluateProfile(
       capabilities[key] = rendering;
       continue;
     }
-    const { result } = catalogue.validateRendering(type, rendering, context);
+    const { result } = catalogue.validateRendering(type, rendering, context, fromDefinition);
     capabilities[key] = result.rendering;
     if (result.issues.length === 0) continue;
     for (const issue of rebase(result.issues, [...bindingPath, 'rendering'])) issues.push({ ...issue, message: `capability "${key}": ${issue.message}` });
   }
 
   const hasError = issues.some((i) => i.severity === 'error') || unnested.size > 0;
+  const resolution: ResolvedProfile = { gitopsEngine, capabilities, versions: definitionVersions };
   return {
     name,
     issues,
     capabilities,
     platform,
-    gitopsEngine,
-    resolved: hasError ? undefined : { gitopsEngine, capabilities },
+    versions,
+    bindings: bindingVersions,
+    unresolved,
+    resolution,
+    resolved: hasError ? undefined : resolution,
   };
+}
+
+/** A binding's version: undefined for a capability without versions; `unresolved` when no version matched (reported). */
+interface BindingResolution {
+  version: string | undefined;
+  locked: string | undefined;
+  unresolved: boolean;
+}
+
+/** DESIGN §8.2, §8.3 and §11 for one binding: the lockfile, the pin, `--require-pinned`, deprecation. */
+function resolveBindingVersion(
+  key: string,
+  type: string,
+  pin: string | undefined,
+  catalogue: Catalogue,
+  options: EvaluateOptions,
+  issues: Issue[],
+): BindingResolution {
+  const bindingPath: Path = ['spec', 'capabilities', key];
+  const pinPath: Path = [...bindingPath, 'version'];
+  const at = pin === undefined ? { path: bindingPath, part: 'key' as const } : { path: pinPath, part: 'value' as const };
+  const available = catalogue.versionsOf(type);
+  const locksVersions = catalogue.hasDefinitionVersions(type);
+  const lock = locksVersions ? options.lock : undefined;
+  const entry = lock?.bindings && Object.hasOwn(lock.bindings, key) ? lock.bindings[key] : undefined;
+  let version: string | undefined;
+
+  if (lock?.mode === 'follow' && lock.bindings !== undefined) {
+    const outdated = lockOutdated(key, type, pin, entry, available, lock.lockfile);
+    if (outdated) issues.push(error('lock-outdated', at.path, outdated, { part: at.part, hint: 'run kurel lock' }));
+    else version = entry!.version;
+  } else if (
+    lock?.mode === 'stable' &&
+    entry &&
+    entry.pin === pin &&
+    available.includes(entry.version) &&
+    (pin === undefined || satisfiesPin(entry.version, pin))
+  ) {
+    version = entry.version;
+  }
+  version ??= resolvePin(available, pin);
+
+  if (version === undefined && pin !== undefined) {
+    const has = available.length === 0 ? `${type} has no versions` : `${type} has ${available.join(', ')}`;
+    const source = catalogue.versionSource(type) === 'handler' ? ' (its handler declares no version)' : ' (its definition is unversioned)';
+    issues.push(
+      error('version-not-found', pinPath, `capability "${key}": ${has}${available.length === 0 ? source : ''}; none matches ${pin}`, {
+        hint: available.length === 0 ? 'remove version' : `pin one of ${available.join(', ')}`,
+      }),
+    );
+    return { version: undefined, locked: entry?.version, unresolved: true };
+  }
+  if (pin === undefined && locksVersions && options.requirePinned) {
+    const suggestion = version === undefined ? '' : `: "${version.split('.').slice(0, 2).join('.')}" to stay on ${version}`;
+    issues.push(
+      error(
+        'unpinned-capability',
+        bindingPath,
+        `capability "${key}" is not pinned: ${type} has versions ${available.join(', ')}, and --require-pinned asks every binding to pin one`,
+        {
+          hint: `add version${suggestion}`,
+        },
+      ),
+    );
+  }
+  const deprecation = version === undefined ? undefined : catalogue.definition(type, version)?.deprecation;
+  if (deprecation !== undefined && catalogue.versionSource(type) === 'definition') {
+    issues.push(warning('version-deprecated', at.path, `capability "${key}": ${type} ${version} is deprecated: ${deprecation}`, { part: at.part }));
+  }
+  return { version, locked: entry?.version, unresolved: false };
+}
+
+/** Why a followed lockfile no longer holds this binding, or undefined when it does. */
+function lockOutdated(
+  key: string,
+  type: string,
+  pin: string | undefined,
+  entry: LockedBindingEntry | undefined,
+  available: readonly string[],
+  lockfile: string,
+): string | undefined {
+  if (!entry) return `capability "${key}" is not in ${lockfile}`;
+  if (entry.pin !== pin) {
+    const was = entry.pin === undefined ? 'unpinned' : `pinned ${entry.pin}`;
+    const now = pin === undefined ? 'unpinned' : `pinned ${pin}`;
+    return `capability "${key}" is ${now} but ${lockfile} locked it ${was}`;
+  }
+  if (!available.includes(entry.version)) return `capability "${key}" is locked to ${type} ${entry.version} in ${lockfile}, which is no longer loaded`;
+  if (pin !== undefined && !satisfiesPin(entry.version, pin))
+    return `capability "${key}" is locked to ${type} ${entry.version} in ${lockfile}, which does not satisfy ${pin}`;
+  return undefined;
 }
 
 /**
@@ -149,7 +310,7 @@ function reportMissingRenderingLevels(structureIssues: readonly Issue[], unneste
       error(
         'unknown-field',
         ['spec', 'capabilities', key, keys[0]!],
-        `capability "${key}": ${named} written directly under the binding, which holds only rendering`,
+        `capability "${key}": ${named} written directly under the binding, which holds only rendering and version`,
         {
           hint: `indent ${keys.length === 1 ? 'this key' : 'these keys'} under rendering:`,
         },

@@ -1,9 +1,10 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { compareDiagnostics, type Diagnostic, hasErrors } from '../core/diagnostics.js';
-import type { FileReport, InputFile, ResolvedProfile } from '../core/input.js';
+import type { FileReport, InputFile } from '../core/input.js';
 import { readInput } from '../documents/read-input.js';
 import type { SourceDocument, SourceText } from '../yaml/source.js';
-import { evaluateProfile, type ProfileEvaluation } from './evaluate-profile.js';
+import { type BindingVersion, evaluateProfile, type ProfileEvaluation } from './evaluate-profile.js';
+import { changedDefinitions, type LockFollowing, profileLockOf, unlistedProfile } from './follow-lock.js';
 import type { PlatformOptions } from './platform.js';
 import { applySeverities, type SeverityOf } from './severity.js';
 
@@ -15,6 +16,19 @@ export interface LintOptions {
   severityOf?: SeverityOf;
   /** Platform versions around each profile's own (DESIGN §8.4): the repository default and the overrides. */
   platform?: PlatformOptions;
+  /** `--require-pinned`: a binding of a versioned definition without `version` is an error. */
+  requirePinned?: boolean;
+  /** The lockfile the run follows (DESIGN §8.3). */
+  lock?: LockFollowing | undefined;
+}
+
+/** How one profile of a lint run resolved its versions. */
+export interface ProfileOutcome {
+  file: string;
+  /** Every binding of a versioned definition, in the profile's order. */
+  bindings: BindingVersion[];
+  /** True when the profile has no error. */
+  clean: boolean;
 }
 
 /** The result of a lint run, shared by the CLI and the HTTP service. */
@@ -25,6 +39,8 @@ export interface LintReport {
   sources: Map<string, SourceText>;
   /** The catalogue the profiles were judged against: the one given plus the inputs' definitions. */
   catalogue: Catalogue;
+  /** Every profile read, in input order. */
+  profiles: ProfileOutcome[];
 }
 
 /**
@@ -51,22 +67,30 @@ export function lintInputs(inputs: readonly InputFile[], catalogue: Catalogue, o
   const extended = catalogue.withDefinitions(definitions);
   for (const d of extended.diagnostics) diagnostics.push(d);
 
+  if (options.lock && !options.lock.update) for (const d of changedDefinitions(extended.catalogue, options.lock)) diagnostics.push(d);
+
   const policy = options.strictCapabilities ? 'error' : 'warning';
+  const outcomes: ProfileOutcome[] = [];
   const evaluated: { report: FileReport; evaluation: ProfileEvaluation }[] = [];
   for (const { document, report, clean } of profiles) {
+    const following = profileLockOf(options.lock, document.file);
+    if (following && !following.listed && following.lock.mode === 'follow') diagnostics.push(unlistedProfile(document.file, following.lock.lockfile));
     const evaluation = evaluateProfile(document.data, extended.catalogue, policy, {
       platform: options.platform,
+      requirePinned: options.requirePinned === true,
+      lock: following?.lock,
       sourceOf: (path) => document.sourceTextAt(path),
     });
     for (const issue of evaluation.issues) diagnostics.push(document.toDiagnostic(issue));
     if (evaluation.resolved && clean) report.resolved = evaluation.resolved;
+    outcomes.push({ file: document.file, bindings: evaluation.bindings, clean: clean && evaluation.resolved !== undefined });
     evaluated.push({ report, evaluation });
   }
 
   const judged = options.severityOf ? applySeverities(diagnostics, options.severityOf) : diagnostics;
   if (judged !== diagnostics) resolveAsJudged(evaluated, judged);
   judged.sort(compareDiagnostics);
-  return { diagnostics: judged, files, sources, catalogue: extended.catalogue };
+  return { diagnostics: judged, files, sources, catalogue: extended.catalogue, profiles: outcomes };
 }
 
 // A profile is resolved exactly when no error remains for it once severities were applied: a
@@ -75,6 +99,6 @@ function resolveAsJudged(evaluated: readonly { report: FileReport; evaluation: P
   const failing = new Set(diagnostics.filter((d) => hasErrors([d])).map((d) => d.file));
   for (const { report, evaluation } of evaluated) {
     if (failing.has(report.path)) delete report.resolved;
-    else report.resolved ??= { gitopsEngine: evaluation.gitopsEngine, capabilities: evaluation.capabilities as ResolvedProfile['capabilities'] };
+    else report.resolved ??= evaluation.resolution;
   }
 }

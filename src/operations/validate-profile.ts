@@ -1,7 +1,8 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { type Diagnostic, hasErrors } from '../core/diagnostics.js';
 import type { InputFile } from '../core/input.js';
-import { isYamlFaithfulJson } from '../yaml/json-fidelity.js';
+import { findSurelyTooDeepJson, isYamlFaithfulJson } from '../yaml/json-fidelity.js';
+import { tooDeepDiagnostic } from '../yaml/source.js';
 import { evaluateProfile, type ResolvedProfile } from './evaluate-profile.js';
 import { type LintOptions, lintInputs } from './lint.js';
 
@@ -38,14 +39,23 @@ export function validateProfile(sources: ProfileSources, catalogue: Catalogue, o
 
 /**
  * Validates a profile decoded from JSON (`data` is `JSON.parse(text)`) without the YAML parse
- * when it can: a clean profile is judged from the data alone. Anything with a diagnostic, or
- * data the YAML reader would read differently, goes through {@link validateProfile} on the
- * text, so verdicts and positions are always those of the YAML path.
+ * when it can: a clean profile is judged from the data alone, and one nested far beyond the
+ * depth limit is refused where the YAML reader would refuse it. Anything else with a
+ * diagnostic, or data the YAML reader would read differently, goes through
+ * {@link validateProfile} on the text, so verdicts and positions are always those of the YAML
+ * path.
  */
 export function validateJsonProfile(file: string, text: string, data: unknown, catalogue: Catalogue, options: LintOptions = {}): ProfileVerdict {
   if (isYamlFaithfulJson(text, data)) {
-    const evaluation = evaluateProfile(data, catalogue, options.strictCapabilities ? 'error' : 'warning', { platform: options.platform });
+    const evaluation = evaluateProfile(data, catalogue, options.strictCapabilities ? 'error' : 'warning', {
+      platform: options.platform,
+      requirePinned: options.requirePinned === true,
+    });
     if (evaluation.issues.length === 0 && evaluation.resolved) return { valid: true, diagnostics: [], resolved: evaluation.resolved };
+  } else {
+    // Faithful data nests within the limit; other data may nest too deep to hand to the YAML reader.
+    const surelyTooDeep = findSurelyTooDeepJson(text);
+    if (surelyTooDeep !== undefined) return { valid: false, diagnostics: [tooDeepDiagnostic(file, text, surelyTooDeep)], resolved: null };
   }
   return validateProfile({ profile: { file, content: text } }, catalogue, options);
 }

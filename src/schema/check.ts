@@ -1,5 +1,5 @@
 import { sameData } from '../core/canonical-json.js';
-import { describeLiteral, describeValue, isMap, joinOr, setOwn } from '../core/data.js';
+import { appendAll, describeLiteral, describeValue, isMap, joinOr, setOwn } from '../core/data.js';
 import { describePath, error, type Issue, type Path } from '../core/diagnostics.js';
 import { hasType, type JsonSchema, type JsonType } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
@@ -430,7 +430,7 @@ function visitUnion(schema: JsonSchema, value: unknown, path: (string | number)[
     }
   }
   if (best && typeMatches > 0) {
-    issues.push(...best.issues);
+    appendAll(issues, best.issues);
     return best.value;
   }
   const expected = branches.map(describeExpected).filter((e, i, all) => all.indexOf(e) === i);

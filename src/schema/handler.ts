@@ -30,6 +30,11 @@ interface HandlerBase {
   /** One line saying what the trait does. */
   description: string;
   /**
+   * The handler's SemVer version (DESIGN §8.1): information shown by `kurel capabilities`, and
+   * the one version a pin on a binding of a handler-only type must be satisfied by.
+   */
+  version?: string;
+  /**
    * Rendering keys an application may not author inline; only the profile sets them
    * (authoring one, even as `null`, is `platform-reserved` at build).
    */

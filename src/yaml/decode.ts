@@ -5,11 +5,15 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
 
 /**
- * Decodes UTF-8 bytes, dropping a byte order mark. Binary data (a NUL byte) and invalid
- * UTF-8 are refused with the character offset of the first bad byte, so the caller can
- * position the diagnostic.
+ * Decodes UTF-8 bytes, dropping a byte order mark. UTF-16 and UTF-32 text (known by its byte
+ * order mark), binary data (a NUL byte) and invalid UTF-8 are refused with the character
+ * offset of the first bad byte, so the caller can position the diagnostic.
  */
 export function decodeText(bytes: Uint8Array): DecodeResult {
+  const encoding = otherUnicodeEncoding(bytes);
+  if (encoding !== undefined) {
+    return { ok: false, message: `the file is ${encoding} text (it starts with that byte order mark); kurel reads UTF-8 only`, offset: 0, text: '' };
+  }
   const nul = bytes.indexOf(0);
   if (nul !== -1) {
     const text = lenient.decode(bytes.subarray(0, nul));
@@ -27,6 +31,17 @@ export function decodeText(bytes: Uint8Array): DecodeResult {
 /** Strips a leading byte order mark from already-decoded text. */
 export function stripBom(text: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+// The encoding a byte order mark other than UTF-8's names; UTF-32's are tried first, since
+// UTF-32 little-endian's starts with UTF-16 little-endian's.
+function otherUnicodeEncoding(bytes: Uint8Array): string | undefined {
+  const [a, b, c, d] = bytes;
+  if (a === 0xff && b === 0xfe && c === 0 && d === 0) return 'UTF-32 (little-endian)';
+  if (a === 0 && b === 0 && c === 0xfe && d === 0xff) return 'UTF-32 (big-endian)';
+  if (a === 0xff && b === 0xfe) return 'UTF-16 (little-endian)';
+  if (a === 0xfe && b === 0xff) return 'UTF-16 (big-endian)';
+  return undefined;
 }
 
 function firstInvalidUtf8(bytes: Uint8Array): number {

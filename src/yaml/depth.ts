@@ -1,4 +1,4 @@
-import { Parser } from 'yaml';
+import { CST, Parser } from 'yaml';
 import { LIMITS } from '../core/limits.js';
 
 interface TokenLike {
@@ -10,6 +10,14 @@ interface TokenLike {
 }
 
 const COLLECTIONS = new Set(['block-map', 'block-seq', 'flow-collection']);
+
+/**
+ * How many collections a text may open beyond the depth limit before it is refused without
+ * being parsed. A few beyond it cost the parser nothing, and it reports them with their data
+ * path; past a thousand, each costs hundreds of bytes of parser state (1 MiB of `[` took
+ * seconds and 600 MB), and a parse that deep overflowed its stack anyway.
+ */
+export const SURELY_TOO_DEEP = 1_000;
 
 /**
  * The offset of the first collection nested deeper than {@link LIMITS.maxDepth}, or
@@ -24,6 +32,116 @@ export function findTooDeep(text: string, end: number = text.length): number | u
     if (found !== undefined) return found;
   }
   return undefined;
+}
+
+/**
+ * Watches the lexemes of a text, as the `yaml` lexer gives them to the parser, for nesting
+ * too deep to be worth parsing: more than {@link SURELY_TOO_DEEP} collections beyond the
+ * depth limit. It counts a lower bound of each collection's depth: each `-` or `?` that
+ * starts a line or follows one that does opens one (compact nesting, `- - x`), each flow `[`
+ * or `{` one more inside the flow; nesting by the indentation of earlier lines is not
+ * counted, so only what is certain counts.
+ */
+export class NestingWatch {
+  private offset = 0;
+  /** True while the line holds only indentation and `-` or `?` indicators. */
+  private atLineStart = true;
+  private lineOpened = 0;
+  private flowBase = 0;
+  private flowLevel = 0;
+  private beyond = 0;
+  private first: number | undefined;
+  private atScalar = false;
+
+  /**
+   * Whether a text holds enough characters that open collections for more than
+   * {@link SURELY_TOO_DEEP} of them to lie beyond the limit: an upper bound, so a text it
+   * clears needs no watch. Costs one pass over the characters.
+   */
+  static isNeeded(text: string): boolean {
+    let flowOpeners = 0;
+    let indicators = 0;
+    let lineIndicators = 0;
+    let mostLineIndicators = 0;
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5b || c === 0x7b) flowOpeners += 1;
+      else if (c === 0x2d || c === 0x3f) {
+        indicators += 1;
+        lineIndicators += 1;
+      } else if (c === 0x0a) {
+        if (lineIndicators > mostLineIndicators) mostLineIndicators = lineIndicators;
+        lineIndicators = 0;
+      }
+    }
+    if (lineIndicators > mostLineIndicators) mostLineIndicators = lineIndicators;
+    return flowOpeners + mostLineIndicators > LIMITS.maxDepth && flowOpeners + indicators > LIMITS.maxDepth + SURELY_TOO_DEEP;
+  }
+
+  /**
+   * Takes the next lexeme; once the text is sure to nest too deep, returns the offset of the
+   * first collection it counted beyond the limit (the first one may start earlier:
+   * {@link findTooDeep} finds it in the text before this offset).
+   */
+  see(lexeme: string): number | undefined {
+    if (this.atScalar) {
+      // The lexeme after a scalar marker is the scalar's text, whatever it starts with.
+      this.atScalar = false;
+      this.offset += lexeme.length;
+      this.leaveLineStart(lexeme);
+      return undefined;
+    }
+    const type = CST.tokenType(lexeme);
+    let depth = 0;
+    switch (type) {
+      case 'scalar':
+        this.atScalar = true;
+        return undefined;
+      case 'doc-mode':
+        return undefined;
+      case 'flow-error-end':
+        this.flowLevel = 0;
+        return undefined;
+      case 'newline':
+        this.atLineStart = true;
+        this.lineOpened = 0;
+        break;
+      case 'space':
+        break;
+      case 'seq-item-ind':
+      case 'explicit-key-ind':
+        // `- - x` nests; a `-` after anything else on its line is not counted.
+        if (this.flowLevel === 0 && this.atLineStart) depth = ++this.lineOpened;
+        else this.leaveLineStart(lexeme);
+        break;
+      case 'flow-map-start':
+      case 'flow-seq-start':
+        if (this.flowLevel === 0) this.flowBase = this.lineOpened;
+        depth = this.flowBase + ++this.flowLevel;
+        this.leaveLineStart(lexeme);
+        break;
+      case 'flow-map-end':
+      case 'flow-seq-end':
+        if (this.flowLevel > 0) this.flowLevel -= 1;
+        this.leaveLineStart(lexeme);
+        break;
+      default:
+        this.leaveLineStart(lexeme);
+    }
+    if (depth > LIMITS.maxDepth) {
+      this.first ??= this.offset;
+      this.beyond += 1;
+      if (this.beyond > SURELY_TOO_DEEP) return this.first;
+    }
+    this.offset += lexeme.length;
+    return undefined;
+  }
+
+  // Past the indicators of its line; a scalar that goes on over lines ends on a line of its own.
+  private leaveLineStart(lexeme: string): void {
+    this.atLineStart = false;
+    if (lexeme.includes('\n')) this.lineOpened = 0;
+  }
 }
 
 function deepestStart(root: TokenLike | undefined, rootDepth: number): number | undefined {

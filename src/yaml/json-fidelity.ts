@@ -1,4 +1,5 @@
 import { LIMITS } from '../core/limits.js';
+import { SURELY_TOO_DEEP } from './depth.js';
 
 /**
  * True when `data`, the result of `JSON.parse(text)`, is exactly the data the YAML reader
@@ -23,6 +24,42 @@ export function jsonDecodingProblem(text: string, data: unknown): 'too-deep' | '
   return members === countColons(text) ? undefined : 'repeated-name';
 }
 
+/**
+ * The offset of the first array or object of a JSON text nested beyond the depth limit, when
+ * more than {@link SURELY_TOO_DEEP} of them are: where the YAML reader, which would take
+ * seconds and hundreds of MB to get there, refuses the same text. `undefined` otherwise (the
+ * YAML reader then reports any nesting beyond the limit itself, with its path). The text must
+ * be valid JSON.
+ */
+export function findSurelyTooDeepJson(text: string): number | undefined {
+  let depth = 0;
+  let beyond = 0;
+  let first: number | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      i = stringEnd(text, i);
+    } else if (c === 0x5b || c === 0x7b) {
+      depth += 1;
+      if (depth > LIMITS.maxDepth) {
+        first ??= i;
+        beyond += 1;
+        if (beyond > SURELY_TOO_DEEP) return first;
+      }
+    } else if (c === 0x5d || c === 0x7d) {
+      depth -= 1;
+    }
+  }
+  return undefined;
+}
+
+// The offset of the quote that closes the string opened at `open` (the text's end if none).
+function stringEnd(text: string, open: number): number {
+  let end = text.indexOf('"', open + 1);
+  while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
+  return end === -1 ? text.length : end;
+}
+
 // Every member of a JSON object is written `"name": value`, and a colon outside a string
 // appears nowhere else; fewer members than colons means JSON.parse merged a repeated name.
 function countColons(text: string): number {
@@ -32,9 +69,8 @@ function countColons(text: string): number {
   while (i < n) {
     const c = text.charCodeAt(i);
     if (c === 0x22) {
-      let end = text.indexOf('"', i + 1);
-      while (end !== -1 && isEscaped(text, end)) end = text.indexOf('"', end + 1);
-      if (end === -1) return -1;
+      const end = stringEnd(text, i);
+      if (end === n) return -1;
       i = end + 1;
     } else {
       if (c === 0x3a) colons += 1;

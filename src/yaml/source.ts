@@ -1,8 +1,26 @@
-import { type Alias, type Document, isAlias, isMap, isScalar, isSeq, LineCounter, type Node, type Pair, parseAllDocuments, visit, type YAMLError } from 'yaml';
+import {
+  type Alias,
+  Composer,
+  type CST,
+  type Document,
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  Lexer,
+  LineCounter,
+  type Node,
+  type Pair,
+  Parser,
+  type ScalarTag,
+  visit,
+  type YAMLError,
+  YAMLParseError,
+} from 'yaml';
 import { type Diagnostic, type DiagnosticCode, defaultPart, type Issue, type Part, type Path, toPointer } from '../core/diagnostics.js';
 import { LIMITS } from '../core/limits.js';
 import { decodeText, stripBom } from './decode.js';
-import { findTooDeep } from './depth.js';
+import { findTooDeep, NestingWatch } from './depth.js';
 import { explainSyntaxErrors } from './syntax-errors.js';
 import { type RangedIssue, rangeOf, toData } from './to-data.js';
 
@@ -26,6 +44,7 @@ export interface Span {
 /** The source text of one file and its line index. */
 export class SourceText {
   readonly lineCounter = new LineCounter();
+  private readonly anchorLines = new WeakMap<Node, number>();
   constructor(
     readonly file: string,
     readonly text: string,
@@ -40,20 +59,28 @@ export class SourceText {
 
   /** Offsets [start, end) cut at the end of the start line. */
   firstLine(start: number, end: number): readonly [number, number] {
-    const newline = this.text.indexOf('\n', start);
+    // The line index says where the line ends; searching the text could read to the end of a
+    // long line once per diagnostic.
+    const next = this.lineCounter.lineStarts[this.lineCounter.linePos(start).line];
+    const newline = next === undefined ? -1 : next - 1;
     return [start, newline === -1 || newline > end ? end : newline];
   }
 
   /**
    * The line of a node's `&anchor`. The parser keeps no offset for it, so it is found by
-   * looking back from the node's start (a block map's anchor sits on the line above it).
+   * looking back from the node's start (a block map's anchor sits on the line above it), once
+   * per node: every diagnostic reached through an alias names it.
    */
   anchorLine(node: Node): number {
+    const known = this.anchorLines.get(node);
+    if (known !== undefined) return known;
     const start = rangeOf(node)[0];
     const token = `&${node.anchor ?? ''}`;
     let at = node.anchor ? this.text.lastIndexOf(token, start) : -1;
     while (at !== -1 && !/^[\s,[\]{}]?$/.test(this.text.charAt(at + token.length))) at = at === 0 ? -1 : this.text.lastIndexOf(token, at - 1);
-    return this.lineCounter.linePos(at === -1 ? start : at).line;
+    const line = this.lineCounter.linePos(at === -1 ? start : at).line;
+    this.anchorLines.set(node, line);
+    return line;
   }
 
   /** A diagnostic at source offsets. */
@@ -68,7 +95,7 @@ export class SourceDocument implements Locatable {
   readonly diagnostics: Diagnostic[] = [];
   /** The document's data, or `undefined` when it could not be read. */
   readonly data: unknown;
-  private pairIndex = new WeakMap<Node, Map<string, Pair>>();
+  private pairIndex = new WeakMap<Node, PairIndex>();
   private anchorIndex: Map<string, Node[]> | undefined;
 
   constructor(
@@ -76,6 +103,8 @@ export class SourceDocument implements Locatable {
     readonly doc: Document.Parsed,
     /** Offset where the document starts (its `---` when it has one). */
     readonly start: number,
+    /** Where the text of its directives may start: the end of the document before it. */
+    directivesFrom = 0,
   ) {
     const fatal = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
     // The parser may overflow its stack more than once on one deep document; once is enough.
@@ -87,7 +116,21 @@ export class SourceDocument implements Locatable {
       if (problem.hint !== undefined) diagnostic.hint = problem.hint;
       this.diagnostics.push(diagnostic);
     }
-    for (const warn of doc.warnings) this.diagnostics.push(yamlErrorDiagnostic(source, warn, 'warning'));
+    // YAML features kurel does not read are errors, never read silently (DESIGN §7.2).
+    const version = unsupportedVersion(source, doc, start);
+    if (version) {
+      fatal.push(version.error);
+      // The `yaml` package reads later documents of the stream under the same directive.
+      if (version.at >= directivesFrom) this.diagnostics.push(version.diagnostic);
+    }
+    for (const warn of doc.warnings) {
+      if (warn.code === 'TAG_RESOLVE_FAILED') {
+        fatal.push(warn);
+        this.diagnostics.push(source.diagnosticAt('yaml-syntax', describeUnreadTag(source.text, warn), warn.pos));
+      } else if (!(version && warn.code === 'BAD_DIRECTIVE')) {
+        this.diagnostics.push(yamlErrorDiagnostic(source, warn, 'warning'));
+      }
+    }
     if (fatal.length > 0) {
       this.data = undefined;
       return;
@@ -205,30 +248,31 @@ export class SourceDocument implements Locatable {
   }
 
   private findPair(map: Node, key: string): { pair: Pair; via?: Alias } | undefined {
-    const own = this.indexPairs(map).get(key);
+    const index = this.indexPairs(map);
+    const own = index.own.get(key);
     if (own) return { pair: own };
     // Keys a merge (`<<: *x`) brought in point at the `*x`.
-    for (const pair of (map as unknown as { items: Pair[] }).items) {
-      const k = pair.key as Node | null;
-      if (!(isScalar(k) && typeof k.value === 'symbol')) continue;
-      const sources = isSeq(pair.value) ? (pair.value.items as unknown[]) : [pair.value];
-      for (const source of sources) {
-        const resolved = isAlias(source) ? this.resolve(source) : (source as Node);
-        if (!isMap(resolved)) continue;
-        const hit = this.findPair(resolved, key);
-        if (hit) return { pair: hit.pair, via: isAlias(source) ? source : hit.via };
-      }
+    for (const source of index.merged) {
+      const resolved = isAlias(source) ? this.resolve(source) : (source as Node);
+      if (!isMap(resolved)) continue;
+      const hit = this.findPair(resolved, key);
+      if (hit) return { pair: hit.pair, via: isAlias(source) ? source : hit.via };
     }
     return undefined;
   }
 
-  private indexPairs(map: Node): Map<string, Pair> {
+  // A map's own keys and merge sources, indexed once: a lookup never rescans the map.
+  private indexPairs(map: Node): PairIndex {
     let index = this.pairIndex.get(map);
     if (!index) {
-      index = new Map();
+      index = { own: new Map(), merged: [] };
       for (const pair of (map as unknown as { items: Pair[] }).items) {
         const k = pair.key as Node | null;
-        if (isScalar(k) && typeof k.value === 'string' && !index.has(k.value)) index.set(k.value, pair);
+        if (isScalar(k) && typeof k.value === 'string' && !index.own.has(k.value)) index.own.set(k.value, pair);
+        else if (isScalar(k) && typeof k.value === 'symbol') {
+          if (isSeq(pair.value)) for (const item of pair.value.items as unknown[]) index.merged.push(item);
+          else index.merged.push(pair.value);
+        }
       }
       this.pairIndex.set(map, index);
     }
@@ -249,13 +293,24 @@ export class SourceDocument implements Locatable {
       });
       this.anchorIndex = index;
     }
+    // Nodes of one anchor name are listed in document order; the alias means the last one before it.
+    const nodes = this.anchorIndex.get(alias.source) ?? [];
     const at = rangeOf(alias)[0];
-    let match: Node | undefined;
-    for (const node of this.anchorIndex.get(alias.source) ?? []) {
-      if (rangeOf(node)[0] < at) match = node;
+    let low = 0;
+    let high = nodes.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (rangeOf(nodes[middle])[0] < at) low = middle + 1;
+      else high = middle;
     }
-    return match;
+    return low === 0 ? undefined : nodes[low - 1];
   }
+}
+
+/** A map's string keys (the first of each name) and the sources of its merge keys, in order. */
+interface PairIndex {
+  own: Map<string, Pair>;
+  merged: unknown[];
 }
 
 /** A file read as a YAML stream: its documents and the problems of the file as a whole. */
@@ -290,29 +345,77 @@ export function parseYamlStream(input: string | Uint8Array, file: string): YamlS
   const source = new SourceText(file, text);
   let docs: Document.Parsed[];
   try {
-    docs = parseAllDocuments(text, {
-      lineCounter: source.lineCounter,
-      // Merge-key support costs a fifth of the parse; text without `<<` cannot use it.
-      merge: text.includes('<<'),
-      intAsBigInt: true,
-      uniqueKeys: false,
-      prettyErrors: false,
-      strict: true,
-    }) as unknown as Document.Parsed[];
+    docs = parseDocuments(source);
   } catch (err) {
     // The parser recurses per nesting level; a stack overflow means absurd depth.
-    if (!(err instanceof RangeError)) throw err;
+    if (!(err instanceof RangeError || err instanceof SurelyTooDeep)) throw err;
     indexLines(source);
-    const at = findTooDeep(source.text) ?? 0;
+    const at = (err instanceof SurelyTooDeep ? findTooDeep(source.text, err.offset + 1) : findTooDeep(source.text)) ?? 0;
     diagnostics.push(source.diagnosticAt('too-deep', TOO_DEEP, [at, at + 1]));
     return { source, documents: [], diagnostics };
   }
   if (source.lineCounter.lineStarts.length === 0) indexLines(source);
-  const documents = docs.map((doc) => new SourceDocument(source, doc, doc.range[0]));
+  const documents = docs.map((doc, i) => new SourceDocument(source, doc, doc.range[0], i === 0 ? 0 : docs[i - 1]!.range[2]));
   while (documents.length > 0 && documents[documents.length - 1]!.isEmpty && documents[documents.length - 1]!.diagnostics.length === 0) {
     documents.pop();
   }
   return { source, documents, diagnostics };
+}
+
+// `!!float 1` is the number 1 in YAML 1.2's core schema; the `yaml` package's float tags only
+// match what an untagged float looks like. Tried after them, and never for an untagged
+// scalar, which the integer tag matches first.
+const FLOAT_WRITTEN_AS_INTEGER: ScalarTag = {
+  tag: 'tag:yaml.org,2002:float',
+  default: true,
+  test: /^[-+]?[0-9]+$/,
+  resolve: (text: string) => Number(text),
+};
+
+/** Thrown while parsing a text that nests far beyond the depth limit, with the offset the watch gave. */
+class SurelyTooDeep extends Error {
+  constructor(readonly offset: number) {
+    super('the text nests too deep to parse');
+  }
+}
+
+// The documents of a text, as `parseAllDocuments` gives them (YAML 1.2 core schema, merge keys,
+// integers beyond 2^53 kept exact). A text with enough collection openers is lexed under a
+// watch that stops the parse once it surely nests too deep, before the parser holds it.
+function parseDocuments(source: SourceText): Document.Parsed[] {
+  const text = source.text;
+  const options = {
+    lineCounter: source.lineCounter,
+    // Merge-key support costs a fifth of the parse; text without `<<` cannot use it.
+    merge: text.includes('<<'),
+    intAsBigInt: true,
+    uniqueKeys: false,
+    prettyErrors: false,
+    strict: true,
+    // YAML 1.1 types (!!binary, !!timestamp, !!set, ...) are unresolved tags, reported as such.
+    resolveKnownTags: false,
+    customTags: [FLOAT_WRITTEN_AS_INTEGER],
+  };
+  const parser = new Parser(source.lineCounter.addNewLine);
+  let tokens: Iterable<CST.Token>;
+  if (NestingWatch.isNeeded(text)) {
+    // `Parser.parse` marks the first line itself; fed lexeme by lexeme, the parser does not.
+    source.lineCounter.addNewLine(0);
+    tokens = watchedTokens(text, parser, new NestingWatch());
+  } else {
+    tokens = parser.parse(text);
+  }
+  return Array.from(new Composer(options).compose(tokens)) as Document.Parsed[];
+}
+
+function* watchedTokens(text: string, parser: Parser, watch: NestingWatch): Generator<CST.Token> {
+  // What `Parser.parse` does, with each lexeme shown to the watch first.
+  for (const lexeme of new Lexer().lex(text)) {
+    const offset = watch.see(lexeme);
+    if (offset !== undefined) throw new SurelyTooDeep(offset);
+    yield* parser.next(lexeme);
+  }
+  yield* parser.end();
 }
 
 // Fills the line index when the parser did not get to (it fills it as it reads).
@@ -324,6 +427,53 @@ function indexLines(source: SourceText): void {
 }
 
 const TOO_DEEP = `nesting deeper than ${LIMITS.maxDepth} levels is not accepted`;
+
+/** The `too-deep` diagnostic of a text whose first collection beyond the depth limit starts at `offset`. */
+export function tooDeepDiagnostic(file: string, text: string, offset: number): Diagnostic {
+  const source = new SourceText(file, text);
+  indexLines(source);
+  return source.diagnosticAt('too-deep', TOO_DEEP, [offset, offset + 1]);
+}
+
+/** The core tags of YAML 1.2 (DESIGN §11), and the non-specific `!`, are the only tags read. */
+const CORE_TAGS = '!!str, !!int, !!float, !!bool, !!null, !!map, !!seq';
+const YAML_ORG = 'tag:yaml.org,2002:';
+// YAML 1.1 types the `yaml` package would read, were its known tags not turned off.
+const YAML_1_1_TYPES = new Set(['binary', 'omap', 'pairs', 'set', 'timestamp']);
+const CORE_VALUES: Readonly<Record<string, string>> = {
+  int: 'an integer',
+  float: 'a number',
+  bool: 'true or false',
+  null: 'null (empty, ~ or null)',
+};
+
+// Why a tag the parser could not resolve is not read: a YAML 1.1 type, a value its core tag
+// cannot hold, or a tag kurel does not know.
+function describeUnreadTag(text: string, warning: YAMLError): string {
+  const written = text.slice(warning.pos[0], warning.pos[1]);
+  const name = /Unresolved tag: (\S+)/.exec(warning.message)?.[1] ?? written;
+  const short = name.startsWith(YAML_ORG) ? `!!${name.slice(YAML_ORG.length)}` : name;
+  const type = name.startsWith(YAML_ORG) ? name.slice(YAML_ORG.length) : '';
+  if (YAML_1_1_TYPES.has(type))
+    return `the tag ${short} is a YAML 1.1 type kurel does not read: kurel reads YAML 1.2 data, with no tag or a core one (${CORE_TAGS})`;
+  const expected = CORE_VALUES[type];
+  if (expected) return `the value tagged ${short} is not ${expected}`;
+  return `unknown tag ${short}: kurel reads YAML 1.2 data, with no tag or a core one (${CORE_TAGS})`;
+}
+
+// A `%YAML` directive for another version than 1.2, as an error at the directive.
+function unsupportedVersion(source: SourceText, doc: Document.Parsed, start: number): { at: number; error: YAMLError; diagnostic: Diagnostic } | undefined {
+  if (!doc.directives?.yaml.explicit) return undefined;
+  // The directive is on a line of its own before the document's `---`.
+  let at = source.text.lastIndexOf('%YAML', start);
+  while (at > 0 && source.text.charCodeAt(at - 1) !== 0x0a) at = source.text.lastIndexOf('%YAML', at - 1);
+  if (at === -1) return undefined;
+  const written = /^%YAML[ \t]+([^\s#]+)/.exec(source.text.slice(at, at + 64))?.[1];
+  if (written === undefined || written === '1.2') return undefined;
+  const range: [number, number] = [at, at + 6 + written.length];
+  const message = `%YAML ${written} is not supported: kurel reads YAML 1.2 only, where on, 0777 and 1:20 are read as written; remove the directive`;
+  return { at, error: new YAMLParseError(range, 'BAD_DIRECTIVE', message), diagnostic: source.diagnosticAt('yaml-syntax', message, range) };
+}
 
 function yamlErrorDiagnostic(source: SourceText, err: YAMLError, severity: 'error' | 'warning' = 'error'): Diagnostic {
   if (err.code === 'RESOURCE_EXHAUSTION') {

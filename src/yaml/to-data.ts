@@ -17,6 +17,8 @@ interface AnchorState {
   done: boolean;
   count: number;
   aliasCount: number;
+  /** Values the anchored node produced: what each use of an alias of it adds. */
+  size: number;
 }
 
 class StopConversion extends Error {}
@@ -24,8 +26,11 @@ class StopConversion extends Error {}
 /**
  * Converts a parsed YAML document to plain data the validators read, checking what the
  * parser leaves to us: keys must be strings, duplicate keys, merge keys (`<<`), nesting
- * depth and alias expansion (the same budget rule as the `yaml` package, so an alias bomb
- * stops early). Keys like `__proto__` become ordinary own properties.
+ * depth and alias expansion. Expansion has two limits, so an alias bomb stops early: the
+ * `yaml` package's count of alias uses, and a budget of produced values (keys and values of
+ * the data as a tree: an alias adds its whole value each time it is used, a merge key each
+ * key it copies) of {@link expansionBudget} for the document's source nodes.
+ * Keys like `__proto__` become ordinary own properties.
  */
 export function toData(
   doc: Document.Parsed,
@@ -35,15 +40,22 @@ export function toData(
 ): unknown {
   const anchors = new Map<Node, AnchorState>();
   const byName = new Map<string, Node>();
+  // Values produced so far, against the budget of the document's source nodes.
+  let produced = 0;
+  let sourceNodes: number | undefined;
+  let budget: number | undefined;
+  const sizes = new WeakMap<object, number>();
 
   const convert = (node: unknown, path: Path, depth: number): unknown => {
-    if (node === null || node === undefined) return null;
     if (isAlias(node)) return resolveAlias(node, path);
+    produced += 1;
+    if (node === null || node === undefined) return null;
     const n = node as Node;
     let value: unknown;
+    const before = produced - 1;
     if (n.anchor) {
       byName.set(n.anchor, n);
-      anchors.set(n, { value: undefined, done: false, count: 0, aliasCount: 0 });
+      anchors.set(n, { value: undefined, done: false, count: 0, aliasCount: 0, size: 1 });
     }
     if (isScalar(n)) value = scalarValue(n.value);
     else if (isMap(n)) value = convertMap(n.items as Pair[], path, depth + 1, n);
@@ -53,8 +65,61 @@ export function toData(
       const state = anchors.get(n)!;
       state.value = value;
       state.done = true;
+      state.size = produced - before;
+      if (typeof value === 'object' && value !== null) sizes.set(value, state.size);
     }
     return value;
+  };
+
+  // The document's budget, counted when an alias or a merge first needs it.
+  const documentBudget = (): number => {
+    sourceNodes ??= countSourceNodes(doc.contents);
+    budget ??= expansionBudget(sourceNodes);
+    return budget;
+  };
+
+  // Stops the conversion when `more` values would take the document past its budget.
+  const spend = (more: number, at: Node, path: Path, culprit: string): void => {
+    if (produced + more <= documentBudget()) {
+      produced += more;
+      return;
+    }
+    issues.push({
+      code: 'alias-limit',
+      message: `${culprit} expands the document beyond ${budget} values, the limit for a document of ${sourceNodes} nodes${
+        isAlias(at) && byName.has(at.source) ? ` (anchor on line ${anchorLineOf(byName.get(at.source)!)})` : ''
+      }`,
+      path,
+      range: rangeOf(at),
+    });
+    throw new StopConversion();
+  };
+
+  // How many values a value copied by a merge adds: itself, and every key and value under it,
+  // counted only as far as the budget could still allow.
+  const sizeOf = (value: unknown): number => {
+    if (typeof value !== 'object' || value === null) return 1;
+    const known = sizes.get(value);
+    if (known !== undefined) return known;
+    const cap = documentBudget() - produced + 1;
+    let count = 0;
+    const stack: unknown[] = [value];
+    while (stack.length > 0 && count <= cap) {
+      const item = stack.pop();
+      count += 1;
+      if (typeof item !== 'object' || item === null) continue;
+      if (Array.isArray(item)) {
+        for (const element of item) stack.push(element);
+      } else {
+        const map = item as Record<string, unknown>;
+        for (const key of Object.keys(map)) {
+          count += 1;
+          stack.push(map[key]);
+        }
+      }
+    }
+    if (stack.length === 0) sizes.set(value, count);
+    return count;
   };
 
   const checkDepth = (depth: number, node: Node, path: Path): boolean => {
@@ -79,6 +144,9 @@ export function toData(
     checkDepth(depth, node, path);
     const out: Record<string, unknown> = {};
     const merges: unknown[] = [];
+    // Where each key is first written, indexed at the first repeat only, so that every repeat
+    // after it is named in constant time.
+    let firstKeys: Map<string, number> | undefined;
     for (const pair of pairs) {
       const key = pair.key as Node | null;
       if (isScalar(key) && typeof key.value === 'symbol') {
@@ -97,14 +165,16 @@ export function toData(
         continue;
       }
       if (Object.hasOwn(out, name)) {
+        firstKeys ??= indexFirstKeys(pairs);
         issues.push({
           code: 'duplicate-key',
-          message: `duplicate key "${name}" (first defined on line ${lineOf(findKeyOffset(pairs, name))})`,
+          message: `duplicate key "${name}" (first defined on line ${lineOf(firstKeys.get(name) ?? 0)})`,
           path: [...path, name],
           range: rangeOf(key!),
         });
         continue;
       }
+      produced += 1;
       setOwn(out, name, convert(pair.value, [...path, name], depth));
     }
     // Earlier merge sources win over later ones; explicit keys win over all.
@@ -115,7 +185,7 @@ export function toData(
   const applyMerge = (out: Record<string, unknown>, source: unknown, path: Path, depth: number): void => {
     const sources = isSeq(source) ? source.items : [source];
     for (const item of sources) {
-      const data = convert(item, path, depth - 1);
+      const data = isAlias(item) ? resolveAlias(item, path, true) : convert(item, path, depth - 1);
       // An alias with no anchor is reported once, as itself.
       if (isAlias(item) && !byName.has(item.source)) continue;
       if (data === null || typeof data !== 'object' || Array.isArray(data)) {
@@ -127,13 +197,22 @@ export function toData(
         });
         continue;
       }
-      for (const key of Object.keys(data)) {
-        if (!Object.hasOwn(out, key)) setOwn(out, key, (data as Record<string, unknown>)[key]);
+      const source = data as Record<string, unknown>;
+      const copied = Object.keys(source).filter((key) => !Object.hasOwn(out, key));
+      // Counted before copying, so a merge past the budget builds nothing.
+      const room = documentBudget() - produced;
+      let cost = 0;
+      for (const key of copied) {
+        cost += 1 + sizeOf(source[key]);
+        if (cost > room) break;
       }
+      spend(cost, item as Node, path, isAlias(item) ? `alias *${item.source}` : 'a merge key (<<)');
+      for (const key of copied) setOwn(out, key, source[key]);
     }
   };
 
-  const resolveAlias = (alias: Alias, path: Path): unknown => {
+  // A merge counts the keys it copies, not the alias it copies them from.
+  const resolveAlias = (alias: Alias, path: Path, merged = false): unknown => {
     const target = byName.get(alias.source);
     if (!target) {
       issues.push({
@@ -144,6 +223,7 @@ export function toData(
         // `*.apps.example.com` was meant as text far more often than as an alias.
         hint: `a value starting with * is an alias; if it is text, quote it: ${JSON.stringify(`*${alias.source}`)}`,
       });
+      if (!merged) produced += 1;
       return null;
     }
     const state = anchors.get(target)!;
@@ -167,6 +247,7 @@ export function toData(
       });
       throw new StopConversion();
     }
+    if (!merged) spend(state.size, alias, path, `alias *${alias.source}`);
     return state.value;
   };
 
@@ -203,6 +284,30 @@ export function toData(
     }
     throw err;
   }
+}
+
+/** The most values a document of `sourceNodes` parsed nodes may expand to (DESIGN §7.2). */
+export function expansionBudget(sourceNodes: number): number {
+  return Math.min(Math.max(LIMITS.expansionFactor * sourceNodes, LIMITS.minProducedValues), LIMITS.maxProducedValues);
+}
+
+// The nodes the parser built: scalars (keys too), maps, sequences and aliases.
+function countSourceNodes(root: unknown): number {
+  let count = 0;
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (node === null || node === undefined) continue;
+    if (isMap(node)) {
+      for (const pair of node.items as Pair[]) stack.push(pair.key, pair.value);
+    } else if (isSeq(node)) {
+      for (const item of node.items) stack.push(item);
+    } else if (!isScalar(node) && !isAlias(node)) {
+      continue;
+    }
+    count += 1;
+  }
+  return count;
 }
 
 function isPairLike(item: unknown): item is Pair {
@@ -244,12 +349,14 @@ function collectionKind(node: Node): string {
   return isSeq(node) ? 'list' : 'alias';
 }
 
-function findKeyOffset(pairs: readonly Pair[], name: string): number {
+// The offset of each string key's first occurrence in a map.
+function indexFirstKeys(pairs: readonly Pair[]): Map<string, number> {
+  const first = new Map<string, number>();
   for (const pair of pairs) {
     const key = pair.key as Node | null;
-    if (isScalar(key) && key.value === name) return rangeOf(key)[0];
+    if (isScalar(key) && typeof key.value === 'string' && !first.has(key.value)) first.set(key.value, rangeOf(key)[0]);
   }
-  return 0;
+  return first;
 }
 
 /** The [start, end) source offsets of a node. */

@@ -66,6 +66,7 @@ describe('buildApplication: capability key resolution', () => {
             {
               type: 'expose',
               capabilityKey: 'expose',
+              capabilityVersion: null,
               properties: { controllerType: 'ingress', ingressClassName: 'nginx', host: 'shop.example.com' },
             },
           ],
@@ -87,6 +88,7 @@ describe('buildApplication: capability key resolution', () => {
     expect(report.application?.components[0]?.traits[0]).toEqual({
       type: 'expose',
       capabilityKey: 'expose.internal',
+      capabilityVersion: null,
       properties: { controllerType: 'gateway', gatewayName: 'internal-gw', gatewayNamespace: 'gateway-system', scope: 'internal' },
     });
   });
@@ -104,6 +106,7 @@ describe('buildApplication: capability key resolution', () => {
     expect(report.application?.components[0]?.traits[0]).toEqual({
       type: 'expose',
       capabilityKey: 'expose',
+      capabilityVersion: null,
       properties: { controllerType: 'ingress', ingressClassName: 'nginx', scope: 'public' },
     });
   });
@@ -187,6 +190,7 @@ describe('buildApplication: handlers and required capabilities', () => {
     expect(report.application?.components[0]?.traits[0]).toEqual({
       type: 'external-secret',
       capabilityKey: null,
+      capabilityVersion: null,
       properties: { secretStoreRef: { name: 'vault' } },
     });
   });
@@ -264,6 +268,7 @@ describe('buildApplication: merge', () => {
     expect(report.application?.components[0]?.traits[0]).toEqual({
       type: 'certificate',
       capabilityKey: 'certificate',
+      capabilityVersion: null,
       properties: { issuerRef: { name: 'letsencrypt', kind: 'Issuer' } },
     });
   });
@@ -334,7 +339,12 @@ describe('buildApplication: unvalidated capabilities', () => {
     expect(report.diagnostics[0]?.message).toBe(
       'capability "redis-sidecar" is used but its rendering is not validated: the handler from plugin:./redis.mjs declares no rendering schema and no CapabilityDefinition exists',
     );
-    expect(report.application?.components[0]?.traits[0]).toEqual({ type: 'redis-sidecar', capabilityKey: 'redis-sidecar', properties: { image: 'redis:7' } });
+    expect(report.application?.components[0]?.traits[0]).toEqual({
+      type: 'redis-sidecar',
+      capabilityKey: 'redis-sidecar',
+      capabilityVersion: null,
+      properties: { image: 'redis:7' },
+    });
   });
 
   it('makes the warning an error under strictCapabilities', () => {

@@ -23,6 +23,7 @@ const RESOLVED = {
         {
           type: 'expose',
           capabilityKey: 'expose',
+          capabilityVersion: null,
           properties: {
             controllerType: 'ingress',
             ingressClassName: 'nginx',
@@ -32,6 +33,7 @@ const RESOLVED = {
         {
           type: 'redis-sidecar',
           capabilityKey: 'redis-sidecar',
+          capabilityVersion: null,
           properties: { image: 'redis:7-alpine', maxMemory: '512Mi', port: 6379 },
         },
       ],
@@ -119,6 +121,7 @@ describe.concurrent('kurel build', () => {
     expect(parse(run.stdout).components[0].traits[1]).toEqual({
       type: 'redis-sidecar',
       capabilityKey: 'redis-sidecar',
+      capabilityVersion: null,
       properties: { image: 'redis:7-alpine', maxMemory: '512Mi' },
     });
   });

@@ -72,7 +72,12 @@ describe('embedding kurel through its package entry', () => {
     const report = buildApplication(sources(profile('')), registry);
     expect(report.diagnostics).toEqual([]);
     const trait: ResolvedTrait | undefined = report.application?.components[0]?.traits[0];
-    expect(trait).toEqual({ type: 'job-queue', capabilityKey: 'job-queue', properties: { queue: 'billing-jobs', retries: 3, concurrency: 4 } });
+    expect(trait).toEqual({
+      type: 'job-queue',
+      capabilityKey: 'job-queue',
+      capabilityVersion: null,
+      properties: { queue: 'billing-jobs', retries: 3, concurrency: 4 },
+    });
   });
 
   it("reports the handler's own checks positioned in the profile", () => {
@@ -112,6 +117,7 @@ describe('embedding kurel through its package entry', () => {
     expect(report.application?.components[0]?.traits[1]).toEqual({
       type: 'redis-sidecar',
       capabilityKey: 'redis-sidecar',
+      capabilityVersion: null,
       properties: { image: 'redis:7-alpine', maxMemory: '512Mi', port: 6379 },
     });
   });

@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { versionSettings } from '../../src/cli/run-config.js';
 import { readKurelConfig } from '../../src/documents/kurel-config.js';
 import { type JsonEnvelope, runKurel } from '../helpers/cli.js';
 
@@ -214,29 +213,5 @@ describe.concurrent('.kurel.yaml: the order of severities', () => {
   it('takes strict from the config, and --no-strict turns it off', async () => {
     expect((await lint('warnings', ['unknown.yaml'])).code).toBe(1);
     expect((await lint('warnings', ['unknown.yaml', '--no-strict'])).code).toBe(0);
-  });
-});
-
-describe('versionSettings: where the lockfile, requirePinned and platform come from (DESIGN §11)', () => {
-  const run = {
-    file: '.kurel.yaml',
-    dir: '/repo',
-    config: { ...readKurelConfig('.kurel.yaml', 'requirePinned: true\nplatform: {kubernetes: "1.30"}\n').config! },
-  };
-
-  it('takes --lockfile, then the config, and nothing with --no-lockfile', () => {
-    expect(versionSettings(run, { lockfile: 'mine.lock.yaml' }, '/repo/clusters')).toMatchObject({ lockfile: 'mine.lock.yaml', lockfileNamed: true });
-    const configured = { ...run, config: { ...run.config, lockfile: 'locks/kurel.lock.yaml' } };
-    expect(versionSettings(configured, {}, '/repo/clusters')).toMatchObject({ lockfile: '../locks/kurel.lock.yaml', lockfileNamed: true });
-    expect(versionSettings(configured, { lockfile: false }, '/repo/clusters')).toMatchObject({ lockfile: undefined });
-  });
-
-  it('gives requirePinned and the platform default from the config, a flag winning', () => {
-    expect(versionSettings(run, {}, '/repo')).toMatchObject({ requirePinned: true, platform: { kubernetes: '1.30' } });
-    expect(versionSettings(run, { requirePinned: false }, '/repo')).toMatchObject({ requirePinned: false });
-  });
-
-  it('uses a lockfile for the service only when one is named', () => {
-    expect(versionSettings(run, {}, '/repo', { namedOnly: true })).toMatchObject({ lockfile: undefined, lockfileNamed: false });
   });
 });

@@ -160,6 +160,7 @@ describe.concurrent('kurel lint --format json', () => {
           resolved: {
             gitopsEngine: 'fluxcd',
             capabilities: { expose: { controllerType: 'gateway', gatewayName: 'public', gatewayNamespace: 'gateway-system' } },
+            versions: {},
           },
         },
       ],

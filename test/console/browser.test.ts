@@ -291,7 +291,16 @@ describe.skipIf(missing !== undefined)('the web console in Chromium', () => {
   it('shows published versions and the latest when the service lists them', async () => {
     const page = await browser.context.newPage();
     const watch = await watchPage(page, served.url);
-    // The service lists versions once definitions are versioned (DESIGN §8.7); until then the answer is amended here.
+    // The served object-bucket is unversioned (the other views rely on it), so the listing is
+    // given two versions here, and the detail of either is the served definition: the service
+    // itself answers 404 for a version a capability does not have (DESIGN §8.7).
+    await page.route('**/v1/capabilities/object-bucket?*', async (route) => {
+      const url = new URL(route.request().url());
+      const version = url.searchParams.get('version');
+      url.searchParams.delete('version');
+      const detail = (await (await route.fetch({ url: url.href })).json()) as Record<string, unknown>;
+      await route.fulfill({ json: { ...detail, version } });
+    });
     await page.route('**/v1/capabilities', async (route) => {
       const listing = (await (await route.fetch()).json()) as { type: string }[];
       const versions = [

@@ -53,7 +53,7 @@ describe('kurel lint --definitions', () => {
         path: 'cluster.yaml',
         kind: 'ClusterProfile',
         status: 'checked',
-        resolved: { gitopsEngine: 'fluxcd', capabilities: { 'my-trait': { mode: 'fast', level: 3 } } },
+        resolved: { gitopsEngine: 'fluxcd', capabilities: { 'my-trait': { mode: 'fast', level: 3 } }, versions: {} },
       },
       { path: 'defs/nested/trait.yml', kind: 'CapabilityDefinition', status: 'checked' },
       { path: 'defs/other.yaml', kind: 'ClusterProfile', status: 'skipped', reason: 'kind ClusterProfile is not linted' },
@@ -143,6 +143,9 @@ describe('kurel capabilities', () => {
       capabilityRequired: false,
       hasDefinition: true,
       description: '',
+      versions: [],
+      latest: null,
+      handlerVersion: null,
     });
     expect(listing.find((c) => c.type === 'expose')).toEqual({
       type: 'expose',
@@ -151,6 +154,9 @@ describe('kurel capabilities', () => {
       capabilityRequired: true,
       hasDefinition: false,
       description: "Routes traffic to a component through the cluster's ingress or Gateway API",
+      versions: [],
+      latest: null,
+      handlerVersion: '1.0.0',
     });
     expect(listing.filter((c) => c.source !== 'builtin').map((c) => c.type)).toEqual(['first-trait', 'my-trait', 'second-trait']);
   });
@@ -167,6 +173,9 @@ describe('kurel capabilities', () => {
       capabilityRequired: false,
       hasDefinition: true,
       description: 'injects a Redis sidecar',
+      versions: [],
+      latest: null,
+      handlerVersion: null,
     });
   });
 
@@ -174,9 +183,9 @@ describe('kurel capabilities', () => {
     const run = await runKurel(['capabilities', '--capability-def', 'multi.yaml'], { cwd: root });
     expect(run.code).toBe(0);
     const lines = run.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^TYPE +SOURCE +AWARE +REQUIRED +DEFINITION +DESCRIPTION$/);
-    expect(lines.find((l) => l.startsWith('first-trait '))).toMatch(/^first-trait +multi\.yaml +no +no +yes +$/);
-    expect(lines.find((l) => l.startsWith('certificate '))).toMatch(/^certificate +builtin +yes +yes +no +Issues TLS certificates/);
+    expect(lines[0]).toMatch(/^TYPE +SOURCE +AWARE +REQUIRED +DEFINITION +VERSIONS +LATEST +DESCRIPTION$/);
+    expect(lines.find((l) => l.startsWith('first-trait '))).toMatch(/^first-trait +multi\.yaml +no +no +yes +- +- +$/);
+    expect(lines.find((l) => l.startsWith('certificate '))).toMatch(/^certificate +builtin +yes +yes +no +1\.0\.0 \(handler\) +- +Issues TLS certificates/);
     expect(lines).toHaveLength(1 + 16 + 2);
   });
 

@@ -7,7 +7,7 @@ const HEAD = ['apiVersion: launcher.gokure.dev/v1alpha1', 'kind: ClusterProfile'
 describe('the profile document', () => {
   it('accepts a profile with no spec, an empty spec, or empty capabilities', () => {
     for (const tail of [[], ['spec: {}'], ['spec:'], ['spec:', '  capabilities: {}'], ['spec:', '  capabilities:']]) {
-      expect(lintText(profile([...HEAD, ...tail])).files[0]?.resolved).toEqual({ gitopsEngine: 'fluxcd', capabilities: {} });
+      expect(lintText(profile([...HEAD, ...tail])).files[0]?.resolved).toEqual({ gitopsEngine: 'fluxcd', capabilities: {}, versions: {} });
     }
   });
 
@@ -68,7 +68,7 @@ describe('capability bindings', () => {
       ['unknown-field', 8, 7, '/spec/capabilities/expose/controllerType'],
       ['unknown-field', 9, 7, '/spec/capabilities/expose/ingressClassName'],
     ]);
-    expect(report.diagnostics[0]!.message).toBe('unknown field "controllerType" in spec.capabilities.expose (allowed: rendering)');
+    expect(report.diagnostics[0]!.message).toBe('unknown field "controllerType" in spec.capabilities.expose (allowed: rendering, version)');
   });
 
   it('recognises a forgotten rendering: level: one error at the first key, with the fix as hint (issue 16, defect 7)', () => {
@@ -79,7 +79,7 @@ describe('capability bindings', () => {
         line: 8,
         column: 7,
         path: '/spec/capabilities/expose/controllerType',
-        message: 'capability "expose": keys controllerType, ingressClassName are written directly under the binding, which holds only rendering',
+        message: 'capability "expose": keys controllerType, ingressClassName are written directly under the binding, which holds only rendering and version',
         hint: 'indent these keys under rendering:',
       },
       {
@@ -87,7 +87,7 @@ describe('capability bindings', () => {
         line: 11,
         column: 7,
         path: '/spec/capabilities/pvc/storageClassName',
-        message: 'capability "pvc": key storageClassName is written directly under the binding, which holds only rendering',
+        message: 'capability "pvc": key storageClassName is written directly under the binding, which holds only rendering and version',
         hint: 'indent this key under rendering:',
       },
     ]);

@@ -13,8 +13,14 @@ const BINARY = 'the file holds binary data (a NUL byte), not YAML text';
 const CASES: [name: string, content: Buffer, line: number, column: number, message: string][] = [
   // A PNG header: its first NUL byte opens line 3.
   ['png.yaml', bytes([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d]), 3, 1, BINARY],
-  // UTF-16 with its byte order mark: the first NUL follows "a".
-  ['utf16.yaml', Buffer.concat([bytes([0xff, 0xfe]), Buffer.from(PROFILE, 'utf16le')]), 1, 4, BINARY],
+  // UTF-16 with its byte order mark is named as such, not as binary data (issue #10, item 14).
+  [
+    'utf16.yaml',
+    Buffer.concat([bytes([0xff, 0xfe]), Buffer.from(PROFILE, 'utf16le')]),
+    1,
+    1,
+    'the file is UTF-16 (little-endian) text (it starts with that byte order mark); kurel reads UTF-8 only',
+  ],
   ['nul-in-value.yaml', bytes(PROFILE, 'spec:\n  x: ab', [0], '\n'), 6, 8, BINARY],
   // Latin-1 é (one byte 0xE9) where UTF-8 needs two.
   [

@@ -4,14 +4,22 @@ import { CLI, type CliRun, type JsonEnvelope } from '../helpers/cli.js';
 /** The old-space ceiling hostile inputs run under: far below what expanding them would take. */
 export const HEAP_LIMIT_MB = 96;
 
+/** How long a hostile run may take before it counts as hung and is killed. */
+const ANSWER_WITHIN_MS = 25_000;
+
 /**
  * Runs `kurel lint` (the built CLI) with `--format json` under a small heap ceiling, so an input that makes
  * kurel allocate without bound crashes the run (and fails the test) instead of passing slowly.
  * Standard input may be larger than kurel reads; a pipe closed early is not an error here.
+ * `heapLimitMb` raises the ceiling for inputs whose mere parse needs more. A run still going
+ * after 25 s is killed and fails.
  */
-export function lintBounded(args: readonly string[], options: { cwd?: string; input?: Buffer } = {}): Promise<CliRun & { json: JsonEnvelope }> {
+export function lintBounded(
+  args: readonly string[],
+  options: { cwd?: string; input?: Buffer; heapLimitMb?: number } = {},
+): Promise<CliRun & { json: JsonEnvelope }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [`--max-old-space-size=${HEAP_LIMIT_MB}`, CLI, 'lint', ...args, '--format', 'json'], {
+    const child = spawn(process.execPath, [`--max-old-space-size=${options.heapLimitMb ?? HEAP_LIMIT_MB}`, CLI, 'lint', ...args, '--format', 'json'], {
       cwd: options.cwd,
       env: { ...process.env, NO_COLOR: '1' },
     });
@@ -24,7 +32,13 @@ export function lintBounded(args: readonly string[], options: { cwd?: string; in
     });
     child.stdin.end(options.input ?? '');
     child.on('error', reject);
+    // A run that hangs (a FIFO read with no writer) fails here instead of outliving the test.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`kurel did not answer within ${ANSWER_WITHIN_MS} ms`));
+    }, ANSWER_WITHIN_MS);
     child.on('close', (code, signal) => {
+      clearTimeout(timer);
       const run = { code: code ?? -1, stdout: Buffer.concat(stdout).toString('utf8'), stderr: Buffer.concat(stderr).toString('utf8') };
       if (signal || run.stderr.includes('heap out of memory')) {
         reject(new Error(`kurel crashed (${signal ?? `exit ${code}`}): ${run.stderr.slice(0, 500)}`));

@@ -7,6 +7,7 @@ import { lintBounded, located } from './bounded-cli.js';
 // Issue #7: documents nested 10,000 deep are too-deep (limit 128, §4.5), never a stack
 // overflow, in flow and block style, pointing at the collection that passes the limit.
 const DEPTH = 10_000;
+const MEBIBYTE = 1024 * 1024;
 const PROFILE =
   'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\nspec:\n  capabilities:\n    ingress:\n      rendering:\n';
 
@@ -28,6 +29,8 @@ beforeAll(() => {
   // the 124th "[" on line 9 (from column 15) is level 129.
   writeFileSync(join(dir, 'profile.yaml'), `${PROFILE}        deep: ${'['.repeat(DEPTH)}${']'.repeat(DEPTH)}\n`);
   writeFileSync(join(dir, 'block-in-profile.yaml'), `${PROFILE}        deep:\n          - ${'- '.repeat(DEPTH)}x\n`);
+  writeFileSync(join(dir, 'mebibyte-flow.yaml'), `a: ${'['.repeat(MEBIBYTE / 2)}${']'.repeat(MEBIBYTE / 2)}\n`);
+  writeFileSync(join(dir, 'mebibyte-block.yaml'), `${'- '.repeat(MEBIBYTE / 2)}x\n`);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -68,5 +71,15 @@ describe('nesting 10,000 deep', () => {
       ['too-deep', 'block-maps.yaml'],
       ['too-deep', 'flow-maps.yaml'],
     ]);
+  });
+
+  // Issue #10, item 10: 1 MiB of flow nesting took 3 s and 590 MB (646 MB here) before its
+  // too-deep; now it is refused while it is lexed, under the usual heap ceiling.
+  it.each([
+    ['mebibyte-flow.yaml', 1, 131],
+    ['mebibyte-block.yaml', 1, 257],
+  ])('reports 1 MiB of nesting in %s as too-deep at line %i, column %i, in bounded memory', async (name, line, column) => {
+    const run = await lintBounded([name], { cwd: dir });
+    expect({ code: run.code, diagnostics: located(run.json) }).toEqual({ code: 1, diagnostics: [{ code: 'too-deep', file: name, line, column, path: '' }] });
   });
 });

@@ -38,6 +38,7 @@ describe('POST /v1/build', () => {
               {
                 type: 'expose',
                 capabilityKey: 'expose',
+                capabilityVersion: null,
                 properties: { controllerType: 'gateway', gatewayName: 'public-gw', gatewayNamespace: 'gateway-system', host: 'shop.example.com' },
               },
             ],

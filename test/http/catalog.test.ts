@@ -23,6 +23,7 @@ describe('catalogue and operations routes', () => {
     const registry = createCatalogue();
     expect(res.body).toEqual({
       ...listCapabilities(registry).find((c) => c.type === 'expose'),
+      version: null,
       schema: renderingSchemaDocument(capabilitySchema(registry, 'expose')!),
     });
   });

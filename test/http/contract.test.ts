@@ -187,6 +187,10 @@ describe('the running app against openapi.yaml', () => {
     const types = (list.body as { type: string }[]).map((c) => c.type);
     expect(types).toContain('redis-sidecar');
     for (const type of [...types, 'nothing-knows-this']) expectDocumented('get', '/v1/capabilities/{type}', await request(app).get(`/v1/capabilities/${type}`));
+    for (const query of ['version=1', 'version=%5E1.0.0', 'version=2', 'version=latest', 'version=1&version=2']) {
+      expectDocumented('get', '/v1/capabilities/{type}', await request(app).get(`/v1/capabilities/expose?${query}`));
+    }
+    expectDocumented('get', '/v1/capabilities/{type}', await request(app).get('/v1/capabilities/redis-sidecar?version=1'));
     for (const query of ['platform=kubernetes=1.29', 'platform=kubernetes=1.29&platform=gateway-api=1.1', 'platform=kubernetes=v1.29', 'platform=kubernetes']) {
       expectDocumented('get', '/v1/capabilities/{type}', await request(app).get(`/v1/capabilities/expose?${query}`));
       expectDocumented('get', '/v1/schema/cluster-profile', await request(app).get(`/v1/schema/cluster-profile?${query}`));

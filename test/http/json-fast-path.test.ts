@@ -69,6 +69,17 @@ describe('the JSON fast path of POST /v1/validate', () => {
     expect(fast.diagnostics.map((d) => d.code)).toEqual(['too-deep']);
   });
 
+  it.each([
+    ['an array', `${'['.repeat(5_000)}${']'.repeat(5_000)}`, 1, 129],
+    ['a rendering', profileWith(`{"ingress": {"rendering": {"a": ${'{"b": '.repeat(5_000)}1${'}'.repeat(5_000)}}}}`), 2, 59 + 6 * 123],
+    ['a string of brackets before the nesting', `["${'[{'.repeat(2_000)}", ${'['.repeat(5_000)}${']'.repeat(5_000)}]`, 1, 4_006 + 127],
+  ])('refuses %s nested far beyond the limit where the YAML path does, without it', (_name, text, line, column) => {
+    // Issue #10, item 10: the JSON path finds the nesting itself, at the same position.
+    const { fast, slow } = bothPaths(text);
+    expect(fast).toEqual(slow);
+    expect(fast.diagnostics.map((d) => [d.code, d.line, d.column, d.path])).toEqual([['too-deep', line, column, '']]);
+  });
+
   it('gives the same verdict, diagnostics and resolved profile as the YAML path for generated profiles', () => {
     const key = fc.constantFrom('expose', 'expose.internal', 'certificate', 'external-secret', 'ingress', 'pvc', 'configmap', 'unknown-thing', 'Bad..key');
     const anyValue = fc.jsonValue({ maxDepth: 3, stringUnit: 'binary' });

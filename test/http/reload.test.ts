@@ -39,7 +39,7 @@ describe('reloading definitions', () => {
     expect(after.body).toEqual({
       valid: true,
       diagnostics: [],
-      resolved: { gitopsEngine: 'fluxcd', capabilities: { 'redis-sidecar': { image: 'redis:7', port: 6379 } } },
+      resolved: { gitopsEngine: 'fluxcd', capabilities: { 'redis-sidecar': { image: 'redis:7', port: 6379 } }, versions: {} },
     });
     const ready = await request(app).get('/readyz');
     expect(ready.body).toMatchObject({ status: 'ready', registry: { definitions: 1 }, lastReload: { ok: true, definitions: 1 } });

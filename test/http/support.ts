@@ -21,6 +21,7 @@ spec:
 export const GATEWAY_RESOLVED = {
   gitopsEngine: 'fluxcd',
   capabilities: { expose: { controllerType: 'gateway', gatewayName: 'public-gw', gatewayNamespace: 'gateway-system' } },
+  versions: {},
 };
 
 /** {@link GATEWAY_PROFILE} as a JSON document. */

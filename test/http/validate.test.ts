@@ -115,7 +115,7 @@ describe('POST /v1/validate', () => {
     expect(res.body).toEqual({
       valid: true,
       diagnostics: [],
-      resolved: { gitopsEngine: 'fluxcd', capabilities: { 'redis-sidecar': { image: 'redis:7', port: 6379 } } },
+      resolved: { gitopsEngine: 'fluxcd', capabilities: { 'redis-sidecar': { image: 'redis:7', port: 6379 } }, versions: {} },
     });
   });
 

@@ -2,18 +2,24 @@ import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
+import { appendAll } from '../../core/data.js';
 import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
 import type { FileReport, InputFile } from '../../core/input.js';
 import { stringifyJson } from '../../core/json-text.js';
 import { PROFILE } from '../../documents/read-input.js';
+import { expandFileArguments } from '../../files/expand-globs.js';
 import { gatherInputs, isDirectory } from '../../files/gather-inputs.js';
 import { type ReadResult, readSourceFile } from '../../files/read-file.js';
-import { type BuildReport, buildApplication } from '../../operations/build-application.js';
+import { type BuildReport, buildApplication, type ResolvedApplication } from '../../operations/build-application.js';
 import { buildEnvelope } from '../../operations/envelopes.js';
+import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
-import { type ConfigurableOptions, configureCommand, textRefusal } from '../apply-config.js';
+import type { SourceText } from '../../yaml/source.js';
+import { type ConfigurableOptions, configOf, configureCommand, textRefusal } from '../apply-config.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
-import { exitCodeOf } from '../exit-code.js';
+import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
+import { EXIT, exitCodeOf } from '../exit-code.js';
+import { formatTable } from '../format/table.js';
 import { formatText, paletteFor, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
@@ -25,11 +31,16 @@ export const BUILD_OUTPUTS = ['yaml', 'json'] as const;
 
 /** Options of `kurel build`. */
 export interface BuildCommandOptions extends ConfigurableOptions {
-  profile: string;
+  /** Every `--profile` (files or globs). */
+  profile: string[];
   definitions: string[];
   capabilityDef: string[];
   plugin: PluginRef[];
   strictCapabilities?: boolean;
+  /** `--require-pinned` (false or absent with `--no-require-pinned`). */
+  requirePinned?: boolean;
+  /** `--lockfile FILE`, or false for `--no-lockfile`. */
+  lockfile?: string | false;
   output: (typeof BUILD_OUTPUTS)[number];
   format: (typeof BUILD_FORMATS)[number];
   /** `--platform COMPONENT=VERSION` flags: they win over the profile's spec.platform. */
@@ -41,9 +52,18 @@ export interface BuildCommandOptions extends ConfigurableOptions {
 /** The file name of the application in a package directory. */
 const APP_FILE = 'app.yaml';
 
+/** One application judged against one profile. */
+export interface ProfileResult {
+  profile: string;
+  valid: boolean;
+  diagnostics: Diagnostic[];
+  application: ResolvedApplication | null;
+}
+
 /**
  * Runs `kurel build <app.yaml|package-dir>`; returns the exit code. The package directory is
- * the app file's folder, and its `definitions/` is always loaded.
+ * the app file's folder, and its `definitions/` is always loaded. With several profiles (or a
+ * glob), the application is judged against each, and the exit code is 1 when any fails.
  */
 export async function runBuild(target: string, flags: BuildCommandOptions, io: CommandIo): Promise<number> {
   const configured = configureCommand(flags, io, (problems, sources) => {
@@ -51,7 +71,7 @@ export async function runBuild(target: string, flags: BuildCommandOptions, io: C
     else textRefusal(io)(problems, sources);
   });
   if (!configured.ok) return configured.exitCode;
-  const { options } = configured;
+  const { options, run } = configured;
   const diagnostics: Diagnostic[] = [];
   let fatal = false;
   const isPackageDir = await isDirectory(target);
@@ -62,50 +82,149 @@ export async function runBuild(target: string, flags: BuildCommandOptions, io: C
     definitionDirs: [...options.definitions, ...((await isDirectory(packageDefinitions)) ? [packageDefinitions] : [])],
     definitionFiles: options.capabilityDef,
   });
-  diagnostics.push(...gathered.diagnostics);
+  appendAll(diagnostics, gathered.diagnostics);
   fatal ||= gathered.fatal;
+  const profiles = await expandFileArguments(options.profile, io.cwd);
+  appendAll(diagnostics, profiles.diagnostics);
+  fatal ||= profiles.diagnostics.length > 0;
   const application = readSourceFile(appFile);
-  const profile = readSourceFile(options.profile);
-  for (const read of [application, profile]) {
-    if (read.ok) continue;
-    diagnostics.push(read.diagnostic);
-    fatal ||= read.unreadable;
+  if (!application.ok) {
+    diagnostics.push(application.diagnostic);
+    fatal ||= application.unreadable;
   }
 
   const handlers = await loadCommandHandlers(options.plugin, io.cwd);
   if (handlers.refused) diagnostics.push(handlers.diagnostic);
   fatal ||= handlers.refused;
+  const lockfile = readCommandLockfile(options, io.cwd, { config: configOf(run) });
+  appendAll(diagnostics, lockfile.diagnostics);
+  fatal ||= lockfile.fatal;
+  const lock = lockFollowing(lockfile, io.cwd, 'follow');
+  const definitions = await withoutRepeatedFiles(gathered.inputs);
 
-  let report: BuildReport | undefined;
-  if (!handlers.refused && application.ok && profile.ok) {
-    report = buildApplication(
-      {
-        application: { file: appFile, content: application.bytes },
-        profile: { file: options.profile, content: profile.bytes },
-        definitions: await withoutRepeatedFiles(gathered.inputs),
-      },
-      handlers.catalogue,
-      { strictCapabilities: options.strictCapabilities === true, platform: platformOptions(options.platform, options.platformDefault) },
-    );
-    diagnostics.push(...report.diagnostics);
+  const results: { profile: string; read: ReadResult; report: BuildReport | undefined }[] = [];
+  for (const file of profiles.files) {
+    const read = readSourceFile(file);
+    if (!read.ok) fatal ||= read.unreadable;
+    let report: BuildReport | undefined;
+    if (!handlers.refused && application.ok && read.ok) {
+      report = buildApplication(
+        { application: { file: appFile, content: application.bytes }, profile: { file, content: read.bytes }, definitions },
+        handlers.catalogue,
+        {
+          strictCapabilities: options.strictCapabilities === true,
+          platform: platformOptions(options.platform, options.platformDefault),
+          requirePinned: options.requirePinned === true,
+          lock,
+        },
+      );
+    }
+    results.push({ profile: file, read, report });
   }
+  const sources = new Map<string, SourceText>(lockfile.sources);
+  for (const { report } of results) for (const [file, source] of report?.sources ?? []) sources.set(file, source);
+  const many = profiles.files.length > 1 || profiles.hadGlob;
+  if (!many) return printSingle(results[0], { diagnostics, fatal, sources, appFile, application }, options, io);
+
+  const perProfile: ProfileResult[] = results.map(({ profile, read, report }) => {
+    const own = [...diagnostics, ...(read.ok ? [] : [read.diagnostic]), ...(report?.diagnostics ?? [])].sort(compareDiagnostics);
+    const valid = exitCodeOf(own, { fatal }) === 0;
+    return { profile, valid, diagnostics: own, application: valid ? (report?.application ?? null) : null };
+  });
+  const all = uniqueDiagnostics(perProfile.flatMap((r) => r.diagnostics).concat(diagnostics));
+  let code = exitCodeOf(all, { fatal });
+  if (code === EXIT.ok && !perProfile.every((r) => r.valid)) code = EXIT.problems;
+  if (options.format === 'json') {
+    const files = uniqueFiles(results.flatMap((r) => r.report?.files ?? []));
+    const shown = perProfile.map((r) => ({ ...r, diagnostics: reportProblems(r.diagnostics).diagnostics }));
+    io.stdout(`${stringifyJson({ valid: code === 0, diagnostics: reportProblems(all).diagnostics, files, results: shown })}\n`);
+    return code;
+  }
+  if (all.length > 0) {
+    const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env);
+    const checked = uniqueFiles(results.flatMap((r) => r.report?.files ?? []));
+    const reported = reportProblems(all);
+    io.stderr(`${formatText(reported.diagnostics, sources, palette)}\n${summarize(reported, checked)}\n`);
+  }
+  io.stdout(
+    `${formatProfileTable(
+      perProfile,
+      results.map((r) => r.report?.versions ?? {}),
+    )}\n`,
+  );
+  return code;
+}
+
+/** One profile: the envelope and output `kurel build` always had. */
+function printSingle(
+  result: { profile: string; read: ReadResult; report: BuildReport | undefined } | undefined,
+  run: { diagnostics: Diagnostic[]; fatal: boolean; sources: Map<string, SourceText>; appFile: string; application: ReadResult },
+  options: BuildCommandOptions,
+  io: CommandIo,
+): number {
+  const diagnostics = [...run.diagnostics];
+  let fatal = run.fatal;
+  if (result && !result.read.ok) {
+    diagnostics.push(result.read.diagnostic);
+    fatal ||= result.read.unreadable;
+  }
+  const report = result?.report;
+  appendAll(diagnostics, report?.diagnostics ?? []);
   diagnostics.sort(compareDiagnostics);
   const code = exitCodeOf(diagnostics, { fatal });
   const resolved = code === 0 ? (report?.application ?? null) : null;
+  const reported = reportProblems(diagnostics);
 
   if (options.format === 'json') {
-    io.stdout(`${stringifyJson(buildEnvelope(code === 0, diagnostics, report?.files ?? [], resolved))}\n`);
+    io.stdout(`${stringifyJson(buildEnvelope(code === 0, reported.diagnostics, report?.files ?? [], resolved))}\n`);
     return code;
   }
   if (diagnostics.length > 0) {
     const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env);
-    const checked = report?.files ?? readReports([appFile, 'Application', application], [options.profile, PROFILE, profile]);
-    io.stderr(`${formatText(diagnostics, report?.sources ?? new Map(), palette)}\n${summarize(diagnostics, checked)}\n`);
+    const checked =
+      report?.files ?? readReports([run.appFile, 'Application', run.application], ...(result ? [[result.profile, PROFILE, result.read] as const] : []));
+    io.stderr(`${formatText(reported.diagnostics, run.sources, palette)}\n${summarize(reported, checked)}\n`);
   }
   if (resolved) {
     io.stdout(options.output === 'json' ? `${stringifyJson(resolved)}\n` : stringify(resolved, { lineWidth: 0, aliasDuplicateObjects: false }));
   }
   return code;
+}
+
+const TABLE_COLUMNS = ['PROFILE', 'VERDICT', 'VERSIONS', 'FIRST ERROR'] as const;
+
+/**
+ * The table a build against several profiles ends with: each profile, its verdict, the
+ * definition versions its bindings resolved to, and its first error.
+ */
+export function formatProfileTable(results: readonly ProfileResult[], versions: readonly Record<string, string>[]): string {
+  const rows = results.map((r, i) => {
+    const resolved = Object.entries(versions[i] ?? {})
+      .map(([key, version]) => `${key}@${version}`)
+      .join(', ');
+    const first = r.diagnostics.find((d) => d.severity === 'error');
+    const error = first ? `${first.file}:${first.line}:${first.column} ${first.code} ${first.message}` : '-';
+    return [r.profile, r.valid ? 'valid' : 'invalid', resolved || '-', error];
+  });
+  return formatTable(TABLE_COLUMNS, rows);
+}
+
+function uniqueDiagnostics(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const d of diagnostics) {
+    const key = JSON.stringify(d);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(d);
+  }
+  return out.sort(compareDiagnostics);
+}
+
+function uniqueFiles(files: readonly FileReport[]): FileReport[] {
+  const seen = new Map<string, FileReport>();
+  for (const file of files) if (!seen.has(file.path)) seen.set(file.path, file);
+  return [...seen.values()];
 }
 
 /** The same definition file reached twice (a `--capability-def` inside the package's `definitions/`) is read once. */
@@ -122,6 +241,6 @@ async function withoutRepeatedFiles(inputs: readonly InputFile[]): Promise<Input
 }
 
 // What a build that stopped before reading its documents can still count: the files it read.
-function readReports(...reads: [path: string, kind: string, read: ReadResult][]): FileReport[] {
+function readReports(...reads: (readonly [path: string, kind: string, read: ReadResult])[]): FileReport[] {
   return reads.filter(([, , read]) => read.ok).map(([path, kind]) => ({ path, kind, status: 'checked' }));
 }

@@ -2,6 +2,8 @@ import { stringifyJson } from '../../core/json-text.js';
 import { type CapabilityListing, listCapabilities } from '../../operations/list-capabilities.js';
 import { type CapabilitySourceOptions, loadPublishedCatalogue } from '../command-catalogue.js';
 import { EXIT } from '../exit-code.js';
+import { escapeControls } from '../format/escape.js';
+import { formatTable } from '../format/table.js';
 import type { CommandIo } from '../io.js';
 
 /** Options of `kurel capabilities`. */
@@ -14,17 +16,29 @@ export async function runCapabilities(options: CapabilitiesCommandOptions, io: C
   const loaded = await loadPublishedCatalogue(options, io);
   if (!loaded.ok) return loaded.exitCode;
   const listing = listCapabilities(loaded.catalogue);
-  io.stdout(`${options.format === 'json' ? stringifyJson(listing) : formatTable(listing)}\n`);
+  io.stdout(`${options.format === 'json' ? stringifyJson(listing) : formatCapabilityTable(listing)}\n`);
   return EXIT.ok;
 }
 
-const COLUMNS = ['TYPE', 'SOURCE', 'AWARE', 'REQUIRED', 'DEFINITION', 'DESCRIPTION'] as const;
+const COLUMNS = ['TYPE', 'SOURCE', 'AWARE', 'REQUIRED', 'DEFINITION', 'VERSIONS', 'LATEST', 'DESCRIPTION'] as const;
 
-/** A plain-text table, one capability per row; the last column is not padded. */
-export function formatTable(listing: readonly CapabilityListing[]): string {
+/** A plain-text table, one capability per row, its versions ascending (`-` for none). */
+export function formatCapabilityTable(listing: readonly CapabilityListing[]): string {
   const yesNo = (value: boolean) => (value ? 'yes' : 'no');
-  const rows = listing.map((c) => [c.type, c.source, yesNo(c.capabilityAware), yesNo(c.capabilityRequired), yesNo(c.hasDefinition), c.description]);
-  const all = [[...COLUMNS], ...rows];
-  const widths = COLUMNS.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
-  return all.map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i]!))).join('  ')).join('\n');
+  // A handler-only type shows its handler's version, marked as such: it is information, not a choice.
+  const versionsOf = (c: CapabilityListing) =>
+    c.versions.map((v) => v.version).join(', ') || (c.handlerVersion && !c.hasDefinition ? `${c.handlerVersion} (handler)` : '-');
+  return formatTable(
+    COLUMNS,
+    listing.map((c) => [
+      c.type,
+      escapeControls(c.source),
+      yesNo(c.capabilityAware),
+      yesNo(c.capabilityRequired),
+      yesNo(c.hasDefinition),
+      versionsOf(c),
+      c.latest ?? '-',
+      escapeControls(c.description),
+    ]),
+  );
 }

@@ -1,10 +1,13 @@
 import type { PluginRef } from '../../catalogue/load-plugins.js';
-import { compareDiagnostics, type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
-import { gatherInputs } from '../../files/gather-inputs.js';
+import { appendAll } from '../../core/data.js';
+import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
+import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
+import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
-import { type ConfigurableOptions, configureCommand } from '../apply-config.js';
+import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
+import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
 import { exitCodeOf } from '../exit-code.js';
 import { type LintFormat, renderReport } from '../format/index.js';
 import { paletteFor } from '../format/text.js';
@@ -23,6 +26,10 @@ export interface LintCommandOptions extends ConfigurableOptions {
   plugin: PluginRef[];
   strict?: boolean;
   strictCapabilities?: boolean;
+  /** `--require-pinned` (false with `--no-require-pinned`). */
+  requirePinned?: boolean;
+  /** `--lockfile FILE`, or false for `--no-lockfile`. */
+  lockfile?: string | false;
   format: LintFormat;
   stdinFilepath?: string;
   /** `--platform COMPONENT=VERSION` flags: they win over every profile's spec.platform. */
@@ -36,7 +43,8 @@ export async function runLint(paths: readonly string[], flags: LintCommandOption
   const palette = paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env);
   const configured = configureCommand(flags, io, (diagnostics, sources) => {
     // A configuration that cannot be used is reported like any other problem, in the chosen format.
-    io.stdout(`${renderReport(flags.format, { valid: false, diagnostics, files: [], sources, palette })}\n`);
+    const reported = reportProblems(diagnostics);
+    io.stdout(`${renderReport(flags.format, { valid: false, diagnostics: reported.diagnostics, problems: reported, files: [], sources, palette })}\n`);
   });
   if (!configured.ok) return configured.exitCode;
   const { options, run } = configured;
@@ -55,22 +63,30 @@ export async function runLint(paths: readonly string[], flags: LintCommandOption
   const handlers = await loadCommandHandlers(options.plugin, io.cwd);
   if (handlers.refused) extra.push(handlers.diagnostic);
   fatal ||= handlers.refused;
+  const lockfile = readCommandLockfile(options, io.cwd, { config: configOf(run) });
+  appendAll(extra, lockfile.diagnostics);
+  fatal ||= lockfile.fatal;
   // An unreadable path still exits 2, but the readable inputs are linted and reported too.
   const report: Pick<LintReport, 'diagnostics' | 'files' | 'sources'> = handlers.refused
     ? { diagnostics: [], files: [], sources: new Map() }
     : lintInputs(gathered.inputs, handlers.catalogue, {
         severityOf: severityLayers(run, flags, io.cwd, await globMatcher(run), STRICT_CAPABILITY_CODES),
         platform: platformOptions(options.platform, options.platformDefault),
+        requirePinned: options.requirePinned === true,
+        lock: lockFollowing(lockfile, io.cwd, 'follow', { unnamedStdin: options.stdinFilepath ? undefined : STDIN_NAME }),
       });
+  for (const [file, source] of lockfile.sources) report.sources.set(file, source);
   if (!fatal && !gathered.inputs.some((i) => i.origin !== 'definition') && extra.length === 0) {
     extra.push(fileDiagnostic(paths.join(' ') || '<command line>', 'io-error', 'no input found: no *.yaml or *.yml files in the paths given'));
     fatal = true;
   }
-  const diagnostics = [...extra, ...report.diagnostics].sort(compareDiagnostics);
+  const diagnostics = [...extra, ...report.diagnostics];
   const code = exitCodeOf(diagnostics, { fatal, strict: options.strict === true });
+  const reported = reportProblems(diagnostics);
   const text = renderReport(options.format, {
     valid: code === 0,
-    diagnostics,
+    diagnostics: reported.diagnostics,
+    problems: reported,
     files: report.files,
     sources: report.sources,
     palette,

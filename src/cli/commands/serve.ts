@@ -1,9 +1,10 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
+import { locateLockfile } from '../../files/lockfile-location.js';
 import { embeddedDefinitionsDir } from '../../files/package-files.js';
 import { runService } from '../../http/entry.js';
-import { type ConfigurableOptions, configureCommand } from '../apply-config.js';
+import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
 
@@ -19,6 +20,10 @@ export interface ServeCommandOptions extends ConfigurableOptions {
   tlsKey?: string;
   /** Reload when a file under a `--definitions` folder changes. */
   watchDefinitions?: boolean;
+  /** `--lockfile FILE`: serve only its locked versions. */
+  lockfile?: string;
+  /** `--require-pinned`. */
+  requirePinned?: boolean;
 }
 
 /**
@@ -40,8 +45,12 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
     io.stderr(`error: --tls-cert and --tls-key go together; found only ${options.tlsCert === undefined ? '--tls-key' : '--tls-cert'}\n`);
     return EXIT.usage;
   }
+  // A service follows a lockfile only when one is named, so a stray file in a container's working directory never stops it.
+  const lockfile = locateLockfile({ flag: options.lockfile, config: configOf(run), cwd: io.cwd, namedOnly: true });
   return runService(
     {
+      ...(lockfile ? { lockfile: { path: lockfile.path, display: lockfile.display } } : {}),
+      requirePinned: options.requirePinned === true,
       host: options.host,
       port,
       // A configuration's definitions replace the embedded default, so the service judges as CI does.

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
+import { escapeControls } from './escape.js';
 
 /**
  * Formats diagnostics as GitHub Actions workflow commands, one annotation per line:
@@ -16,18 +17,14 @@ function annotationOf(d: Diagnostic, positioned: boolean): string {
   const endColumn = oneLine ? Math.max(d.column, d.endColumn - 1) : d.column;
   // A problem with no place in a file (an unreadable path, the command line) names no line;
   // one with no file at all (`<command line>`) names no file.
-  const unplaced = d.file.startsWith('<') ? [] : [['file', d.file]];
+  const file = ['file', escapeControls(d.file)];
+  const unplaced = d.file.startsWith('<') ? [] : [file];
   const place = positioned
-    ? [
-        ['file', d.file],
-        ['line', String(d.line)],
-        ['col', String(d.column)],
-        ['endLine', String(d.line)],
-        ['endColumn', String(endColumn)],
-      ]
+    ? [file, ['line', String(d.line)], ['col', String(d.column)], ['endLine', String(d.line)], ['endColumn', String(endColumn)]]
     : unplaced;
   const properties = [...place, ['title', d.code]].map(([name, value]) => `${name}=${escapeProperty(value!)}`).join(',');
-  const message = d.hint ? `${d.message}\n${d.hint}` : d.message;
+  // Only the line between message and hint is a real line break; the input's are escaped.
+  const message = d.hint ? `${escapeControls(d.message)}\n${escapeControls(d.hint)}` : escapeControls(d.message);
   return `::${d.severity} ${properties}::${escapeData(message)}`;
 }
 

@@ -6,7 +6,7 @@ import type { SourceText } from '../../yaml/source.js';
 import { formatGithub } from './github.js';
 import { formatJunit } from './junit.js';
 import { formatSarif } from './sarif.js';
-import { formatText, type Palette, summarize } from './text.js';
+import { formatText, type Palette, type ProblemCounts, summarize } from './text.js';
 
 /** The output formats of `kurel lint`. */
 export const LINT_FORMATS = ['text', 'json', 'sarif', 'github', 'junit'] as const;
@@ -16,7 +16,10 @@ export type LintFormat = (typeof LINT_FORMATS)[number];
 /** Everything a formatter may print. */
 export interface ReportView {
   valid: boolean;
+  /** The diagnostics to print: the run's problems as `reportProblems` cuts them. */
   diagnostics: readonly Diagnostic[];
+  /** Every problem of the run, shown or not, for the summary line. */
+  problems: ProblemCounts;
   files: readonly FileReport[];
   sources: ReadonlyMap<string, SourceText>;
   palette: Palette;
@@ -33,7 +36,7 @@ export function renderReport(format: LintFormat, view: ReportView): string {
       return stringifyJson(envelopeOf('run', view.valid, view.diagnostics, view.files));
     case 'text': {
       const body = formatText(view.diagnostics, view.sources, view.palette);
-      const summary = summarize(view.diagnostics, view.files);
+      const summary = summarize(view.problems, view.files);
       return body ? `${body}\n${summary}` : summary;
     }
     case 'sarif':
@@ -41,7 +44,7 @@ export function renderReport(format: LintFormat, view: ReportView): string {
     case 'github': {
       // Annotations for the runner, then the summary as plain log text (a clean run prints only it).
       const annotations = formatGithub(view.diagnostics, positioned);
-      const summary = summarize(view.diagnostics, view.files);
+      const summary = summarize(view.problems, view.files);
       return annotations ? `${annotations}\n${summary}` : summary;
     }
     case 'junit':

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/input.js';
+import { escapeControls } from './escape.js';
 
 /**
  * Formats a lint run as JUnit XML: one test case per file (files that were read, and any other
@@ -15,7 +16,7 @@ export function formatJunit(
 ): string {
   const positioned = options.positioned ?? (() => true);
   const failureOf = (d: Diagnostic) =>
-    `      <failure type="${d.code}" message="${escapeXmlAttribute(`${d.severity}: ${d.message}`)}">${escapeXml(describe(d, positioned(d)))}</failure>`;
+    `      <failure type="${d.code}" message="${escapeXmlAttribute(`${d.severity}: ${escapeControls(d.message)}`)}">${escapeXml(describe(d, positioned(d)))}</failure>`;
   const fails = (d: Diagnostic) => d.severity === 'error' || options.strict === true;
   const byFile = new Map<string, Diagnostic[]>();
   for (const d of diagnostics) {
@@ -28,14 +29,15 @@ export function formatJunit(
   const names = [...listed, ...[...byFile.keys()].filter((file) => !listed.has(file)).sort()];
 
   const cases = names.map((name) => {
-    const open = `    <testcase name="${escapeXmlAttribute(name)}" classname="kurel.lint" file="${escapeXmlAttribute(name)}"`;
+    const shown = escapeXmlAttribute(escapeControls(name));
+    const open = `    <testcase name="${shown}" classname="kurel.lint" file="${shown}"`;
     const found = byFile.get(name) ?? [];
     const failures = found.filter(fails);
     const notes = found.filter((d) => !fails(d));
     const reason = skipped.get(name);
     if (found.length === 0 && reason === undefined) return `${open}/>`;
     const body = [
-      ...(reason !== undefined && found.length === 0 ? [`      <skipped message="${escapeXmlAttribute(reason)}"/>`] : []),
+      ...(reason !== undefined && found.length === 0 ? [`      <skipped message="${escapeXmlAttribute(escapeControls(reason))}"/>`] : []),
       ...failures.map(failureOf),
       ...(notes.length > 0 ? [`      <system-out>${escapeXml(notes.map((d) => describe(d, positioned(d))).join('\n'))}</system-out>`] : []),
     ];
@@ -54,9 +56,14 @@ export function formatJunit(
   ].join('\n');
 }
 
+// Its lines are the only line breaks of a failure or a note; the input's are escaped, as its other controls.
 function describe(d: Diagnostic, positioned: boolean): string {
-  const where = positioned ? `${d.file}:${d.line}:${d.column}` : `${d.file}:`;
-  return [`${where} ${d.severity} ${d.code} ${d.message}`, ...(d.path ? [`path: ${d.path}`] : []), ...(d.hint ? [`hint: ${d.hint}`] : [])].join('\n');
+  const where = positioned ? `${escapeControls(d.file)}:${d.line}:${d.column}` : `${escapeControls(d.file)}:`;
+  return [
+    `${where} ${d.severity} ${d.code} ${escapeControls(d.message)}`,
+    ...(d.path ? [`path: ${escapeControls(d.path)}`] : []),
+    ...(d.hint ? [`hint: ${escapeControls(d.hint)}`] : []),
+  ].join('\n');
 }
 
 /**

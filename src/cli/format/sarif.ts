@@ -31,8 +31,15 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   'missing-capability': 'a required capability has no binding in the profile',
   'platform-reserved': 'an application sets a key only the platform may set',
   'unvalidated-capability': 'a used capability is validated by nothing',
+  'version-not-found': 'no version of the capability satisfies the pin',
+  'unpinned-capability': 'a binding of a versioned capability has no version pin',
+  'version-mismatch': "the version the profile resolved does not satisfy the trait's @pin",
+  'definition-changed': 'a locked definition version was edited in place',
+  'lock-outdated': 'the lockfile no longer matches the profile',
+  'version-deprecated': 'a binding resolves to a deprecated definition version',
   'field-unavailable': "a key, value or capability the cluster's platform version does not have",
   'field-deprecated': "a key, value or capability deprecated at the cluster's platform version",
+  'too-many-problems': 'a run found more problems than it reports; the rest are counted',
   'plugin-error': 'a plugin handler threw or returned a malformed result while validating a binding',
 };
 

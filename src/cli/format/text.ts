@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/input.js';
 import { DEFINITION, PROFILE } from '../../documents/read-input.js';
 import type { SourceText } from '../../yaml/source.js';
+import { escapeControls, escapedIndent, escapedWidth } from './escape.js';
 
 /** Terminal styling; all identity functions when colour is off. */
 export interface Palette {
@@ -33,31 +34,42 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
     const source = sources.get(d.file);
     // Without the file's text (an unreadable path, the command line, a plugin) there is no line to point at.
     const where = source ? `${d.file}:${d.line}:${d.column}` : `${d.file}:`;
-    lines.push(`${palette.bold(where)} ${severity} ${palette.dim(d.code)} ${d.message}`);
+    lines.push(`${palette.bold(escapeControls(where))} ${severity} ${palette.dim(d.code)} ${escapeControls(d.message)}`);
     const excerpt = source ? sourceLine(source, d.line) : undefined;
     // A caret under a blank line (an empty file) shows nothing.
     if (excerpt !== undefined && excerpt.trim() !== '') {
-      const width = d.endLine === d.line ? Math.max(1, d.endColumn - d.column) : Math.max(1, excerpt.length - d.column + 1);
-      lines.push(`  ${excerpt}`);
-      lines.push(`  ${' '.repeat(Math.max(0, d.column - 1))}${palette.red('^'.repeat(Math.min(width, 200)))}`);
+      lines.push(`  ${escapeControls(excerpt)}`);
+      // The caret goes under the escaped text; a column past the part of a long line shown gets none.
+      const start = d.column - 1;
+      if (start <= excerpt.length) {
+        const end = d.endLine === d.line ? Math.max(d.endColumn - 1, start + 1) : Math.max(excerpt.length, start + 1);
+        const width = escapedWidth(excerpt, start, Math.min(end, excerpt.length)) + Math.max(0, end - Math.max(start, excerpt.length));
+        lines.push(`  ${escapedIndent(excerpt, start)}${palette.red('^'.repeat(Math.min(width, 200)))}`);
+      }
     }
-    if (d.hint) lines.push(`  ${palette.cyan('hint:')} ${d.hint}`);
+    if (d.hint) lines.push(`  ${palette.cyan('hint:')} ${escapeControls(d.hint)}`);
   }
   return lines.join('\n');
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
+/** A run's problems by severity, shown or not. */
+export interface ProblemCounts {
+  errors: number;
+  warnings: number;
+}
+
 /**
- * A one-line summary: what was checked, profiles and definition files counted apart (`1
- * profile and 4 definition files checked`), then `2 errors, 1 warning` or `no problems`.
+ * A one-line summary of every problem of a run, shown or not: what was checked (given the
+ * file reports, profiles and definition files are counted apart: `1 profile and 4 definition
+ * files checked`), then `2 errors, 1 warning` or `no problems`.
  */
-export function summarize(diagnostics: readonly Diagnostic[], files: readonly FileReport[]): string {
-  const errors = diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = diagnostics.length - errors;
-  const checked = `${describeChecked(files)} checked`;
-  if (diagnostics.length === 0) return `${checked}: no problems`;
-  return `${checked}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+export function summarize(problems: ProblemCounts, checked: number | readonly FileReport[]): string {
+  const { errors, warnings } = problems;
+  const what = `${typeof checked === 'number' ? plural(checked, 'file') : describeChecked(checked)} checked`;
+  if (errors + warnings === 0) return `${what}: no problems`;
+  return `${what}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
 }
 
 // How checked files of each kind are counted in a summary; any other kind is a file.
@@ -83,6 +95,8 @@ function sourceLine(source: SourceText, line: number): string | undefined {
   const start = starts[line - 1];
   if (start === undefined) return undefined;
   const next = starts[line];
-  const text = source.text.slice(start, next === undefined ? undefined : next - 1).replace(/\r$/, '');
-  return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+  let end = next === undefined ? source.text.length : next - 1;
+  if (end > start && source.text.charCodeAt(end - 1) === 0x0d) end -= 1;
+  // Only the shown part of the line is copied: a long line is not read once per diagnostic.
+  return end - start > 300 ? `${source.text.slice(start, start + 300)}…` : source.text.slice(start, end);
 }

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { buildApplication } from '../../operations/build-application.js';
+import { type BuildOptions, buildApplication } from '../../operations/build-application.js';
+import { reportProblems } from '../../operations/report-problems.js';
 import { bodyBytes, decodeJsonBody } from '../body.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { readEnvelope } from '../request-envelope.js';
@@ -11,7 +12,7 @@ import type { ServiceState } from '../service-state.js';
  * `{valid, diagnostics, application}` whatever the verdict. Diagnostics name the files
  * `application`, `profile` and `definitions[i]`.
  */
-export function buildRoute(state: ServiceState, metrics: ServiceMetrics): RequestHandler {
+export function buildRoute(state: ServiceState, metrics: ServiceMetrics, options: BuildOptions = {}): RequestHandler {
   return (req, res) => {
     const catalogue = state.catalogue;
     const { text, data } = decodeJsonBody(bodyBytes(req));
@@ -24,10 +25,10 @@ export function buildRoute(state: ServiceState, metrics: ServiceMetrics): Reques
       },
       // The request's definitions make a catalogue of their own; the one in service never changes.
       catalogue,
-      { platform: { overrides: envelope.platform } },
+      { ...options, platform: { overrides: envelope.platform } },
     );
     const valid = !report.diagnostics.some((d) => d.severity === 'error');
     metrics.validations.inc({ operation: 'build', verdict: valid ? 'valid' : 'invalid' });
-    sendJson(res, 200, { valid, diagnostics: report.diagnostics, application: valid ? report.application : null });
+    sendJson(res, 200, { valid, diagnostics: reportProblems(report.diagnostics).diagnostics, application: valid ? report.application : null });
   };
 }

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { Catalogue } from '../../catalogue/catalogue.js';
 import type { JsonSchema } from '../../core/json-schema.js';
-import { capabilitySchema, renderingSchemaDocument } from '../../operations/capability-schema.js';
+import { capabilitySchema, chooseCapabilityVersion, renderingSchemaDocument } from '../../operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
 import { type CapabilityListing, listCapabilities } from '../../operations/list-capabilities.js';
 import { platformOfQuery } from '../platform-input.js';
@@ -22,9 +22,10 @@ export function capabilitiesRoute(state: ServiceState): RequestHandler {
 }
 
 /**
- * `GET /v1/capabilities/{type}`: one capability and the JSON Schema of its rendering, narrowed
- * to `?platform=COMPONENT=VERSION` when given; 404 for a type nothing knows, 400 for a
- * malformed platform.
+ * `GET /v1/capabilities/{type}[?version=PIN]`: one capability and the JSON Schema of its
+ * rendering, of the version the pin resolves to (without one, the version an unpinned binding
+ * resolves to), narrowed to `?platform=COMPONENT=VERSION` when given; 404 for a type nothing
+ * knows or a pin no version matches, 400 for a malformed pin or platform.
  */
 export function capabilityRoute(state: ServiceState): RequestHandler {
   return (req, res) => {
@@ -32,10 +33,23 @@ export function capabilityRoute(state: ServiceState): RequestHandler {
     const type = String(req.params['type']);
     const platform = platformOfQuery(req.query['platform']);
     const listing = listingsOf(catalogue).find((c) => c.type === type);
-    const published = listing ? capabilitySchema(catalogue, type, { platform }) : undefined;
-    if (!listing || !published) throw new HttpProblem(404, `no handler or definition knows the capability type ${JSON.stringify(type)}`);
-    sendJson(res, 200, { ...listing, schema: renderingSchemaDocument(published) });
+    if (!listing) throw new HttpProblem(404, `no handler or definition knows the capability type ${JSON.stringify(type)}`);
+    const pin = versionQuery(req.query['version']);
+    const choice = chooseCapabilityVersion(catalogue, type, pin);
+    if (!choice.ok && choice.reason === 'malformed') throw new HttpProblem(400, `the version query ${choice.message}${choice.hint ? ` (${choice.hint})` : ''}`);
+    if (!choice.ok) throw new HttpProblem(404, `${choice.message}`, {}, { versions: choice.versions });
+    const version = catalogue.hasDefinitionVersions(type) ? choice.version : undefined;
+    const published = capabilitySchema(catalogue, type, { platform, version })!;
+    const source = listing.hasDefinition && !catalogue.handler(type) ? (catalogue.definition(type, version)?.file ?? listing.source) : listing.source;
+    sendJson(res, 200, { ...listing, source, version: version ?? null, schema: renderingSchemaDocument(published) });
   };
+}
+
+// `?version=` given once as text; anything else (repeated, nested) is a malformed request.
+function versionQuery(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw new HttpProblem(400, 'the version query must be given once, as a pin such as 2.1 or ^2.1.0');
+  return value;
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { registryDigest } from '../../catalogue/registry-digest.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { diagnosticLines, type Logger } from '../logger.js';
 import type { ServiceMetrics } from '../metrics.js';
@@ -22,7 +23,12 @@ export function readinessRoute(state: ServiceState): RequestHandler {
     const catalogue = state.catalogue;
     sendJson(res, state.isDraining ? 503 : 200, {
       status: state.isDraining ? 'draining' : 'ready',
-      registry: { loadedAt: state.loadedAt.toISOString(), handlers: catalogue.listHandlers().length, definitions: catalogue.listDefinitions().length },
+      registry: {
+        loadedAt: state.loadedAt.toISOString(),
+        handlers: catalogue.listHandlers().length,
+        definitions: catalogue.listDefinitions().length,
+        digest: registryDigest(catalogue),
+      },
       lastReload: describeReload(state.lastReload),
     });
   };

@@ -1,0 +1,61 @@
+import { compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
+import { LIMITS } from '../core/limits.js';
+
+/** The problems of a run as reported: what is shown, and how many there are in all. */
+export interface ReportedProblems {
+  /** Sorted: the first problems of the run, and past the limit one `too-many-problems` summary. */
+  diagnostics: Diagnostic[];
+  /** Every problem of the run, shown or not: the exit code and summaries count these. */
+  errors: number;
+  warnings: number;
+}
+
+/** Options of {@link reportProblems}. */
+export interface ReportOptions {
+  /** Whether a problem counts against the limit; one that does not is always shown (default: all count). */
+  countsAgainstLimit?: (diagnostic: Diagnostic) => boolean;
+}
+
+/**
+ * The one place a run's problems are cut for reporting (DESIGN §7.2, §11), used by every
+ * command and route: the first {@link LIMITS.maxReportedProblems} in sorted order are shown;
+ * the rest are counted by severity in one `too-many-problems` warning at 1:1 of the file of
+ * the first one hidden. The verdict and exit code come from all of them, so callers judge the
+ * problems they passed in, never the ones returned. Never changes its input.
+ */
+export function reportProblems(problems: readonly Diagnostic[], options: ReportOptions = {}): ReportedProblems {
+  const counts = options.countsAgainstLimit ?? (() => true);
+  const sorted = [...problems].sort(compareDiagnostics);
+  const shown: Diagnostic[] = [];
+  let counted = 0;
+  let errors = 0;
+  let hiddenErrors = 0;
+  let hiddenWarnings = 0;
+  let firstHidden: Diagnostic | undefined;
+  for (const problem of sorted) {
+    if (problem.severity === 'error') errors += 1;
+    if (!counts(problem)) {
+      shown.push(problem);
+      continue;
+    }
+    counted += 1;
+    if (counted <= LIMITS.maxReportedProblems) {
+      shown.push(problem);
+      continue;
+    }
+    firstHidden ??= problem;
+    if (problem.severity === 'error') hiddenErrors += 1;
+    else hiddenWarnings += 1;
+  }
+  if (firstHidden) {
+    shown.push(summaryOf(firstHidden.file, hiddenErrors, hiddenWarnings));
+    shown.sort(compareDiagnostics);
+  }
+  return { diagnostics: shown, errors, warnings: sorted.length - errors };
+}
+
+function summaryOf(file: string, errors: number, warnings: number): Diagnostic {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const message = `${plural(errors + warnings, 'more problem')} not shown (${plural(errors, 'error')}, ${plural(warnings, 'warning')}): a run reports its first ${LIMITS.maxReportedProblems}`;
+  return { code: 'too-many-problems', severity: 'warning', message, file, line: 1, column: 1, endLine: 1, endColumn: 1, path: '' };
+}
