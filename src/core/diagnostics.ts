@@ -37,6 +37,7 @@ export const DIAGNOSTIC_CODES = [
   'version-deprecated',
   'too-many-problems',
   'plugin-error',
+  'unused-suppression',
 ] as const;
 
 /** A stable kebab-case diagnostic code. */
@@ -193,6 +194,6 @@ export function describePath(path: Path): string {
 }
 
 /** A diagnostic about a whole file (no position inside it). */
-export function fileDiagnostic(file: string, code: DiagnosticCode, message: string): Diagnostic {
-  return { code, severity: 'error', message, file, line: 1, column: 1, endLine: 1, endColumn: 1, path: '' };
+export function fileDiagnostic(file: string, code: DiagnosticCode, message: string, extra: { hint?: string } = {}): Diagnostic {
+  return { code, severity: 'error', message, file, line: 1, column: 1, endLine: 1, endColumn: 1, path: '', ...extra };
 }

@@ -7,6 +7,7 @@ import { type BindingVersion, evaluateProfile, type ProfileEvaluation } from './
 import { changedDefinitions, type LockFollowing, profileLockOf, unlistedProfile } from './follow-lock.js';
 import type { PlatformOptions } from './platform.js';
 import { applySeverities, type SeverityOf } from './severity.js';
+import { applySuppressions } from './suppress.js';
 
 /** Options of a lint run. */
 export interface LintOptions {
@@ -87,7 +88,9 @@ export function lintInputs(inputs: readonly InputFile[], catalogue: Catalogue, o
     evaluated.push({ report, evaluation });
   }
 
-  const judged = options.severityOf ? applySeverities(diagnostics, options.severityOf) : diagnostics;
+  // Comments in the files first, then the configuration's severities (which may also set those of unused-suppression).
+  const silenced = applySuppressions(diagnostics, sources);
+  const judged = options.severityOf ? applySeverities(silenced, options.severityOf) : silenced;
   if (judged !== diagnostics) resolveAsJudged(evaluated, judged);
   judged.sort(compareDiagnostics);
   return { diagnostics: judged, files, sources, catalogue: extended.catalogue, profiles: outcomes };
