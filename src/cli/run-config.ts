@@ -8,6 +8,9 @@ import type { SeverityOf } from '../operations/severity.js';
 import type { Platform } from '../schema/platform-version.js';
 import type { SourceText } from '../yaml/source.js';
 
+/** The codes `strictCapabilities` makes errors (DESIGN §4.5): lint's unknown-capability, build's unvalidated-capability. */
+export const STRICT_CAPABILITY_CODES = ['unknown-capability', 'unvalidated-capability'] as const;
+
 /** `--config FILE` (a string), `--no-config` (false), or neither (undefined: discover it). */
 export type ConfigFlag = string | false | undefined;
 

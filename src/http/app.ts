@@ -1,6 +1,8 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { readOpenApiText } from '../files/package-files.js';
+import type { SeverityOf } from '../operations/severity.js';
+import type { Platform } from '../schema/platform-version.js';
 import { type BodyKind, readBody } from './body.js';
 import { consoleAssetRoute, consolePageRoute } from './console.js';
 import { edge } from './edge.js';
@@ -23,6 +25,10 @@ export type AppOptions = ({ catalogue: Catalogue; state?: undefined } | { state:
   processMetrics?: boolean;
   /** `--require-pinned`: a request's binding of a versioned definition without `version` is an error. */
   requirePinned?: boolean;
+  /** The repository's default platform (the config file's `platform`), under each profile's own and a request's `platform`. */
+  platformDefault?: Platform | undefined;
+  /** The severities of the config file (DESIGN §11), applied to every validation as lint applies them. */
+  severityOf?: SeverityOf | undefined;
 };
 
 /** An express app serving the kurel API, with what its server needs to run it. */
@@ -57,10 +63,11 @@ export function createApp(options: AppOptions): KurelApp {
   const metrics = createMetrics(state, { processMetrics: options.processMetrics ?? false });
   logReloads(state, logger);
   const body = (...kinds: BodyKind[]) => readBody(kinds, limits.maxBodyBytes);
-  const versionOptions = { requirePinned: options.requirePinned === true };
+  const versionOptions = { requirePinned: options.requirePinned === true, platform: { repositoryDefault: options.platformDefault } };
+  const lintOptions = { ...versionOptions, ...(options.severityOf ? { severityOf: options.severityOf } : {}) };
 
   const routes: RouteSpec[] = [
-    { path: '/v1/validate', methods: { post: [...body('json', 'yaml'), validateRoute(state, metrics, versionOptions)] } },
+    { path: '/v1/validate', methods: { post: [...body('json', 'yaml'), validateRoute(state, metrics, lintOptions)] } },
     { path: '/v1/build', methods: { post: [...body('json'), buildRoute(state, metrics, versionOptions)] } },
     { path: '/v1/capabilities', methods: { get: [capabilitiesRoute(state)] } },
     { path: '/v1/capabilities/:type', methods: { get: [capabilityRoute(state)] } },

@@ -1,6 +1,8 @@
 import { RegistryError } from '../catalogue/errors.js';
 import type { PluginRef } from '../catalogue/load-plugins.js';
 import { registryDigest } from '../catalogue/registry-digest.js';
+import type { SeverityOf } from '../operations/severity.js';
+import type { Platform } from '../schema/platform-version.js';
 import { createApp } from './app.js';
 import { prepareCatalogueLoader, type ServiceSources } from './catalogue-loader.js';
 import { batchedDestination, createLogger, diagnosticLines } from './logger.js';
@@ -26,6 +28,10 @@ export interface ServiceOptions {
   lockfile?: ServiceSources['lockfile'];
   /** `--require-pinned`: every request's bindings of versioned definitions must pin a version. */
   requirePinned?: boolean;
+  /** The config file's `platform`: the versions of components a request's profile does not name. */
+  platformDefault?: Platform | undefined;
+  /** The config file's severities, applied to every validation. */
+  severityOf?: SeverityOf | undefined;
 }
 
 /** Where the service writes: its log lines and its start-up refusal. */
@@ -87,7 +93,14 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   const state = started;
   const warnings = state.lastReload.diagnostics;
   if (warnings.length > 0) logger.warn({ warnings: diagnosticLines(warnings) }, 'definitions loaded with warnings');
-  const kurel = createApp({ state, logger, processMetrics: true, requirePinned: options.requirePinned === true });
+  const kurel = createApp({
+    state,
+    logger,
+    processMetrics: true,
+    requirePinned: options.requirePinned === true,
+    platformDefault: options.platformDefault,
+    severityOf: options.severityOf,
+  });
   let running: RunningServer;
   try {
     running = await startServer(kurel, { host: options.host, port: options.port, ...(tls ? { tls } : {}) });

@@ -6,7 +6,9 @@ import { embeddedDefinitionsDir } from '../../files/package-files.js';
 import { runService } from '../../http/entry.js';
 import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
 import { EXIT } from '../exit-code.js';
+import { globMatcher } from '../glob.js';
 import type { CommandIo } from '../io.js';
+import { STRICT_CAPABILITY_CODES, severityLayers } from '../run-config.js';
 
 /** Options of `kurel serve`. */
 export interface ServeCommandOptions extends ConfigurableOptions {
@@ -27,8 +29,8 @@ export interface ServeCommandOptions extends ConfigurableOptions {
 }
 
 /**
- * Runs `kurel serve` until SIGTERM or SIGINT, with the embedded `definitions/` and every
- * `--definitions` folder. Returns the exit code: 0 after a clean drain, 1 when connections had
+ * Runs `kurel serve` until SIGTERM or SIGINT, with the definitions the configuration and the
+ * flags name, or the embedded `definitions/` when they name none. Returns the exit code: 0 after a clean drain, 1 when connections had
  * to be cut, 2 when it could not start.
  */
 export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promise<number> {
@@ -51,10 +53,15 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
     {
       ...(lockfile ? { lockfile: { path: lockfile.path, display: lockfile.display } } : {}),
       requirePinned: options.requirePinned === true,
+      platformDefault: options.platformDefault,
+      // The config's severities, as lint applies them (a flag-less service has no --strict-capabilities).
+      severityOf: severityLayers(run, {}, io.cwd, await globMatcher(run), STRICT_CAPABILITY_CODES),
       host: options.host,
       port,
-      // A configuration's definitions replace the embedded default, so the service judges as CI does.
-      definitionDirs: [...(run && run.config.definitions.length + run.config.capabilityDefs.length > 0 ? [] : embeddedDirs(io.cwd)), ...options.definitions],
+      // The embedded definitions are a default (DESIGN §5.1, §11): definitions named by the
+      // configuration or a flag replace them, so the service judges as CI does, and a team's
+      // versioned redis-sidecar never meets the embedded unversioned one.
+      definitionDirs: options.definitions.length + options.capabilityDef.length > 0 ? options.definitions : embeddedDirs(io.cwd),
       definitionFiles: options.capabilityDef,
       watchedDirs: options.watchDefinitions ? options.definitions : undefined,
       plugins: options.plugin,

@@ -25,7 +25,7 @@ export function buildRoute(state: ServiceState, metrics: ServiceMetrics, options
       },
       // The request's definitions make a catalogue of their own; the one in service never changes.
       catalogue,
-      { ...options, platform: { overrides: envelope.platform } },
+      { ...options, platform: { ...options.platform, overrides: envelope.platform } },
     );
     const valid = !report.diagnostics.some((d) => d.severity === 'error');
     metrics.validations.inc({ operation: 'build', verdict: valid ? 'valid' : 'invalid' });

@@ -31,7 +31,7 @@ export function validateRoute(state: ServiceState, metrics: ServiceMetrics, opti
       if (isEnvelope(data)) {
         const envelope = readEnvelope(text, data, ['profile']);
         const { profile, definitions } = envelope;
-        const requestOptions: LintOptions = { ...options, platform: { overrides: envelope.platform } };
+        const requestOptions: LintOptions = { ...options, platform: { ...options.platform, overrides: envelope.platform } };
         verdict =
           profile.data !== undefined && definitions.length === 0
             ? validateJsonProfile(REQUEST_FILE, profile.text, profile.data, catalogue, requestOptions)
