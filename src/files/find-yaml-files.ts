@@ -15,13 +15,16 @@ export interface FoundFiles {
   unreadable: boolean;
 }
 
-const YAML_FILE = /\.ya?ml$/;
+/** A YAML file's name: `.yaml` or `.yml` in any case (`.YAML`). */
+export const YAML_FILE = /\.ya?ml$/i;
 const DIRECTORY_ERRORS: Readonly<Record<string, string>> = { ENOENT: 'no such directory', ENOTDIR: 'not a directory' };
 
 /**
- * Finds every `*.yaml`/`*.yml` file under `dir`, recursively, sorted. Symbolic links are
- * followed when they resolve inside `dir` (ConfigMap mounts are links of that kind); a link
- * that leaves it, a dangling link, or a loop is an `io-error`.
+ * Finds every `*.yaml`/`*.yml` file under `dir` (extensions in any case), recursively, sorted.
+ * Symbolic links are followed when they resolve inside `dir` (ConfigMap mounts are links of
+ * that kind); a link that leaves it, a dangling link, or a loop is an `io-error`. Names
+ * starting with `..` are passed over (DESIGN §11): a ConfigMap mount keeps its real files under
+ * `..<timestamp>/`, reached through the links beside them, so they would be read twice.
  */
 export async function findYamlFiles(dir: string, cwd: string = process.cwd()): Promise<FoundFiles> {
   const files: string[] = [];
@@ -47,6 +50,7 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
     }
     entries.sort((a, b) => compareText(a.name, b.name));
     for (const entry of entries) {
+      if (entry.name.startsWith('..')) continue;
       const path = join(shown, entry.name);
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();

@@ -5,11 +5,22 @@ import { appendAll } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { InputFile, InputOrigin } from '../core/input.js';
 import { LIMITS } from '../core/limits.js';
-import { findYamlFiles } from './find-yaml-files.js';
+import { expandGlob, isGlobArgument } from './expand-globs.js';
+import { findYamlFiles, YAML_FILE } from './find-yaml-files.js';
 import { readSourceFile } from './read-file.js';
 
 /** The name standard input has in diagnostics when `--stdin-filepath` gives none. */
 export const STDIN_NAME = '<stdin>';
+
+/** What one folder or glob argument found (DESIGN §5.4: each must yield a profile or definition). */
+export interface Search {
+  /** The argument as given. */
+  argument: string;
+  /** The files it found and reads, named as they are reported. */
+  files: string[];
+  /** How many files it found that the configuration's `ignore` left out. */
+  ignored: number;
+}
 
 /** Inputs gathered from the command line, and what went wrong on the way. */
 export interface GatheredInputs {
@@ -17,12 +28,18 @@ export interface GatheredInputs {
   diagnostics: Diagnostic[];
   /** True when a named path cannot be read (exit 2). */
   fatal: boolean;
+  /** Each folder or glob among the paths, in order. */
+  searches: Search[];
 }
 
 /**
- * Collects files (and standard input) into lint inputs; never throws. A file reached twice (named
- * twice, or named and also found in a folder) is read once, under the first name it was
- * reached by; standard input can be read once, so a second `-` is a `usage` error.
+ * Collects files (and standard input) into lint inputs; never throws. A path naming a folder is
+ * searched; one naming no existing path but holding glob characters is a glob, expanded (DESIGN
+ * §5.4); what either finds is read as a folder's files are (other kinds skipped), except the
+ * files `ignore` names, which are never read. A file named on the command line is always read.
+ * A file reached twice (named twice, or named and also found in a folder) is read once, under
+ * the first name it was reached by; standard input can be read once, so a second `-` is a
+ * `usage` error.
  */
 export async function gatherInputs(
   request: {
@@ -32,12 +49,14 @@ export async function gatherInputs(
     stdinName?: string;
     /** The folder relative paths are read from (they are still named as given); the process's by default. */
     cwd?: string;
+    /** True for a file a folder or glob search must leave out (the configuration's `ignore`), by its path as found. */
+    ignore?: (path: string) => boolean;
   },
   stdin: () => Promise<Uint8Array> = noStdin,
 ): Promise<GatheredInputs> {
   const cwd = request.cwd ?? process.cwd();
   const at = (path: string) => resolve(cwd, path);
-  const result: GatheredInputs = { inputs: [], diagnostics: [], fatal: false };
+  const result: GatheredInputs = { inputs: [], diagnostics: [], fatal: false, searches: [] };
   const seen = new Set<string>();
   let stdinRead = false;
   const addFile = async (path: string, origin: InputOrigin) => {
@@ -58,6 +77,17 @@ export async function gatherInputs(
     for (const file of found.files) await addFile(file, origin);
     return found.files.length;
   };
+  const addSearched = async (argument: string, found: readonly string[]) => {
+    const search: Search = { argument, files: [], ignored: 0 };
+    for (const file of found) {
+      if (request.ignore?.(file)) search.ignored += 1;
+      else {
+        search.files.push(file);
+        await addFile(file, 'directory');
+      }
+    }
+    result.searches.push(search);
+  };
   for (const path of request.paths ?? []) {
     if (path === '-') {
       if (stdinRead) {
@@ -76,8 +106,25 @@ export async function gatherInputs(
       }
       continue;
     }
-    if (await isDirectory(at(path))) await addDir(path, 'directory');
-    else await addFile(path, 'argument');
+    if (await isDirectory(at(path))) {
+      const found = await findYamlFiles(path, cwd);
+      appendAll(result.diagnostics, found.diagnostics);
+      if (found.unreadable) result.fatal = true;
+      else await addSearched(path, found.files);
+    } else if (isGlobArgument(path, cwd)) {
+      const expanded = await expandGlob(path, cwd);
+      appendAll(result.diagnostics, expanded.diagnostics);
+      if (expanded.files.length === 0 && expanded.diagnostics.length === 0) {
+        result.diagnostics.push(fileDiagnostic(path, 'io-error', `no file matches ${path}`));
+        result.fatal = true;
+      }
+      // A glob names the files to search among, as a folder does: its YAML files.
+      else
+        await addSearched(
+          path,
+          expanded.files.filter((file) => YAML_FILE.test(file)),
+        );
+    } else await addFile(path, 'argument');
   }
   for (const dir of request.definitionDirs ?? []) await addDir(dir, 'definition');
   for (const file of request.definitionFiles ?? []) await addFile(file, 'definition');

@@ -122,9 +122,10 @@ const SARIF_SUBSET = {
       maxItems: 1,
       items: {
         type: 'object',
-        required: ['tool', 'results'],
+        required: ['tool', 'columnKind', 'results'],
         additionalProperties: false,
         properties: {
+          columnKind: { const: 'utf16CodeUnits' },
           tool: {
             type: 'object',
             required: ['driver'],
@@ -142,7 +143,7 @@ const SARIF_SUBSET = {
                     uniqueItems: true,
                     items: {
                       type: 'object',
-                      required: ['id', 'shortDescription'],
+                      required: ['id', 'shortDescription', 'fullDescription', 'help'],
                       additionalProperties: false,
                       properties: {
                         id: { type: 'string', pattern: '^[a-z]+(-[a-z]+)*$' },
@@ -151,6 +152,19 @@ const SARIF_SUBSET = {
                           required: ['text'],
                           additionalProperties: false,
                           properties: { text: { type: 'string', minLength: 1 } },
+                        },
+                        // A multiformatMessageString: the code's explanation page (DESIGN §5.4).
+                        fullDescription: {
+                          type: 'object',
+                          required: ['text'],
+                          additionalProperties: false,
+                          properties: { text: { type: 'string', minLength: 1 } },
+                        },
+                        help: {
+                          type: 'object',
+                          required: ['text', 'markdown'],
+                          additionalProperties: false,
+                          properties: { text: { type: 'string', minLength: 1 }, markdown: { type: 'string', minLength: 1 } },
                         },
                       },
                     },
@@ -209,6 +223,16 @@ const SARIF_SUBSET = {
                         },
                       },
                     },
+                  },
+                },
+                suppressions: {
+                  type: 'array',
+                  minItems: 1,
+                  items: {
+                    type: 'object',
+                    required: ['kind'],
+                    additionalProperties: false,
+                    properties: { kind: { const: 'inSource' }, justification: { type: 'string', minLength: 1 } },
                   },
                 },
                 properties: {

@@ -237,6 +237,7 @@ describe.concurrent('kurel lint: text output', () => {
         '          ingressClassName: ""',
         `  ${' '.repeat(26)}^^`,
         '1 profile checked: 1 error, 0 warnings',
+        'run kurel explain invalid-value for details',
         '',
       ].join('\n'),
     );
@@ -251,6 +252,7 @@ describe.concurrent('kurel lint: text output', () => {
         '      ^^^^^^^',
         '  hint: did you mean expose?',
         '1 profile checked: 0 errors, 1 warning',
+        'run kurel explain unknown-capability for details',
         '',
       ].join('\n'),
     );
@@ -281,15 +283,10 @@ describe.concurrent('kurel lint: text output', () => {
       { code: 'usage', file: '<command line>', message: 'standard input (-) can be read only once; found - more than once' },
     ]);
   });
-
-  it('prints no colour codes when standard output is not a terminal, even without NO_COLOR', async () => {
-    const run = await lint(['bad.yaml'], { env: { NO_COLOR: '', FORCE_COLOR: '1' } });
-    expect(run.stdout).not.toContain('\u001b[');
-  });
 });
 
-describe('kurel lint: colour on a terminal (in-process)', () => {
-  const runOnTerminal = async (env: NodeJS.ProcessEnv) => {
+describe('kurel lint: colour (in-process; DESIGN §5.4, §11)', () => {
+  const runOnTerminal = async (env: NodeJS.ProcessEnv, flags: string[] = [], isTTY = true) => {
     let stdout = '';
     const io: CommandIo = {
       stdout: (text) => {
@@ -299,10 +296,10 @@ describe('kurel lint: colour on a terminal (in-process)', () => {
       stdin: () => Promise.resolve(new Uint8Array()),
       cwd: dir,
       env,
-      stdoutIsTTY: true,
-      stderrIsTTY: true,
+      stdoutIsTTY: isTTY,
+      stderrIsTTY: isTTY,
     };
-    const code = await runCli(['lint', join(dir, 'bad.yaml')], io);
+    const code = await runCli(['lint', join(dir, 'bad.yaml'), ...flags], io);
     return { code, stdout };
   };
 
@@ -319,6 +316,23 @@ describe('kurel lint: colour on a terminal (in-process)', () => {
   ])('prints no colour on a terminal when %s', async (_name, env) => {
     const { stdout } = await runOnTerminal(env);
     expect(stdout).not.toContain('\u001b[');
+  });
+
+  it('prints no colour when standard output is not a terminal and nothing asks for it', async () => {
+    expect((await runOnTerminal({}, [], false)).stdout).not.toContain('\u001b[');
+  });
+
+  it.each([
+    ['--color always off a terminal', {}, ['--color', 'always'], false, true],
+    ['--color always over NO_COLOR', { NO_COLOR: '1' }, ['--color', 'always'], false, true],
+    ['--color never on a terminal, over FORCE_COLOR', { FORCE_COLOR: '1' }, ['--color', 'never'], true, false],
+    ['FORCE_COLOR=1 off a terminal', { FORCE_COLOR: '1' }, [], false, true],
+    ['FORCE_COLOR=1 over NO_COLOR', { FORCE_COLOR: '1', NO_COLOR: '1' }, [], false, true],
+    ['FORCE_COLOR=0 on a terminal', { FORCE_COLOR: '0' }, [], true, false],
+    ['--color auto on a terminal', {}, ['--color', 'auto'], true, true],
+  ])('colours or not by the order of §11: %s', async (_name, env, flags, isTTY, coloured) => {
+    const { stdout } = await runOnTerminal(env, flags, isTTY);
+    expect(stdout.includes('\u001b[31merror\u001b[39m')).toBe(coloured);
   });
 });
 
@@ -525,7 +539,11 @@ describe.concurrent('kurel: help and version', () => {
       '--plugin <module>',
       '--strict ',
       '--strict-capabilities',
-      '--format <format>',
+      '--format <format[=file]>',
+      '--color <when>',
+      '--quiet',
+      '--config <file>',
+      '--no-config',
       '--stdin-filepath <name>',
     ]) {
       expect(run.stdout).toContain(option);
@@ -550,7 +568,7 @@ describe.concurrent('kurel lint: what a new user reads (issue 16, defect 15)', (
     file('cosmetic/empty.yaml', '');
     const run = await lint(['cosmetic/empty.yaml']);
     expect(run.stdout).toBe(
-      'cosmetic/empty.yaml:1:1 error empty-document the file is empty or holds only comments; expected a ClusterProfile or CapabilityDefinition\n1 file checked: 1 error, 0 warnings\n',
+      'cosmetic/empty.yaml:1:1 error empty-document the file is empty or holds only comments; expected a ClusterProfile or CapabilityDefinition\n1 file checked: 1 error, 0 warnings\nrun kurel explain empty-document for details\n',
     );
   });
 

@@ -78,6 +78,7 @@ describe.concurrent('kurel lint --platform', () => {
         '          trafficDistribution: PreferSameZone',
         '          ^^^^^^^^^^^^^^^^^^^',
         '1 profile and 5 definition files checked: 1 error, 0 warnings',
+        'run kurel explain field-unavailable for details',
         '',
       ].join('\n'),
     );

@@ -20,7 +20,7 @@ import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
 import { formatTable } from '../format/table.js';
-import { formatText, paletteFor, summarize } from '../format/text.js';
+import { type ColorChoice, formatText, paletteFor, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
 
@@ -42,6 +42,8 @@ export interface BuildCommandOptions extends ConfigurableOptions {
   /** `--lockfile FILE`, or false for `--no-lockfile`. */
   lockfile?: string | false;
   output: (typeof BUILD_OUTPUTS)[number];
+  /** `--color`; `auto` by default. */
+  color?: ColorChoice;
   format: (typeof BUILD_FORMATS)[number];
   /** `--platform COMPONENT=VERSION` flags: they win over the profile's spec.platform. */
   platform?: string[];
@@ -141,7 +143,7 @@ export async function runBuild(target: string, flags: BuildCommandOptions, io: C
     return code;
   }
   if (all.length > 0) {
-    const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env);
+    const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env, options.color);
     const checked = uniqueFiles(results.flatMap((r) => r.report?.files ?? []));
     const reported = reportProblems(all);
     io.stderr(`${formatText(reported.diagnostics, sources, palette)}\n${summarize(reported, checked)}\n`);
@@ -180,7 +182,7 @@ function printSingle(
     return code;
   }
   if (diagnostics.length > 0) {
-    const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env);
+    const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env, options.color);
     const checked =
       report?.files ?? readReports([run.appFile, 'Application', run.application], ...(result ? [[result.profile, PROFILE, result.read] as const] : []));
     io.stderr(`${formatText(reported.diagnostics, run.sources, palette)}\n${summarize(reported, checked)}\n`);

@@ -16,11 +16,29 @@ export interface Palette {
 const wrap = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
 const plain = (text: string) => text;
 
-/** A palette for a stream: colour only on a terminal, never when `NO_COLOR` is set. */
-export function paletteFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Palette {
-  const colour = stream.isTTY === true && (env['NO_COLOR'] === undefined || env['NO_COLOR'] === '') && env['TERM'] !== 'dumb';
-  if (!colour) return { red: plain, yellow: plain, dim: plain, bold: plain, cyan: plain };
-  return { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22), cyan: wrap(36, 39) };
+/** `--color`: `auto` (the default) decides by the environment and the stream. */
+export const COLOR_CHOICES = ['auto', 'always', 'never'] as const;
+/** One of {@link COLOR_CHOICES}. */
+export type ColorChoice = (typeof COLOR_CHOICES)[number];
+
+/** A palette without colour: what files always get. */
+export const PLAIN: Palette = { red: plain, yellow: plain, dim: plain, bold: plain, cyan: plain };
+
+/**
+ * A palette for a stream (DESIGN §5.4, §11): `--color always` or `never` first; then
+ * `FORCE_COLOR` (which beats `NO_COLOR`; `0` or `false` turns colour off); then `NO_COLOR`;
+ * else colour only on a terminal that is not `TERM=dumb`.
+ */
+export function paletteFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env, choice: ColorChoice = 'auto'): Palette {
+  return isColour(stream, env, choice) ? { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22), cyan: wrap(36, 39) } : PLAIN;
+}
+
+function isColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv, choice: ColorChoice): boolean {
+  if (choice !== 'auto') return choice === 'always';
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
+  if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
+  return stream.isTTY === true && env['TERM'] !== 'dumb';
 }
 
 /**
@@ -58,6 +76,8 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 export interface ProblemCounts {
   errors: number;
   warnings: number;
+  /** Problems comments in the files suppressed, counted apart. */
+  suppressed?: number;
 }
 
 /**
@@ -68,8 +88,9 @@ export interface ProblemCounts {
 export function summarize(problems: ProblemCounts, checked: number | readonly FileReport[]): string {
   const { errors, warnings } = problems;
   const what = `${typeof checked === 'number' ? plural(checked, 'file') : describeChecked(checked)} checked`;
-  if (errors + warnings === 0) return `${what}: no problems`;
-  return `${what}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+  const suppressed = problems.suppressed ? ` (${problems.suppressed} suppressed)` : '';
+  if (errors + warnings === 0) return `${what}: no problems${suppressed}`;
+  return `${what}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${suppressed}`;
 }
 
 // How checked files of each kind are counted in a summary; any other kind is a file.
