@@ -76,6 +76,21 @@ describe('the lockfile named by .kurel.yaml', () => {
   });
 });
 
+describe('kurel.lock.yaml next to .kurel.yaml', () => {
+  it('is the lockfile when the config names none, from any folder below it', async () => {
+    const next = join(repo, 'nextto');
+    cpSync(FIXTURE, next, { recursive: true });
+    mkdirSync(join(next, '.git'));
+    writeFileSync(join(next, '.kurel.yaml'), 'definitions: [definitions/]\n');
+    expect((await runKurel(['lock', 'clusters/partial.yaml'], { cwd: next })).stdout).toBe('wrote kurel.lock.yaml: 1 profile, 1 definition version\n');
+    writeFileSync(join(next, 'clusters/partial.yaml'), readFileSync(join(next, 'clusters/partial.yaml'), 'utf8').replace('version: "1"', 'version: "1.1"'));
+    const below = await kurelJson(['lint', 'partial.yaml'], 'nextto/clusters');
+    expect(below.json.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['lock-outdated', `capability "redis-sidecar" is pinned 1.1 but ${join(next, 'kurel.lock.yaml')} locked it pinned 1`],
+    ]);
+  });
+});
+
 describe('platform in .kurel.yaml', () => {
   it("supplies the version of a component a profile does not name; the profile's own wins, and --platform over both", async () => {
     const defaulted = await kurelJson(['lint', 'edge.yaml'], 'platform');

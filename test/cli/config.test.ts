@@ -71,6 +71,15 @@ beforeAll(() => {
   write('lowered/.kurel.yaml', 'severity:\n  yaml-syntax: warning\n  unknwn-capability: error\n');
   write('lowered/unknown.yaml', UNKNOWN);
   write('other.kurel.yaml', 'definitions: [repo/defs]\n');
+  write('repo/more/cache.yaml', QUEUE_DEFINITION.replaceAll('queue', 'cache'));
+  write(
+    'repo/clusters/prod/both.yaml',
+    `${HEADER}spec:\n  capabilities:\n    queue:\n      rendering: {size: 3}\n    cache:\n      rendering: {size: "big"}\n`,
+  );
+  // directives/: a comment in .kurel.yaml is only a comment (DESIGN §11).
+  write('directives/.git/HEAD', '');
+  write('directives/.kurel.yaml', '# kurel-disable-next-line unknown-field\nstrictCapabilites: true\n');
+  write('directives/unknown.yaml', UNKNOWN);
   // plugged/: plugins named by path (relative to the config) and by package (resolved from its folder).
   const handler = (type: string) =>
     `export default { type: '${type}', description: '${type}', capabilityAware: true, capabilityRequired: false, renderingSchema: { type: 'object' }, validateAndApplyDefaults: (r) => ({ rendering: r, issues: [] }) };\n`;
@@ -107,6 +116,20 @@ describe.concurrent('.kurel.yaml: discovery', () => {
     expect(named.json.files.map((f) => f.path)).toEqual(['queue.yaml', '../../defs/queue.yaml']);
     const none = await lint('repo/clusters/prod', ['queue.yaml', '--no-config']);
     expect(found(none.json)).toEqual([['unknown-capability', 'warning', 'queue.yaml', 7, 5]]);
+  });
+
+  it('takes list flags in addition to its own lists', async () => {
+    const run = await lint('repo/clusters/prod', ['both.yaml', '--definitions', '../../more']);
+    expect(run.json.files.map((f) => f.path)).toEqual(['both.yaml', '../../defs/queue.yaml', '../../more/cache.yaml']);
+    expect(found(run.json)).toEqual([['wrong-type', 'error', 'both.yaml', 10, 25]]);
+  });
+
+  it('gives suppression comments in .kurel.yaml no effect: they are comments', async () => {
+    const run = await lint('directives', ['unknown.yaml']);
+    expect({ code: run.code, found: run.json.diagnostics.map((d) => [d.code, d.file, d.line]) }).toEqual({
+      code: 2,
+      found: [['unknown-field', '.kurel.yaml', 2]],
+    });
   });
 
   it('loads its plugins: paths relative to it, package names from its folder', async () => {
