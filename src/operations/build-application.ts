@@ -13,6 +13,7 @@ import { evaluateProfile } from './evaluate-profile.js';
 import { type LockFollowing, profileLockOf, unlistedProfile } from './follow-lock.js';
 import { lintInputs } from './lint.js';
 import type { PlatformOptions } from './platform.js';
+import { applySuppressions } from './suppress.js';
 
 /** The texts a build reads. */
 export interface BuildSources {
@@ -159,12 +160,14 @@ export function buildApplication(sources: BuildSources, catalogue: Catalogue, op
     if (profileDocument) for (const issue of context.profileIssues) diagnostics.push(profileDocument.toDiagnostic(issue));
   }
 
-  diagnostics.sort(compareDiagnostics);
+  // Suppression comments of the profile and the application (the definitions' own were applied when they were read).
+  const own = new Map([...sourceTexts].filter(([file]) => file === sources.profile.file || file === sources.application.file));
+  const judged = applySuppressions(diagnostics, own).sort(compareDiagnostics);
   return {
-    diagnostics,
+    diagnostics: judged,
     files: [applicationReport, profileReport, ...definitions.files],
     sources: sourceTexts,
-    application: hasErrors(diagnostics) ? null : application,
+    application: hasErrors(judged) ? null : application,
     versions: profile?.definitionVersions ?? {},
   };
 }

@@ -235,6 +235,22 @@ describe('suppressions through the CLI and HTTP', () => {
     ]);
   });
 
+  it('is honoured by kurel build in the profile it builds against', async () => {
+    writeFileSync(
+      join(dir, 'app.yaml'),
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: Application\nmetadata:\n  name: shop\nspec:\n  components:\n    - name: api\n      type: webservice\n      traits: []\n',
+    );
+    const run = await runKurel(['build', 'app.yaml', '--profile', 'cluster.yaml', '--format', 'json'], { cwd: dir });
+    const json = JSON.parse(run.stdout) as { valid: boolean; diagnostics: Diagnostic[] };
+    expect({ code: run.code, valid: json.valid, found: json.diagnostics.map((d) => [d.code, d.file, d.line, d.suppressed]) }).toEqual({
+      code: 0,
+      valid: true,
+      found: [['invalid-value', 'cluster.yaml', 11, { reason: 'tracked in PLAT-12' }]],
+    });
+    const text = await runKurel(['build', 'app.yaml', '--profile', 'cluster.yaml'], { cwd: dir });
+    expect(text.stderr).toBe('1 profile and 1 application checked: no problems (1 suppressed)\n');
+  });
+
   it('judges the same over HTTP: valid, the problem marked suppressed', async () => {
     const { app } = testApp({});
     const res = await request(app).post('/v1/validate').set('Content-Type', 'application/yaml').send(TEXT);

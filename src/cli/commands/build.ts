@@ -3,7 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { appendAll } from '../../core/data.js';
-import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
+import { compareDiagnostics, type Diagnostic, unsuppressed } from '../../core/diagnostics.js';
 import type { FileReport, InputFile } from '../../core/input.js';
 import { stringifyJson } from '../../core/json-text.js';
 import { PROFILE } from '../../documents/read-input.js';
@@ -146,7 +146,7 @@ export async function runBuild(target: string, flags: BuildCommandOptions, io: C
     const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env, options.color);
     const checked = uniqueFiles(results.flatMap((r) => r.report?.files ?? []));
     const reported = reportProblems(all);
-    io.stderr(`${formatText(reported.diagnostics, sources, palette)}\n${summarize(reported, checked)}\n`);
+    io.stderr(`${withBody(formatText(unsuppressed(reported.diagnostics), sources, palette))}${summarize(reported, checked)}\n`);
   }
   io.stdout(
     `${formatProfileTable(
@@ -185,7 +185,7 @@ function printSingle(
     const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env, options.color);
     const checked =
       report?.files ?? readReports([run.appFile, 'Application', run.application], ...(result ? [[result.profile, PROFILE, result.read] as const] : []));
-    io.stderr(`${formatText(reported.diagnostics, run.sources, palette)}\n${summarize(reported, checked)}\n`);
+    io.stderr(`${withBody(formatText(unsuppressed(reported.diagnostics), run.sources, palette))}${summarize(reported, checked)}\n`);
   }
   if (resolved) {
     io.stdout(options.output === 'json' ? `${stringifyJson(resolved)}\n` : stringify(resolved, { lineWidth: 0, aliasDuplicateObjects: false }));
@@ -204,7 +204,7 @@ export function formatProfileTable(results: readonly ProfileResult[], versions: 
     const resolved = Object.entries(versions[i] ?? {})
       .map(([key, version]) => `${key}@${version}`)
       .join(', ');
-    const first = r.diagnostics.find((d) => d.severity === 'error');
+    const first = r.diagnostics.find((d) => d.severity === 'error' && d.suppressed === undefined);
     const error = first ? `${first.file}:${first.line}:${first.column} ${first.code} ${first.message}` : '-';
     return [r.profile, r.valid ? 'valid' : 'invalid', resolved || '-', error];
   });
@@ -245,4 +245,9 @@ async function withoutRepeatedFiles(inputs: readonly InputFile[]): Promise<Input
 // What a build that stopped before reading its documents can still count: the files it read.
 function readReports(...reads: (readonly [path: string, kind: string, read: ReadResult])[]): FileReport[] {
   return reads.filter(([, , read]) => read.ok).map(([path, kind]) => ({ path, kind, status: 'checked' }));
+}
+
+// Diagnostics, each with its lines, then the summary; nothing before the summary when every problem was suppressed.
+function withBody(text: string): string {
+  return text === '' ? '' : `${text}\n`;
 }
