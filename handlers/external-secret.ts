@@ -39,7 +39,7 @@ export const ExternalSecretRendering = Type.Object(
  */
 export const externalSecret = defineHandler({
   type: 'external-secret',
-  version: '1.0.0',
+  version: '2.0.0',
   description: 'Syncs secrets into the namespace from an external secret store',
   capabilityAware: true,
   capabilityRequired: false,

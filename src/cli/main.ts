@@ -160,6 +160,57 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     });
 
   program
+    .command('migrate')
+    .description("move every binding of a definition to another of its versions, rewriting the profiles' text and keeping every comment")
+    .argument('<paths...>', 'ClusterProfile files, directories or - for standard input (read only: it cannot be rewritten)')
+    .addOption(
+      new Option('--to <name@version>', 'the definition and the exact version to migrate its bindings to, such as redis-sidecar@2.0.0 (repeatable)')
+        .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value])
+        .makeOptionMandatory(),
+    )
+    .addOption(definitionsOption())
+    .addOption(capabilityDefOption())
+    .addOption(pluginOption())
+    .addOption(platformOption(PROFILE_PLATFORM))
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .option('--strict-capabilities', 'report unknown capabilities as errors')
+    .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
+    .addOption(requirePinnedOption())
+    .addOption(noRequirePinnedOption())
+    .addOption(lockfileOption())
+    .addOption(noLockfileOption())
+    .addOption(
+      new Option('--write', 'rewrite the files in place (atomically, all or none; nothing is written when there is an error)')
+        .default(false)
+        .conflicts('check'),
+    )
+    .option('--check', 'write nothing; exit 1 when any file would change (for CI)', false)
+    .option('--lossy', 'drop values the version migrated to has no place for (a warning instead of an error)', false)
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--stdin-filepath <name>', 'the file name to report for standard input')
+    .exitOverride()
+    .action(async (paths: string[], options) => {
+      const { runMigrate } = await import('./commands/migrate.js');
+      setExit(await runMigrate(paths, options, io));
+    });
+
+  program
+    .command('compat')
+    .description('check definition releases against the Kubernetes API change rules: the bump each pair of versions needs and declares')
+    .argument('[args...]', 'two CapabilityDefinition files to compare, or with --definitions the names whose versions to compare (default: every name)')
+    .addOption(definitionsOption())
+    .addOption(capabilityDefOption())
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
+    .exitOverride()
+    .action(async (args: string[], options) => {
+      const { runCompat } = await import('./commands/compat.js');
+      setExit(await runCompat(args, options, io));
+    });
+
+  program
     .command('schema')
     .description('print the JSON Schema (draft 2020-12) of one capability rendering, or of a whole cluster.yaml without TYPE')
     .argument('[type]', 'a capability type (expose, certificate, a definition name, ...), optionally with a version pin: redis-sidecar@^2.1')
@@ -278,10 +329,10 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
 
 // The commands whose `--format json` is an envelope (DESIGN §5.1, §11); any other command's
 // JSON is its own data (a schema, a CRD, a capability list), never an envelope.
-const ENVELOPE_COMMANDS: ReadonlySet<string> = new Set(['lint', 'build', 'lock', 'outdated']);
+const ENVELOPE_COMMANDS: ReadonlySet<string> = new Set(['lint', 'build', 'lock', 'outdated', 'migrate', 'compat']);
 
 function envelopeShapeOf(command: string | undefined): EnvelopeShape {
-  if (command === 'build' || command === 'lock' || command === 'outdated') return command;
+  if (command === 'build' || command === 'lock' || command === 'outdated' || command === 'migrate' || command === 'compat') return command;
   return 'run';
 }
 

@@ -38,6 +38,10 @@ export const DIAGNOSTIC_CODES = [
   'too-many-problems',
   'plugin-error',
   'unused-suppression',
+  'migration-lossy',
+  'migration-needs-value',
+  'migration-unsupported',
+  'migration-default-changed',
 ] as const;
 
 /** A stable kebab-case diagnostic code. */
@@ -132,6 +136,8 @@ const KEY_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
   'unpinned-capability',
   'field-unavailable',
   'field-deprecated',
+  'migration-lossy',
+  'migration-default-changed',
 ]);
 
 /** The part of the source a code points at when the issue does not say. */

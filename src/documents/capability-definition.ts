@@ -56,6 +56,7 @@ export const PropertyDeclarationSchema = Type.Object(
       }),
     ),
     ...LifecycleKeywords,
+    renamedFrom: Type.Optional(Type.String({ minLength: 1, description: "this property's name in the previous version (DESIGN §8.5)" })),
     enumLifecycle: Type.Optional(
       Type.Object({}, { additionalProperties: EnumValueLifecycleSchema, description: 'the lifecycle of single values of a string enum, by value' }),
     ),

@@ -4,7 +4,7 @@ import { defaultPart, error, type Issue, type Path, rebase, warning } from '../c
 import type { JsonSchema } from '../core/json-schema.js';
 import { refuseDefinitionVersion } from '../core/versions.js';
 import { checkSchema, matchesType } from '../schema/check.js';
-import { ENUM_LIFECYCLE, LIFECYCLE_BOUNDS, LIFECYCLE_NOTE } from '../schema/keywords.js';
+import { ENUM_LIFECYCLE, LIFECYCLE_BOUNDS, LIFECYCLE_NOTE, RENAMED_FROM } from '../schema/keywords.js';
 import { checkLifecycleDeclaration, type EnclosingLifecycle } from '../schema/lifecycle.js';
 import { checkPattern } from '../schema/pattern.js';
 import { CapabilityDefinitionSchema, PropertyDeclarationSchema, type PropertyType } from './capability-definition.js';
@@ -148,7 +148,46 @@ function compileProperties(
     if (compiled) setOwn(out, key, compiled.required ? compiled.schema : Type.Optional(compiled.schema));
     else ok = false;
   }
+  if (!checkRenames(declared, at, parentLabel, issues)) ok = false;
   return ok ? out : undefined;
+}
+
+/**
+ * The load-time rules of `renamedFrom` among the properties of one map (DESIGN §8.5, §11): the
+ * old name is not also a property of this version, and no two properties rename the same name.
+ * Whether the previous version has the old name is judged by migrate, on the versions of its
+ * run. Returns false when a rule is broken.
+ */
+function checkRenames(declared: Record<string, unknown>, at: Path, parentLabel: string, issues: Issue[]): boolean {
+  const renamers = new Map<string, string>();
+  let ok = true;
+  for (const key of Object.keys(declared)) {
+    const raw = declared[key];
+    const old = isMap(raw) ? raw[RENAMED_FROM] : undefined;
+    if (typeof old !== 'string' || old === '') continue;
+    const label = parentLabel ? `${parentLabel}.${key}` : key;
+    const path = [...at, key, RENAMED_FROM];
+    const first = renamers.get(old);
+    if (Object.hasOwn(declared, old)) {
+      const what = old === key ? 'its own name' : `${JSON.stringify(old)}, which this version also declares`;
+      issues.push(
+        error('definition-invalid', path, `${label}.renamedFrom names ${what}: the old name of a renamed property is gone from the version that renames it`),
+      );
+      ok = false;
+    } else if (first !== undefined) {
+      issues.push(
+        error(
+          'definition-invalid',
+          path,
+          `${label}.renamedFrom names ${JSON.stringify(old)}, which ${first} already renames: one old property becomes one new property`,
+        ),
+      );
+      ok = false;
+    } else {
+      renamers.set(old, label);
+    }
+  }
+  return ok;
 }
 
 /** Compiles one declaration, or returns undefined after reporting why it cannot be. */
@@ -227,7 +266,7 @@ function buildSchema(
     for (const key of keys) if (raw[key] !== undefined && raw[key] !== null) out[key] = raw[key];
     return out;
   };
-  const common = { ...pick('description', 'default'), ...pickLifecycle(raw) };
+  const common = { ...pick('description', 'default', RENAMED_FROM), ...pickLifecycle(raw) };
   switch (type) {
     case 'string':
       return Type.String({ ...common, ...pick('enum', 'pattern', 'minLength', 'maxLength') });
@@ -255,6 +294,12 @@ function checkKeywordsFit(raw: Record<string, unknown>, type: PropertyType | und
     if (place !== 'property' && (keyword === 'required' || keyword === 'default')) {
       const where = place === 'items' ? 'list items are never absent' : 'undeclared keys are never filled in';
       issues.push(error('definition-invalid', at, `${keyword} has no meaning in ${label}: ${where}`, { part: 'key' }));
+      misfits.add(keyword);
+      continue;
+    }
+    if (place !== 'property' && keyword === RENAMED_FROM) {
+      const what = place === 'items' ? 'list items have no name of their own' : 'undeclared keys have no name the definition knows';
+      issues.push(error('definition-invalid', at, `${keyword} has no meaning in ${label}: ${what}; put it on the renamed property`, { part: 'key' }));
       misfits.add(keyword);
       continue;
     }

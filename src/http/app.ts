@@ -13,6 +13,7 @@ import { HttpProblem, sendProblem } from './problem.js';
 import { buildRoute } from './routes/build.js';
 import { capabilitiesRoute, capabilityRoute, clusterProfileSchemaRoute } from './routes/catalog.js';
 import { codeExplanationRoute } from './routes/codes.js';
+import { migrateRoute } from './routes/migrate.js';
 import { healthRoute, logReloads, metricsRoute, openApiRoute, readinessRoute, reloadRoute } from './routes/operations.js';
 import { validateRoute } from './routes/validate.js';
 import { ServiceState } from './service-state.js';
@@ -69,6 +70,7 @@ export function createApp(options: AppOptions): KurelApp {
   const routes: RouteSpec[] = [
     { path: '/v1/validate', methods: { post: [...body('json', 'yaml'), validateRoute(state, metrics, lintOptions)] } },
     { path: '/v1/build', methods: { post: [...body('json'), buildRoute(state, metrics, versionOptions)] } },
+    { path: '/v1/migrate', methods: { post: [...body('json'), migrateRoute(state, metrics, versionOptions)] } },
     { path: '/v1/capabilities', methods: { get: [capabilitiesRoute(state)] } },
     { path: '/v1/capabilities/:type', methods: { get: [capabilityRoute(state)] } },
     { path: '/v1/schema/cluster-profile', methods: { get: [clusterProfileSchemaRoute(state)] } },

@@ -39,7 +39,7 @@ export function createMetrics(state: ServiceState, options: { processMetrics?: b
   });
   const validations = new Counter({
     name: 'kurel_validations_total',
-    help: 'Profiles validated and applications built, by operation (validate, build) and verdict (valid, invalid)',
+    help: 'Profiles validated and applications built, by operation (validate, build, migrate) and verdict (valid, invalid)',
     labelNames: ['operation', 'verdict'] as const,
     registers: [registry],
   });

@@ -33,15 +33,16 @@ export function isEnvelope(data: unknown): data is Record<string, unknown> {
  * Reads a JSON envelope with the `required` document members, an optional `definitions` list
  * and optional `platform` versions; 400 for anything else (an unknown member, a member of the
  * wrong type, a malformed version, a repeated member name, nesting beyond the depth limit).
+ * `others` names further members a route allows and reads itself.
  */
-export function readEnvelope<Name extends string>(text: string, data: unknown, required: readonly Name[]): Envelope<Name> {
-  const expected = [...required, ...OPTIONAL_MEMBERS].join(', ');
+export function readEnvelope<Name extends string>(text: string, data: unknown, required: readonly Name[], others: readonly string[] = []): Envelope<Name> {
+  const expected = [...required, ...OPTIONAL_MEMBERS, ...others].join(', ');
   if (!isMap(data)) throw new HttpProblem(400, `the request body must be a JSON object with members ${expected}`);
   const problem = jsonDecodingProblem(text, data);
   if (problem === 'too-deep') throw new HttpProblem(400, `the request body nests deeper than ${LIMITS.maxDepth} levels`);
   if (problem === 'repeated-name') throw new HttpProblem(400, 'an object in the request body repeats a member name; every name must be unique');
   for (const key of Object.keys(data)) {
-    if (!OPTIONAL_MEMBERS.includes(key) && !(required as readonly string[]).includes(key)) {
+    if (!OPTIONAL_MEMBERS.includes(key) && !others.includes(key) && !(required as readonly string[]).includes(key)) {
       throw new HttpProblem(400, `unknown member ${JSON.stringify(key)} in the request body; expected ${expected}`);
     }
   }

@@ -1,6 +1,7 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { FileReport } from '../core/input.js';
 import type { ResolvedApplication } from './build-application.js';
+import type { CompatPair } from './compat.js';
 import type { OutdatedRow } from './outdated.js';
 
 /** The JSON envelope of every command (DESIGN §5.1): `valid` is true exactly when the exit code is 0. */
@@ -32,8 +33,36 @@ export interface OutdatedEnvelope {
   bindings: readonly OutdatedRow[];
 }
 
+/** One profile file of a migration in `kurel migrate`'s envelope. */
+export interface MigratedFileEntry {
+  path: string;
+  /** Whether the migration changes the file. */
+  changed: boolean;
+  /** The unified diff of the change; empty when unchanged. */
+  diff: string;
+}
+
+/** `kurel migrate`'s envelope (DESIGN §11 "Migrate"). */
+export interface MigrateEnvelope {
+  valid: boolean;
+  diagnostics: readonly Diagnostic[];
+  /** Every profile file read, sorted by path. */
+  files: readonly MigratedFileEntry[];
+  /** Whether the run rewrote the files (`--write` without errors). */
+  written: boolean;
+  /** Whether the lockfile locks a migrated binding under another pin or version (run `kurel lock`); false without a lockfile. */
+  lockOutdated: boolean;
+}
+
+/** `kurel compat`'s envelope (DESIGN §11 "Compat"): every pair compared, sorted by name, then version. */
+export interface CompatEnvelope {
+  valid: boolean;
+  diagnostics: readonly Diagnostic[];
+  pairs: readonly CompatPair[];
+}
+
 /** The commands whose JSON envelope adds members to, or differs from, the run's. */
-export type EnvelopeShape = 'run' | 'build' | 'lock' | 'outdated';
+export type EnvelopeShape = 'run' | 'build' | 'lock' | 'outdated' | 'migrate' | 'compat';
 
 /** The envelope of a run that printed nothing else: a usage error, say, also shaped for its command. */
 export function envelopeOf(
@@ -41,9 +70,11 @@ export function envelopeOf(
   valid: boolean,
   diagnostics: readonly Diagnostic[],
   files: readonly FileReport[] = [],
-): RunEnvelope | BuildEnvelope | LockEnvelope | OutdatedEnvelope {
+): RunEnvelope | BuildEnvelope | LockEnvelope | OutdatedEnvelope | MigrateEnvelope | CompatEnvelope {
   if (shape === 'lock') return { valid, diagnostics, lockfile: null, changed: false };
+  if (shape === 'migrate') return { valid, diagnostics, files: [], written: false, lockOutdated: false };
   if (shape === 'outdated') return { valid, diagnostics, bindings: [] };
+  if (shape === 'compat') return { valid, diagnostics, pairs: [] };
   return shape === 'build' ? buildEnvelope(valid, diagnostics, files, null) : { valid, diagnostics, files };
 }
 

@@ -1,6 +1,8 @@
 import { canonicalJson } from '../core/canonical-json.js';
 import { describeValue } from '../core/data.js';
 import type { JsonSchema } from '../core/json-schema.js';
+import type { ComparisonRule } from './compare-rules.js';
+import * as compare from './compare-rules.js';
 
 /** What the engine does with a keyword. */
 export type KeywordRole =
@@ -86,6 +88,8 @@ export interface KeywordDefinition {
   readonly types: TypeUse;
   /** For a lifecycle keyword: what it says about when the value exists. */
   readonly lifecycle?: LifecycleUse;
+  /** How a difference in it between two versions of a schema is classed (`kurel compat`, DESIGN §8.6). */
+  readonly compare: ComparisonRule;
 }
 
 function assertion<K extends AssertedKind, B>(
@@ -122,19 +126,21 @@ const numberBound = (holds: (value: number, bound: number) => boolean, words: st
     return false;
   });
 
-const structure = (name: string, types: TypeUse, subschemas?: Subschemas, publish: Publication = 'keep'): KeywordDefinition => ({
+const structure = (name: string, types: TypeUse, compare: ComparisonRule, subschemas?: Subschemas, publish: Publication = 'keep'): KeywordDefinition => ({
   name,
   role: 'structure',
   publish,
   types,
+  compare,
   ...(subschemas ? { subschemas } : {}),
 });
 
-const annotation = (name: string, types: TypeUse = 'comment', publish: Publication = 'keep'): KeywordDefinition => ({
+const annotation = (name: string, types: TypeUse = 'comment', publish: Publication = 'keep', compare: ComparisonRule = wordsOnly): KeywordDefinition => ({
   name,
   role: 'annotation',
   publish,
   types,
+  compare,
 });
 
 /** The value an assertion of each kind judges. */
@@ -169,47 +175,55 @@ const maximumCount = <K extends AssertedKind>(on: K, count: (value: Judged<K>) =
     return false;
   });
 
-const check = (name: string, judge: Assertion, publish: Publication = 'keep'): KeywordDefinition => ({
+const check = (name: string, judge: Assertion, compare: ComparisonRule, publish: Publication = 'keep'): KeywordDefinition => ({
   name,
   role: 'assertion',
   publish,
   types: 'none',
   assertion: judge,
+  compare,
 });
 
 // Folded into the published description by the publisher ("introduced in Kubernetes 1.29"),
 // so tools that do not know the keyword still show it; narrowing removes or marks what it gates.
-const lifecycle = (name: string, use: LifecycleUse): KeywordDefinition => ({
+const lifecycle = (name: string, use: LifecycleUse, compare: ComparisonRule): KeywordDefinition => ({
   name,
   role: 'lifecycle',
   publish: 'rewrite',
   types: 'none',
   lifecycle: use,
+  compare,
 });
+
+/** The keyword naming a definition property's name in the previous version (DESIGN §8.5). */
+export const RENAMED_FROM = 'renamedFrom';
+
+const { wordsOnly } = compare;
 
 /**
  * Every keyword kurel's engine knows, in the order its assertions run. A keyword not listed
  * here is refused in a plugin's schema; adding one is adding an entry.
  */
 export const KEYWORDS: readonly KeywordDefinition[] = [
-  structure('type', 'shape'),
-  structure('properties', 'shape', 'map', 'rewrite'),
-  structure('required', 'shape', undefined, 'rewrite'),
-  structure('additionalProperties', 'shape', 'one-or-boolean'),
-  structure('propertyNames', 'none', 'one'),
-  structure('dependentRequired', 'none', undefined, 'rewrite'),
-  structure('items', 'shape', 'one'),
-  structure('enum', 'shape'),
-  structure('const', 'shape'),
-  structure('anyOf', 'shape', 'list'),
-  structure('oneOf', 'shape', 'list', 'rewrite'),
-  structure('allOf', 'shape', 'list'),
-  structure('default', 'comment'),
+  structure('type', 'shape', compare.types),
+  structure('properties', 'shape', compare.properties, 'map', 'rewrite'),
+  structure('required', 'shape', compare.requiredKeys, undefined, 'rewrite'),
+  structure('additionalProperties', 'shape', compare.undeclared, 'one-or-boolean'),
+  structure('propertyNames', 'none', compare.subschema, 'one'),
+  structure('dependentRequired', 'none', compare.dependencies, undefined, 'rewrite'),
+  structure('items', 'shape', compare.subschema, 'one'),
+  structure('enum', 'shape', compare.choices),
+  structure('const', 'shape', compare.literal),
+  structure('anyOf', 'shape', compare.union, 'list'),
+  structure('oneOf', 'shape', compare.union, 'list', 'rewrite'),
+  structure('allOf', 'shape', compare.everyPart, 'list'),
+  structure('default', 'comment', compare.meaning),
   check(
     'minLength',
     minimumCount('string', codePointLength, 'be', 'characters long', (name) => `${name} must not be empty`),
+    compare.lowerBound,
   ),
-  check('maxLength', maximumCount('string', codePointLength, 'be', 'characters long')),
+  check('maxLength', maximumCount('string', codePointLength, 'be', 'characters long'), compare.upperBound),
   check(
     'pattern',
     assertion<'string', string>('string', (value, pattern, report) => {
@@ -217,37 +231,45 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
       report.fail(`${report.name} must be ${report.expected ?? `a string matching ${pattern}`}, found ${describeValue(value)}`);
       return false;
     }),
+    compare.opaqueConstraint,
     'rewrite',
   ),
   check(
     'minimum',
     numberBound((v, b) => v >= b, 'at least'),
+    compare.lowerBound,
     'rewrite',
   ),
   check(
     'maximum',
     numberBound((v, b) => v <= b, 'at most'),
+    compare.upperBound,
     'rewrite',
   ),
   check(
     'exclusiveMinimum',
     numberBound((v, b) => v > b, 'greater than'),
+    compare.lowerBound,
   ),
   check(
     'exclusiveMaximum',
     numberBound((v, b) => v < b, 'less than'),
+    compare.upperBound,
   ),
   check(
     'multipleOf',
     numberBound((v, b) => Number.isInteger(v / b), 'a multiple of'),
+    compare.divisor,
   ),
   check(
     'minItems',
     minimumCount('array', (list) => list.length, 'have', 'items'),
+    compare.lowerBound,
   ),
   check(
     'maxItems',
     maximumCount('array', (list) => list.length, 'have', 'items'),
+    compare.upperBound,
   ),
   check(
     'uniqueItems',
@@ -265,19 +287,22 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
       }
       return ok;
     }),
+    compare.strictFlag,
   ),
   check(
     'minProperties',
     minimumCount('object', (map) => Object.keys(map).length, 'have', 'entries'),
+    compare.lowerBound,
   ),
   check(
     'maxProperties',
     maximumCount('object', (map) => Object.keys(map).length, 'have', 'entries'),
+    compare.upperBound,
   ),
   annotation('description'),
   annotation('title'),
   annotation('examples'),
-  annotation('deprecated'),
+  annotation('deprecated', 'comment', 'keep', compare.warningOnly),
   annotation('readOnly'),
   annotation('writeOnly'),
   annotation('$comment', 'none'),
@@ -285,11 +310,19 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   annotation('$id', 'none'),
   annotation('x-expected', 'none', 'omit'),
   annotation('x-bare-number-unit', 'none', 'omit'),
-  lifecycle('introducedIn', { part: 'bound', bound: 'introduced', phrase: 'introduced in', isWindowEdge: true }),
-  lifecycle('deprecatedIn', { part: 'bound', bound: 'deprecated', phrase: 'deprecated in', isWindowEdge: false }),
-  lifecycle('removedIn', { part: 'bound', bound: 'removed', phrase: 'removed in', isWindowEdge: true }),
-  lifecycle('deprecationNote', { part: 'note' }),
-  lifecycle('enumLifecycle', { part: 'per-value' }),
+  lifecycle('introducedIn', { part: 'bound', bound: 'introduced', phrase: 'introduced in', isWindowEdge: true }, compare.lifecycleBound('introduced')),
+  lifecycle('deprecatedIn', { part: 'bound', bound: 'deprecated', phrase: 'deprecated in', isWindowEdge: false }, compare.lifecycleBound('deprecated')),
+  lifecycle('removedIn', { part: 'bound', bound: 'removed', phrase: 'removed in', isWindowEdge: true }, compare.lifecycleBound('removed')),
+  lifecycle('deprecationNote', { part: 'note' }, wordsOnly),
+  lifecycle(
+    'enumLifecycle',
+    { part: 'per-value' },
+    // Read when a comparison runs: the bounds are the entries above.
+    compare.perValueLifecycle(() => ({ bounds: new Map(LIFECYCLE_BOUNDS.map((k) => [k.name, k.lifecycle.bound])), note: LIFECYCLE_NOTE })),
+  ),
+  // DESIGN §8.5: the property is the previous version's <old> under a new name. Pairs properties
+  // for migrate and compat; never changes a verdict.
+  annotation(RENAMED_FROM, 'none', 'omit', compare.pairingOnly),
 ];
 
 /** The keyword definitions by name. */

@@ -76,6 +76,23 @@ describe('the lockfile named by .kurel.yaml', () => {
   });
 });
 
+describe('kurel migrate and kurel compat read .kurel.yaml too', () => {
+  it("migrate finds the versions in the config's definitions", async () => {
+    const run = await runKurel(['migrate', 'clusters/exact.yaml', '--to', 'redis-sidecar@1.1.0', '--no-lockfile'], { cwd: repo });
+    expect(run.code).toBe(0);
+    expect(run.stdout.split('\n').filter((line) => /^[-+] /.test(line))).toEqual(['-      version: "1.0.0"', '+      version: "1.1.0"']);
+  });
+
+  it("compat with no argument compares every version of the config's definitions", async () => {
+    const run = await runKurel(['compat', '--format', 'json'], { cwd: repo });
+    const json = JSON.parse(run.stdout) as { pairs: { name: string; from: string; to: string }[] };
+    expect(json.pairs.map((p) => [p.name, p.from, p.to])).toEqual([
+      ['redis-sidecar', '1.0.0', '1.1.0'],
+      ['redis-sidecar', '1.1.0', '2.0.0-rc.1'],
+    ]);
+  });
+});
+
 describe('kurel.lock.yaml next to .kurel.yaml', () => {
   it('is the lockfile when the config names none, from any folder below it', async () => {
     const next = join(repo, 'nextto');

@@ -180,6 +180,35 @@ describe('the running app against openapi.yaml', () => {
     }
   });
 
+  it('answers POST /v1/migrate as documented', async () => {
+    const { app } = testApp();
+    const versioned = (version: string, property: string) =>
+      REDIS_DEFINITION.replace('spec:\n', `spec:\n  version: ${version}\n`).replace('port: {type: integer, default: 6379}', property);
+    const definitions = [
+      versioned('1.0.0', 'port: {type: integer, default: 6379}'),
+      versioned('2.0.0', 'redisPort: {type: integer, default: 6379, renamedFrom: port}'),
+    ];
+    const profile = REDIS_PROFILE.replace('      rendering:', '      version: "1.0.0"\n      rendering:').replace(
+      'image: redis:7',
+      'image: redis:7\n        port: 6380',
+    );
+    const migrate = (body: unknown) => request(app).post('/v1/migrate').set('Content-Type', 'application/json').send(JSON.stringify(body));
+    const migrated = await migrate({ profile, to: ['redis-sidecar@2.0.0'], definitions });
+    expect(migrated.body).toMatchObject({ valid: true, changed: true, profile: profile.replace('"1.0.0"', '"2.0.0"').replace('port:', 'redisPort:') });
+    const lossy = await migrate({ profile, to: ['redis-sidecar@1.0.0'], definitions: [versioned('1.0.0', 'size: {type: integer}')] });
+    expect(lossy.body.valid).toBe(false);
+    for (const res of [
+      migrated,
+      lossy,
+      await migrate({ profile, to: ['redis-sidecar@1.0.0'], definitions, platform: { kubernetes: '1.30' } }),
+      await migrate({ profile, to: ['redis-sidecar@3.0.0'], definitions }),
+      await migrate({ profile: GATEWAY_DOCUMENT, to: ['redis-sidecar@2.0.0'] }),
+      await request(app).post('/v1/migrate').set('Content-Type', 'text/yaml').send(profile),
+    ]) {
+      expectDocumented('post', '/v1/migrate', res);
+    }
+  });
+
   it('answers the catalogue routes as documented, for every known capability', async () => {
     const { app } = reloadable;
     const list = await request(app).get('/v1/capabilities');

@@ -1,34 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
+import { readmeWalkthrough } from '../helpers/readme.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-/** One `$ command` of the README's Versions section and the output printed under it. */
-interface Step {
-  command: string;
-  output: string;
-}
-
-/** The `console` blocks of the README's "Versions" section, in order, as commands and their outputs. */
-function walkthrough(): Step[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## Versions\n');
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
-  const steps: Step[] = [];
-  for (const block of section.matchAll(/```console\n([\s\S]*?)```/g)) {
-    for (const line of block[1]!.replace(/\n$/, '').split('\n')) {
-      if (line.startsWith('$ ')) steps.push({ command: line.slice(2), output: '' });
-      else if (steps.length > 0) steps[steps.length - 1]!.output += `${line}\n`;
-    }
-  }
-  for (const step of steps) step.output = step.output.replace(/\n$/, '');
-  return steps;
-}
 
 let root: string;
 let bin: string;
@@ -40,14 +19,15 @@ beforeAll(() => {
   writeFileSync(join(bin, 'kurel'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
   chmodSync(join(bin, 'kurel'), 0o755);
   cpSync(join(ROOT, 'test/fixtures/versioned'), join(root, 'test/fixtures/versioned'), { recursive: true });
+  cpSync(join(ROOT, 'test/fixtures/migrate'), join(root, 'test/fixtures/migrate'), { recursive: true });
 });
 
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe('the README walkthrough of versions', () => {
-  const steps = walkthrough();
+  const steps = readmeWalkthrough('Versions');
 
-  it('has the steps the issue asks for: pinning, locking, and definition-changed after an edit in place', () => {
+  it('has the steps the issues ask for: pinning, locking, definition-changed after an edit in place, and migrating', () => {
     expect(steps.map((s) => s.command.split(' ').slice(0, 2).join(' '))).toEqual([
       'cp -r',
       'cd shop',
@@ -57,8 +37,22 @@ describe('the README walkthrough of versions', () => {
       'cat kurel.lock.yaml',
       'sed -i',
       'kurel lint',
+      'cd ..',
+      'cp -r',
+      'cd fleet',
+      'kurel migrate',
+      'kurel migrate',
+      'kurel migrate',
+      'kurel lint',
+      'kurel migrate',
     ]);
-    expect(steps.at(-1)!.output).toContain('error definition-changed');
+    expect(steps[7]!.output).toContain('error definition-changed');
+    // The migration walkthrough (issue 14): the renamed key in the diff, --check in CI, --write.
+    expect(steps[11]!.output).toContain('+        memoryLimit: 2Gi    # do not lower');
+    expect(steps[12]!.command).toContain('--check');
+    expect(steps[12]!.output).toContain('exit 1');
+    expect(steps[13]!.command).toContain('--write');
+    expect(steps.at(-1)!.output).toContain('error migration-lossy');
   });
 
   it('prints exactly what the README shows, command after command', () => {
@@ -70,7 +64,8 @@ describe('the README walkthrough of versions', () => {
       }
       let output: string;
       try {
-        output = execFileSync('sh', ['-c', `${step.command} 2>&1`], {
+        // Standard error joins standard output first, so a step may send either one elsewhere.
+        output = execFileSync('sh', ['-c', `exec 2>&1; ${step.command}`], {
           cwd,
           env: { ...process.env, NO_COLOR: '1', PATH: `${bin}:${process.env['PATH']}` },
           encoding: 'utf8',

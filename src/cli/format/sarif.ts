@@ -43,6 +43,10 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   'too-many-problems': 'a run found more problems than it reports; the rest are counted',
   'plugin-error': 'a plugin handler threw or returned a malformed result while validating a binding',
   'unused-suppression': 'a kurel-disable comment that silences nothing, is malformed, or names a code it cannot silence',
+  'migration-lossy': 'a migration would drop a value the file sets',
+  'migration-needs-value': 'the version migrated to requires a property the file does not set',
+  'migration-unsupported': 'a migration would change a value reached through an alias or a merge key',
+  'migration-default-changed': 'the default of a property the file does not set differs between the two versions',
 };
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';

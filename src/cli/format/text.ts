@@ -11,6 +11,7 @@ export interface Palette {
   dim(text: string): string;
   bold(text: string): string;
   cyan(text: string): string;
+  green(text: string): string;
 }
 
 const wrap = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
@@ -22,7 +23,7 @@ export const COLOR_CHOICES = ['auto', 'always', 'never'] as const;
 export type ColorChoice = (typeof COLOR_CHOICES)[number];
 
 /** A palette without colour: what files always get. */
-export const PLAIN: Palette = { red: plain, yellow: plain, dim: plain, bold: plain, cyan: plain };
+export const PLAIN: Palette = { red: plain, yellow: plain, dim: plain, bold: plain, cyan: plain, green: plain };
 
 /**
  * A palette for a stream (DESIGN §5.4, §11): `--color always` or `never` first; then
@@ -30,7 +31,9 @@ export const PLAIN: Palette = { red: plain, yellow: plain, dim: plain, bold: pla
  * else colour only on a terminal that is not `TERM=dumb`.
  */
 export function paletteFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env, choice: ColorChoice = 'auto'): Palette {
-  return isColour(stream, env, choice) ? { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22), cyan: wrap(36, 39) } : PLAIN;
+  return isColour(stream, env, choice)
+    ? { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22), cyan: wrap(36, 39), green: wrap(32, 39) }
+    : PLAIN;
 }
 
 function isColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv, choice: ColorChoice): boolean {
