@@ -110,7 +110,9 @@ try {
   await build({ ...common, entryPoints: { index: 'src/index.ts' }, packages: 'external' });
   await build({
     ...common,
-    entryPoints: { cli: 'src/cli/main.ts' },
+    // The worker threads of `kurel serve` share the CLI's chunks; piscina stays external, since it
+    // starts its own worker script from its package folder.
+    entryPoints: { cli: 'src/cli/main.ts', 'serve-worker': 'src/http/work/worker.ts' },
     plugins: [bundleStartupPackages],
     // Bundled CommonJS (commander) requires node built-ins; ES modules have no `require` of their own.
     banner: { js: "import { createRequire as __kurelCreateRequire } from 'node:module'; const require = __kurelCreateRequire(import.meta.url);" },

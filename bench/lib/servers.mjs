@@ -80,8 +80,8 @@ export async function waitForHealthz(url, child, since, limitMs = 30_000) {
 }
 
 /**
- * Starts `kurel serve` on a free port with `args` added; resolves once `/healthz` answers, with
- * the spawn-to-ready time. Its output goes to /dev/null unless `stdio` says otherwise: a log
+ * Starts `kurel serve` on a free port with `args` added; resolves once `/readyz` says every
+ * worker has loaded, with the spawn-to-first-answer time (its first 200 on `/healthz`). Its output goes to /dev/null unless `stdio` says otherwise: a log
  * piped into the bench would be read on the thread that drives the load.
  */
 export async function startKurel({ args = [], env = {}, stdio = 'ignore' } = {}) {
@@ -95,6 +95,9 @@ export async function startKurel({ args = [], env = {}, stdio = 'ignore' } = {})
   track(child);
   const url = `http://127.0.0.1:${port}`;
   const readyMs = await waitForHealthz(`${url}/healthz`, child, started);
+  // kurel answers once its first worker has loaded and is ready once all have: the load starts
+  // then, as a load balancer's would.
+  for (let i = 0; i < 3000 && (await get(`${url}/readyz`).catch(() => 0)) !== 200; i++) await sleep(20);
   return { child, url, readyMs };
 }
 

@@ -80,14 +80,23 @@ export async function loadDefinitionFiles(
     definitionFiles: sources.definitionFiles ?? [],
     ...(sources.cwd !== undefined ? { cwd: sources.cwd } : {}),
   });
-  const read = readDefinitionInputs(gathered.inputs);
+  const added = addDefinitionInputs(catalogue, gathered.inputs);
+  return { ...added, diagnostics: [...gathered.diagnostics, ...added.diagnostics], fatal: gathered.fatal };
+}
+
+/**
+ * Adds the definitions of files already read to a catalogue: every document compiled, conflicts
+ * resolved, every problem reported. The service reads its folders once and hands the same bytes
+ * to each of its worker threads, which all build their catalogue with this.
+ */
+export function addDefinitionInputs(catalogue: Catalogue, inputs: readonly InputFile[]): Omit<CatalogueLoad, 'catalogue' | 'fatal'> & { catalogue: Catalogue } {
+  const read = readDefinitionInputs(inputs);
   const extended = catalogue.withDefinitions(read.documents);
   return {
     catalogue: extended.catalogue,
-    diagnostics: [...gathered.diagnostics, ...read.diagnostics, ...extended.diagnostics],
+    diagnostics: [...read.diagnostics, ...extended.diagnostics],
     sources: read.sources,
     files: read.files,
-    fatal: gathered.fatal,
   };
 }
 

@@ -292,6 +292,18 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(noRequirePinnedOption())
     .option('--tls-cert <file>', 'serve HTTPS only, with this PEM certificate (reloaded when the file changes; needs --tls-key)')
     .option('--tls-key <file>', 'the PEM private key of --tls-cert')
+    .option('--workers <n>', 'worker threads that validate, build and publish schemas (default: the CPUs Node reports, os.availableParallelism())')
+    .option('--worker-memory <mib>', "each worker's heap limit in MiB; a request that exceeds it gets 413 and the worker is replaced", '512')
+    .option(
+      '--request-timeout <duration>',
+      "time from a request's first byte to its answer, such as 5s or 500ms: then 408 while the body is arriving, 503 once queued or running (the work is cancelled)",
+      '5s',
+    )
+    .option('--send-timeout <duration>', 'time an answer may take to be read by the client before it is cut', '30s')
+    .option(
+      '--admin-token-file <file>',
+      'POST /v1/reload requires Authorization: Bearer <the token in this file>, from anywhere; without it, only loopback callers may reload',
+    )
     .exitOverride()
     .action(async (options) => {
       const { runServe } = await import('./commands/serve.js');

@@ -1,4 +1,3 @@
-import { isUtf8 } from 'node:buffer';
 import express, { type Request, type RequestHandler } from 'express';
 import { HttpProblem } from './problem.js';
 
@@ -19,34 +18,27 @@ export function mediaTypesOf(kinds: readonly BodyKind[]): string[] {
 
 /**
  * Checks the request's media type against what the route accepts (415 otherwise; the only
- * charset accepted is UTF-8), then reads the raw body up to `maxBytes` (413 beyond). The kind
- * is left in `res.locals.bodyKind` and the bytes in `req.body`.
+ * charset accepted is UTF-8), then reads the raw body up to `maxBytes` (413 beyond: at once,
+ * before any byte is read, when the declared `Content-Length` is larger, and then the connection
+ * is closed rather than drained). The kind is left in `res.locals.bodyKind` and the bytes in
+ * `req.body`.
  */
 export function readBody(accepted: readonly BodyKind[], maxBytes: number): RequestHandler[] {
   const raw = express.raw({ type: () => true, limit: maxBytes });
-  const checkType: RequestHandler = (req, res, next) => {
+  const checkHead: RequestHandler = (req, res, next) => {
     res.locals['bodyKind'] = bodyKindOf(req.headers['content-type'], accepted);
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
+      throw new HttpProblem(413, `the request body is larger than the limit of ${maxBytes} bytes`, { Connection: 'close' }, { limitBytes: maxBytes });
+    }
     next();
   };
-  return [checkType, raw];
+  return [checkHead, raw];
 }
 
 /** The body bytes `readBody` left on the request (empty when there was none). */
 export function bodyBytes(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-}
-
-/** Decodes a JSON body: UTF-8 (a leading byte order mark is dropped), then JSON.parse; 400 when it cannot be decoded. */
-export function decodeJsonBody(bytes: Buffer): { text: string; data: unknown } {
-  if (bytes.length === 0) throw new HttpProblem(400, 'the request body is empty; expected a JSON document');
-  if (!isUtf8(bytes)) throw new HttpProblem(400, 'the request body is not valid UTF-8');
-  let text = bytes.toString('utf8');
-  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  try {
-    return { text, data: JSON.parse(text) };
-  } catch (err) {
-    throw new HttpProblem(400, `the request body is not valid JSON: ${(err as Error).message}`);
-  }
 }
 
 // Clients send the same few Content-Type values over and over; each is parsed once.

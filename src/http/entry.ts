@@ -1,22 +1,24 @@
-import { RegistryError } from '../catalogue/errors.js';
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { PluginRef } from '../catalogue/load-plugins.js';
-import { registryDigest } from '../catalogue/registry-digest.js';
-import type { SeverityOf } from '../operations/severity.js';
+import type { SeverityRules } from '../documents/kurel-config.js';
 import type { Platform } from '../schema/platform-version.js';
-import { createApp } from './app.js';
-import { prepareCatalogueLoader, type ServiceSources } from './catalogue-loader.js';
-import { batchedDestination, createLogger, diagnosticLines } from './logger.js';
-import { type RunningServer, startServer, type TlsOptions } from './server.js';
-import { type CatalogueLoader, ServiceState } from './service-state.js';
-import { type DefinitionsWatch, watchDefinitions } from './watch-definitions.js';
+import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
+import type { Logger } from './logger.js';
+import type { RunningServer, TlsOptions } from './server.js';
+import { ServiceState } from './service-state.js';
+import type { DefinitionsWatch } from './watch-definitions.js';
+import { type DefinitionFolder, type PoolSources, poolLoader } from './work/pool-loader.js';
+
+export type { DefinitionFolder } from './work/pool-loader.js';
 
 /** What the service is started with (the `kurel serve` flags, parsed). */
 export interface ServiceOptions {
   host: string;
   port: number;
-  /** Definition folders, named as they are shown in diagnostics and `/readyz`. */
-  definitionDirs: readonly string[];
-  /** Definition files (a configuration's `capabilityDefs`). */
+  /** Definition folders, with the names diagnostics and `/readyz` give them. */
+  definitionFolders: readonly DefinitionFolder[];
+  /** Definition files (the config file's `capabilityDefs`), named as given. */
   definitionFiles?: readonly string[];
   plugins: readonly PluginRef[];
   cwd: string;
@@ -24,14 +26,20 @@ export interface ServiceOptions {
   watchedDirs?: readonly string[] | undefined;
   /** Serve HTTPS only with this certificate and key (PEM files), reloaded when they change. */
   tls?: { certFile: string; keyFile: string };
+  /** Worker threads (`--workers`); the CPUs Node reports by default. */
+  workers?: number;
+  /** `--request-timeout`, `--send-timeout` and `--worker-memory`; the defaults of {@link DEFAULT_LIMITS} otherwise. */
+  limits?: Partial<Pick<ServiceLimits, 'requestTimeoutMs' | 'sendTimeoutMs' | 'workerMemoryMiB'>>;
+  /** A file holding the token `POST /v1/reload` requires (`--admin-token-file`). */
+  adminTokenFile?: string | undefined;
   /** The lockfile the service serves (DESIGN §11): its locked versions are the only versions. */
-  lockfile?: ServiceSources['lockfile'];
+  lockfile?: PoolSources['lockfile'];
   /** `--require-pinned`: every request's bindings of versioned definitions must pin a version. */
   requirePinned?: boolean;
   /** The config file's `platform`: the versions of components a request's profile does not name. */
   platformDefault?: Platform | undefined;
-  /** The config file's severities, applied to every validation. */
-  severityOf?: SeverityOf | undefined;
+  /** The config file's severities, applied to every validation as lint applies them. */
+  severity?: SeverityRules | undefined;
 }
 
 /** Where the service writes: its log lines and its start-up refusal. */
@@ -47,22 +55,64 @@ export const SERVICE_EXIT = { stopped: 0, cut: 1, refused: 2 } as const;
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
 /**
- * Runs the validation service until SIGTERM or SIGINT: loads plugins and definitions
- * (refusing to start when any has an error), listens, reloads definitions on SIGHUP, and on a
- * stop signal drains gracefully. Resolves to the exit code.
+ * Runs the validation service until SIGTERM or SIGINT: reads the definitions, starts the worker
+ * pool (every worker imports the plugins and builds the catalogue; the service refuses to start
+ * when the first has found an error), listens once that first worker has loaded and reports
+ * ready once all have, reloads definitions on SIGHUP, and on a stop signal drains gracefully.
+ * Resolves to the exit code.
  */
 export async function runService(options: ServiceOptions, io: ServiceIo): Promise<number> {
+  let adminToken: string | undefined;
+  let unusableToken: string | undefined;
+  if (options.adminTokenFile !== undefined) {
+    try {
+      adminToken = readFileSync(options.adminTokenFile, 'utf8').trim();
+      if (adminToken === '' || /\s/.test(adminToken)) {
+        unusableToken = `the admin token file ${options.adminTokenFile} must hold one token without spaces, found ${adminToken === '' ? 'nothing' : 'spaces'}`;
+      }
+    } catch (err) {
+      unusableToken = `cannot read the admin token file ${options.adminTokenFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+    }
+  }
+
+  // The workers take longest to be ready (each loads the plugins and the catalogue): they start
+  // first, and the main thread loads the HTTP stack meanwhile.
+  const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const workers = options.workers ?? availableParallelism();
+  let logger: Logger | undefined;
+  const starting =
+    unusableToken === undefined
+      ? ServiceState.start(
+          poolLoader({
+            definitionFolders: options.definitionFolders,
+            definitionFiles: options.definitionFiles ?? [],
+            plugins: options.plugins,
+            cwd: options.cwd,
+            lockfile: options.lockfile,
+            workers,
+            workerMemoryMiB: limits.workerMemoryMiB,
+            // Used once the pool is in service, when the logger exists.
+            logger: { info: (fields, message) => logger?.info(fields, message), error: (fields, message) => logger?.error(fields, message) },
+          }),
+        )
+      : undefined;
+  const { batchedDestination, createApp, createLogger, diagnosticLines, startServer, watchDefinitions } = await import('./serving.js');
   const destination = batchedDestination((text) => io.stdout(text));
   // The lines of the last turn of the event loop still go out when the process ends.
   process.once('exit', destination.flush);
-  const logger = createLogger(io.env['LOG_LEVEL'], destination);
-  const refuse = (message: string, errors: string[] = []): number => {
+  const log = createLogger(io.env['LOG_LEVEL'], destination);
+  logger = log;
+  const refuse = async (message: string, errors: string[] = []): Promise<number> => {
+    // A pool that started all the same is stopped first, so the process can end.
+    const state = await starting;
+    if (state instanceof ServiceState) await state.close();
     io.stderr(`${errors.map((line) => `${line}\n`).join('')}kurel serve: refusing to start: ${message}${errors.length > 0 ? ' (listed above)' : ''}\n`);
     // The log line stands alone (a collector never sees standard error): it says it is a
     // refusal and carries every reason, as `reload failed` does.
-    logger.fatal(errors.length > 0 ? { errors } : {}, `refusing to start: ${message}`);
+    log.fatal(errors.length > 0 ? { errors } : {}, `refusing to start: ${message}`);
     return SERVICE_EXIT.refused;
   };
+  if (unusableToken !== undefined) return refuse(unusableToken);
 
   let tls: TlsOptions | undefined;
   if (options.tls) {
@@ -75,31 +125,25 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     }
   }
 
-  let loader: CatalogueLoader;
-  try {
-    loader = await prepareCatalogueLoader({
-      definitionDirs: options.definitionDirs,
-      definitionFiles: options.definitionFiles ?? [],
-      plugins: options.plugins,
-      cwd: options.cwd,
-      lockfile: options.lockfile,
-    });
-  } catch (err) {
-    if (!(err instanceof RegistryError)) throw err;
-    return refuse(err.message);
+  const started = await starting;
+  if (!(started instanceof ServiceState)) {
+    // A refused plugin stops the start by itself; definitions are listed with all their errors.
+    const refusal = started?.diagnostics.find((d) => d.code === 'usage');
+    if (refusal) return refuse(refusal.message.replace(/^refusing to start: /, ''));
+    return refuse('the definitions have errors', diagnosticLines(started?.diagnostics ?? []));
   }
-  const started = await ServiceState.start(loader);
-  if (!(started instanceof ServiceState)) return refuse('the definitions have errors', diagnosticLines(started.diagnostics));
   const state = started;
   const warnings = state.lastReload.diagnostics;
-  if (warnings.length > 0) logger.warn({ warnings: diagnosticLines(warnings) }, 'definitions loaded with warnings');
+  if (warnings.length > 0) log.warn({ warnings: diagnosticLines(warnings) }, 'definitions loaded with warnings');
   const kurel = createApp({
     state,
-    logger,
+    logger: log,
+    limits,
     processMetrics: true,
     requirePinned: options.requirePinned === true,
-    platformDefault: options.platformDefault,
-    severityOf: options.severityOf,
+    ...(options.platformDefault ? { platformDefault: options.platformDefault } : {}),
+    ...(options.severity ? { severity: options.severity } : {}),
+    ...(adminToken === undefined ? {} : { adminToken }),
   });
   let running: RunningServer;
   try {
@@ -109,9 +153,9 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   }
   let watching: DefinitionsWatch | undefined;
   if (options.watchedDirs && options.watchedDirs.length > 0) {
-    watching = await watchDefinitions(options.watchedDirs, state, { logger });
+    watching = await watchDefinitions(options.watchedDirs, state, { logger: log });
   } else if (options.watchedDirs) {
-    logger.warn('--watch-definitions has no --definitions folder to watch');
+    log.warn('--watch-definitions has no --definitions folder to watch');
   }
   const reload = () => void state.reload();
   let stop: (signal: NodeJS.Signals) => void = () => undefined;
@@ -120,38 +164,47 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     let cut = false;
     stop = (signal) => {
       if (state.isDraining) {
-        logger.warn({ signal }, 'second stop signal: closing every connection now');
+        log.warn({ signal }, 'second stop signal: closing every connection now');
         cut = true;
         running.server.closeAllConnections();
         return;
       }
-      logger.info({ signal, graceMs: kurel.limits.shutdownGraceMs }, 'shutting down: finishing requests in flight');
+      log.info({ signal, graceMs: kurel.limits.shutdownGraceMs }, 'shutting down: finishing requests in flight');
       void running.shutdown().then(({ forced }) => {
-        if (forced) logger.warn('shutdown grace period over: connections still open were closed');
-        logger.info('stopped');
+        if (forced) log.warn('shutdown grace period over: connections still open were closed');
+        log.info('stopped');
         resolve(forced || cut ? SERVICE_EXIT.cut : SERVICE_EXIT.stopped);
       });
     };
     for (const signal of STOP_SIGNALS) process.on(signal, stop);
   });
   // Logged once the signal handlers are in place: a supervisor may signal as soon as it reads this.
-  const catalogue = state.catalogue;
-  logger.info(
+  log.info(
     {
       url: running.url,
       tls: tls !== undefined,
       watchDefinitions: watching !== undefined,
-      handlers: catalogue.listHandlers().length,
-      definitions: catalogue.listDefinitions().length,
-      registryDigest: registryDigest(catalogue),
+      reloadAccess: adminToken === undefined ? 'loopback' : 'token',
+      handlers: state.registry.handlers,
+      definitions: state.registry.definitions,
+      workers,
+      registryDigest: state.registry.digest,
       ...(options.lockfile ? { lockfile: options.lockfile.display } : {}),
       startupMs: Math.round(performance.now()),
       limits: kurel.limits,
     },
     'listening',
   );
+  void state.whenStarted().then((every) => {
+    // Once a stop signal has come, the service is draining, not ready, and a pool it closed
+    // before every worker loaded is no failure to report.
+    if (state.isDraining) return;
+    if (every.ok) log.info({ workers, startupMs: Math.round(performance.now()) }, 'ready: every worker has loaded');
+    else log.error({ errors: diagnosticLines(every.diagnostics) }, 'a worker could not load: the service answers on the others and does not report ready');
+  });
   const code = await stopped;
   await watching?.close();
+  await state.close();
   process.off('SIGHUP', reload);
   for (const signal of STOP_SIGNALS) process.off(signal, stop);
   // Whatever handle a dependency left open must not keep a stopped service alive.

@@ -1,5 +1,4 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry as MetricsRegistry } from 'prom-client';
-import { registryDigest } from '../catalogue/registry-digest.js';
 import type { ServiceState } from './service-state.js';
 
 /** The Prometheus series of one service (DESIGN §5.2). */
@@ -48,7 +47,7 @@ export function createMetrics(state: ServiceState, options: { processMetrics?: b
     help: 'CapabilityDefinitions in the registry in service',
     registers: [registry],
     collect() {
-      this.set(state.catalogue.listDefinitions().length);
+      this.set(state.registry.definitions);
     },
   });
   new Gauge({
@@ -58,7 +57,7 @@ export function createMetrics(state: ServiceState, options: { processMetrics?: b
     registers: [registry],
     collect() {
       this.reset();
-      this.set({ digest: registryDigest(state.catalogue) }, 1);
+      this.set({ digest: state.registry.digest }, 1);
     },
   });
   new Gauge({

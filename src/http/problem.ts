@@ -14,6 +14,7 @@ export interface Problem {
 
 const TITLES: Readonly<Record<number, string>> = {
   400: 'Bad Request',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   408: 'Request Timeout',

@@ -18,5 +18,31 @@ export function sendText(res: Response, status: number, mediaType: string, text:
   res.statusCode = status;
   res.setHeader('Content-Type', `${mediaType}; charset=utf-8`);
   res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
+  endInTurn(res, text);
+}
+
+/** Answers with a body already encoded as UTF-8 (by a worker, say). */
+export function sendBytes(res: Response, status: number, mediaType: string, body: Uint8Array): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', `${mediaType}; charset=utf-8`);
+  res.setHeader('Content-Length', body.byteLength);
+  endInTurn(res, Buffer.from(body.buffer, body.byteOffset, body.byteLength));
+}
+
+/** True once an answer has been given to `res`, even if it is still waiting for its turn on the connection. */
+export function isAnswered(res: Response): boolean {
+  return res.headersSent || res.locals['answered'] === true;
+}
+
+/**
+ * Ends the response with `body` when it is its turn on the connection. A client that pipelines
+ * has its answers sent in order; one ready before those ahead of it waits, so that its headers
+ * (`Connection: close` during a drain, above all) are decided when they go out. The first answer
+ * given wins.
+ */
+export function endInTurn(res: Response, body: string | Buffer): void {
+  if (res.locals['answered'] === true) return;
+  res.locals['answered'] = true;
+  if (res.socket || res.headersSent) res.end(body);
+  else res.once('socket', () => res.end(body));
 }

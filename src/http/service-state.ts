@@ -1,11 +1,11 @@
-import type { Catalogue } from '../catalogue/catalogue.js';
-import type { Diagnostic } from '../core/diagnostics.js';
+import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
+import type { EveryWorker, RegistrySummary, TaskRunner } from './work/task.js';
 
-/** The outcome of building a catalogue from the service's definitions: complete, or refused with the reasons. */
-export type CatalogueLoadResult = { ok: true; catalogue: Catalogue; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
+/** The outcome of loading the service's sources: a runner judging with the new catalogue, or the reasons it was refused. */
+export type RunnerLoadResult = { ok: true; runner: TaskRunner; diagnostics: Diagnostic[] } | { ok: false; diagnostics: Diagnostic[] };
 
-/** Builds a new catalogue from the service's sources (plugins and definition folders). */
-export type CatalogueLoader = () => Promise<CatalogueLoadResult>;
+/** Loads the service's sources (plugins and definition folders) afresh into a new runner. */
+export type RunnerLoader = () => Promise<RunnerLoadResult>;
 
 /** What the last (re)load did; a failed one left the previous catalogue in service. */
 export interface ReloadRecord {
@@ -18,38 +18,49 @@ export interface ReloadRecord {
 }
 
 /**
- * The catalogue a service answers with, swapped atomically on reload: a request reads
- * {@link ServiceState.catalogue} once and keeps that catalogue to its end. A reload builds and
- * checks a complete new catalogue first; a failed one changes nothing but the record.
+ * The runner a service answers with, swapped atomically on reload: a request reads
+ * {@link ServiceState.runner} once and keeps that runner (and its catalogue) to its end. A reload
+ * loads and checks a complete new runner first; a failed one changes nothing but the record.
  */
 export class ServiceState {
-  private active: Catalogue;
+  private active: TaskRunner;
   private activeSince: Date;
   private record: ReloadRecord;
-  private queue: Promise<unknown> = Promise.resolve();
+  private running: Promise<ReloadRecord> | undefined;
+  private waiting: Promise<ReloadRecord> | undefined;
   private draining = false;
+  private everyWorkerLoaded = false;
   private readonly listeners: ((record: ReloadRecord) => void)[] = [];
 
   constructor(
-    catalogue: Catalogue,
-    private readonly loader?: CatalogueLoader,
+    runner: TaskRunner,
+    private readonly loader?: RunnerLoader,
     loadDiagnostics: Diagnostic[] = [],
   ) {
-    this.active = catalogue;
+    this.active = runner;
     this.activeSince = new Date();
-    this.record = { at: this.activeSince, ok: true, definitions: catalogue.listDefinitions().length, diagnostics: loadDiagnostics };
+    this.record = { at: this.activeSince, ok: true, definitions: runner.registry.definitions, diagnostics: loadDiagnostics };
+    // At start, the service answers once one worker has loaded; it is ready once all have.
+    void runner.ready.then((every) => {
+      if (this.active === runner) this.everyWorkerLoaded = every.ok;
+    });
   }
 
-  /** Loads the first catalogue with `loader`; resolves to the refusal when it fails. */
-  static async start(loader: CatalogueLoader): Promise<ServiceState | { ok: false; diagnostics: Diagnostic[] }> {
+  /** Loads the first runner with `loader`; resolves to the refusal when it fails. */
+  static async start(loader: RunnerLoader): Promise<ServiceState | { ok: false; diagnostics: Diagnostic[] }> {
     const load = await loader();
     if (!load.ok) return load;
-    return new ServiceState(load.catalogue, loader, load.diagnostics);
+    return new ServiceState(load.runner, loader, load.diagnostics);
   }
 
-  /** The catalogue in service now. */
-  get catalogue(): Catalogue {
+  /** The runner in service now. */
+  get runner(): TaskRunner {
     return this.active;
+  }
+
+  /** The catalogue in service now, as `/readyz` and `/metrics` tell it. */
+  get registry(): RegistrySummary {
+    return this.active.registry;
   }
 
   /** When the catalogue in service was loaded. */
@@ -60,6 +71,19 @@ export class ServiceState {
   /** The last load or reload, successful or not. */
   get lastReload(): ReloadRecord {
     return this.record;
+  }
+
+  /**
+   * True once every worker of the runner in service has loaded (at start; a reloaded runner is
+   * put in service only then) and until shutdown begins. Replacing a worker never changes it.
+   */
+  get isReady(): boolean {
+    return this.everyWorkerLoaded && !this.draining;
+  }
+
+  /** Settles once every worker of the runner in service at start has loaded, or one could not. */
+  whenStarted(): Promise<EveryWorker> {
+    return this.active.ready;
   }
 
   /** True once shutdown has begun: readiness fails so load balancers stop sending requests. */
@@ -78,48 +102,65 @@ export class ServiceState {
   }
 
   /**
-   * Rebuilds the catalogue and swaps it in when it loads completely; reloads run one at a time,
-   * so one asked for during another reads the files again after it.
+   * Loads the sources again and swaps the new runner in when it loads completely. Reloads are
+   * coalesced: one asked for while another runs waits for it and then reads the files afresh,
+   * and every request arriving meanwhile shares that one, so any number of callers cause at most
+   * one reload running and one waiting.
    */
   reload(): Promise<ReloadRecord> {
-    const next = this.queue.then(() => this.reloadNow());
-    this.queue = next.catch(() => undefined);
-    return next;
+    if (this.waiting) return this.waiting;
+    if (!this.running) {
+      const running = this.reloadNow().finally(() => {
+        this.running = undefined;
+      });
+      this.running = running;
+      return running;
+    }
+    const waiting = this.running
+      .catch(() => undefined)
+      .then(() => {
+        this.waiting = undefined;
+        return this.reload();
+      });
+    this.waiting = waiting;
+    return waiting;
+  }
+
+  /** Closes the runner in service (at shutdown, once no request needs it). */
+  close(): Promise<void> {
+    return this.active.close();
   }
 
   private async reloadNow(): Promise<ReloadRecord> {
     let record: ReloadRecord;
     if (!this.loader) {
-      record = { at: new Date(), ok: true, definitions: this.active.listDefinitions().length, diagnostics: [] };
+      record = { at: new Date(), ok: true, definitions: this.active.registry.definitions, diagnostics: [] };
     } else {
-      let load: CatalogueLoadResult;
+      let load: RunnerLoadResult;
       try {
         load = await this.loader();
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        load = {
-          ok: false,
-          diagnostics: [
-            {
-              code: 'io-error',
-              severity: 'error',
-              message: `reload failed: ${message}`,
-              file: '<reload>',
-              line: 1,
-              column: 1,
-              endLine: 1,
-              endColumn: 1,
-              path: '',
-            },
-          ],
-        };
+        load = { ok: false, diagnostics: [fileDiagnostic('<reload>', 'io-error', `reload failed: ${message}`)] };
+      }
+      if (load.ok) {
+        // A new runner goes into service only once every one of its workers has loaded.
+        const every = await load.runner.ready;
+        if (!every.ok) {
+          await load.runner.close();
+          load = { ok: false, diagnostics: every.diagnostics };
+        }
       }
       const at = new Date();
       if (load.ok) {
-        this.active = load.catalogue;
+        const previous = this.active;
+        this.active = load.runner;
         this.activeSince = at;
+        this.everyWorkerLoaded = true;
+        // Requests that began with the previous runner finish on it; it then frees its threads.
+        void previous.close().catch(() => undefined);
       }
-      record = { at, ok: load.ok, definitions: this.active.listDefinitions().length, diagnostics: load.diagnostics };
+      record = { at, ok: load.ok, definitions: this.active.registry.definitions, diagnostics: load.diagnostics };
     }
     this.record = record;
     for (const listener of this.listeners) listener(record);

@@ -157,9 +157,10 @@ describe('the Deployment', () => {
   it('requests and limits CPU and memory, the memory limit covering every worker heap plus 256 MiB', () => {
     expect(Object.keys(container.resources.requests).sort()).toEqual(['cpu', 'memory']);
     expect(Object.keys(container.resources.limits).sort()).toEqual(['cpu', 'memory']);
-    // Until --workers is set in the args, the pool is sized by the CPUs the container may use.
-    const workers = Number(argValue('--workers') ?? container.resources.limits['cpu']);
-    const workerHeap = Number(argValue('--worker-memory') ?? 512);
+    // Node does not see the CPU quota, so the pool is sized by --workers, to the CPU limit.
+    const workers = Number(argValue('--workers'));
+    expect(workers).toBe(Number(container.resources.limits['cpu']));
+    const workerHeap = Number(argValue('--worker-memory'));
     expect(mebibytes(container.resources.limits['memory']!)).toBeGreaterThanOrEqual(workers * workerHeap + 256);
   });
 
@@ -191,6 +192,12 @@ describe('the Deployment', () => {
       '--definitions',
       '/etc/kurel/definitions',
       '--watch-definitions',
+      '--workers',
+      '2',
+      '--worker-memory',
+      '512',
+      '--request-timeout',
+      '4s',
     ]);
     const mountOf = (volume: { secret?: { secretName: string }; configMap?: { name: string } } | undefined) =>
       container.volumeMounts.find((m) => m.name === pod.volumes.find((v) => v === volume)?.name);
@@ -232,6 +239,8 @@ describe('the objects around the Deployment', () => {
     const crds = OBJECTS.filter((o) => o.kind === 'CustomResourceDefinition') as unknown as {
       spec: { group: string; names: { plural: string }; versions: { name: string }[] };
     }[];
+    // kurel answers (a 503 at worst) before the API server gives up on it.
+    expect(Number(/^(\d+)s$/.exec(argValue('--request-timeout') ?? '')?.[1])).toBeLessThan(webhook.webhooks[0]!['timeoutSeconds'] as number);
     expect(webhook.webhooks).toEqual([
       {
         name: 'validate.launcher.gokure.dev',

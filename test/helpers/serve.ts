@@ -1,7 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { CLI } from './cli.js';
 
-/** A `kurel serve` process that has logged that it listens. */
+/** A `kurel serve` process that has logged that it listens (and, unless asked otherwise, that every worker has loaded). */
 export interface ServedProcess {
   child: ChildProcessWithoutNullStreams;
   /** The `url` of its `listening` line. */
@@ -13,11 +13,20 @@ export interface ServedProcess {
   stop(): Promise<number | null>;
 }
 
+/** The log line a service writes once every worker has loaded, when `/readyz` turns 200. */
+export const READY_LINE = 'ready: every worker has loaded';
+
 /**
  * Starts `node <cli> serve ...args` (or another entry, for an installed package) and resolves
- * once it logs `listening`; rejects with its standard error when it exits first.
+ * once it logs that every worker has loaded (`until: 'listening'`: once it logs `listening`,
+ * when its other workers may still be loading); rejects with its standard error when it exits
+ * first.
  */
-export function startServe(args: readonly string[], options: { cwd?: string; cli?: string; env?: NodeJS.ProcessEnv } = {}): Promise<ServedProcess> {
+export function startServe(
+  args: readonly string[],
+  options: { cwd?: string; cli?: string; env?: NodeJS.ProcessEnv; until?: 'listening' | 'ready' } = {},
+): Promise<ServedProcess> {
+  const until = options.until === 'listening' ? 'listening' : READY_LINE;
   const child = spawn(process.execPath, [options.cli ?? CLI, 'serve', ...args], {
     cwd: options.cwd,
     env: { ...process.env, LOG_LEVEL: 'info', ...options.env },
@@ -44,10 +53,13 @@ export function startServe(args: readonly string[], options: { cwd?: string; cli
       for (const part of parts) {
         const line = JSON.parse(part) as Record<string, unknown>;
         lines.push(line);
-        if (line['msg'] === 'listening') resolve({ child, url: String(line['url']), lines, exit, stop });
+        if (line['msg'] === until) {
+          const listening = lines.find((l) => l['msg'] === 'listening');
+          resolve({ child, url: String(listening?.['url']), lines, exit, stop });
+        }
       }
     });
-    void exit.then((code) => reject(new Error(`kurel serve exited with ${code} before listening: ${stderr}`)));
+    void exit.then((code) => reject(new Error(`kurel serve exited with ${code} before it was ${until === 'listening' ? 'listening' : 'ready'}: ${stderr}`)));
   });
 }
 

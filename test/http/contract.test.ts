@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +13,9 @@ import type { KurelApp } from '../../src/http/app.js';
 import { prepareCatalogueLoader } from '../../src/http/catalogue-loader.js';
 import { startServer } from '../../src/http/server.js';
 import { ServiceState } from '../../src/http/service-state.js';
-import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, startSlowRequest, testApp } from './support.js';
+import { inProcessRunner } from '../../src/http/work/in-process.js';
+import { startServe, waitFor } from '../helpers/serve.js';
+import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest, testApp } from './support.js';
 
 interface Operation {
   responses: Record<string, ResponseSpec | { $ref: string }>;
@@ -28,6 +31,7 @@ interface OpenApi {
 }
 
 const SPEC_FILE = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
+const COSTLY_PLUGIN = fileURLToPath(new URL('../fixtures/plugins/costly.mjs', import.meta.url));
 const spec = parse(readFileSync(SPEC_FILE, 'utf8')) as OpenApi;
 const SCHEMA_BASE = 'https://kurel.invalid/openapi/schemas/';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'options'] as const;
@@ -36,6 +40,8 @@ const ajv = new Ajv2020({ allErrors: true, strict: true });
 ajv.addFormat('date-time', /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/);
 for (const [name, schema] of Object.entries(spec.components.schemas)) ajv.addSchema({ ...localRefs(schema), $id: `${SCHEMA_BASE}${name}` });
 
+/** `POST /v1/reload` as a loopback caller sends it: the JSON media type is required. */
+const postReload = (app: Parameters<typeof request>[0]) => request(app).post('/v1/reload').set('Content-Type', 'application/json');
 /** Every (method, path template, status) answered during the run. */
 const observed = new Set<string>();
 
@@ -51,7 +57,10 @@ function expectDocumented(method: string, template: string, res: { status: numbe
   const body = mediaType.endsWith('json') ? JSON.parse(res.text) : res.text;
   const validate = ajv.compile(localRefs(content!.schema));
   expect(validate(body) ? [] : validate.errors, `${method.toUpperCase()} ${template} ${res.status} body matches its schema`).toEqual([]);
-  for (const header of Object.keys(response!.headers ?? {})) expect(res.headers[header.toLowerCase()], `${header} header`).toBeDefined();
+  for (const [header, declared] of Object.entries(response!.headers ?? {})) {
+    // A header is required unless it says otherwise (Retry-After comes with some 503s only).
+    if ((declared as { required?: boolean }).required !== false) expect(res.headers[header.toLowerCase()], `${header} header`).toBeDefined();
+  }
   observed.add(`${method} ${template} ${res.status}`);
 }
 
@@ -180,6 +189,34 @@ describe('the running app against openapi.yaml', () => {
     }
   });
 
+  it('answers POST /v1/admission as documented', async () => {
+    const { app } = testApp();
+    const kind = { group: 'launcher.gokure.dev', version: 'v1alpha1', kind: 'ClusterProfile' };
+    const object = {
+      apiVersion: 'launcher.gokure.dev/v1alpha1',
+      kind: 'ClusterProfile',
+      metadata: { name: 'staging' },
+      spec: { capabilities: { exposee: null, expose: { rendering: { controllerType: 'ingress' } } } },
+    };
+    const review = (request: Record<string, unknown>) => ({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: { uid: 'a1', kind, ...request },
+    });
+    const admit = (body: unknown) => request(app).post('/v1/admission').set('Content-Type', 'application/json').send(JSON.stringify(body));
+    const denied = await admit(review({ operation: 'CREATE', object }));
+    expect(denied.body.response).toMatchObject({ allowed: false, status: { code: 422 }, warnings: [expect.stringContaining('(unknown-capability)')] });
+    for (const res of [
+      denied,
+      await admit(review({ operation: 'DELETE', oldObject: object })),
+      await admit(review({ operation: 'PATCH' })),
+      await admit({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview' }),
+      await request(app).post('/v1/admission').set('Content-Type', 'text/yaml').send('a: 1'),
+    ]) {
+      expectDocumented('post', '/v1/admission', res);
+    }
+  });
+
   it('answers POST /v1/migrate as documented', async () => {
     const { app } = testApp();
     const versioned = (version: string, property: string) =>
@@ -215,7 +252,8 @@ describe('the running app against openapi.yaml', () => {
     expectDocumented('get', '/v1/capabilities', list);
     const types = (list.body as { type: string }[]).map((c) => c.type);
     expect(types).toContain('redis-sidecar');
-    for (const type of [...types, 'nothing-knows-this']) expectDocumented('get', '/v1/capabilities/{type}', await request(app).get(`/v1/capabilities/${type}`));
+    for (const type of [...types, 'nothing-knows-this', '%'])
+      expectDocumented('get', '/v1/capabilities/{type}', await request(app).get(`/v1/capabilities/${type}`));
     for (const query of ['version=1', 'version=%5E1.0.0', 'version=2', 'version=latest', 'version=1&version=2']) {
       expectDocumented('get', '/v1/capabilities/{type}', await request(app).get(`/v1/capabilities/expose?${query}`));
     }
@@ -234,8 +272,9 @@ describe('the running app against openapi.yaml', () => {
     expectDocumented('get', '/', page);
     const assets = [...page.text.matchAll(/"assets\/([^"]+)"/g)].map((m) => m[1]!);
     expect(assets.map((name) => name.split('.').pop()).sort()).toEqual(['css', 'js']);
-    for (const name of [...assets, 'nothing-here.js']) expectDocumented('get', '/assets/{name}', await request(app).get(`/assets/${name}`));
-    for (const code of ['yaml-syntax', 'no-such-code', 'Not_A_Code']) expectDocumented('get', '/codes/{code}', await request(app).get(`/codes/${code}`));
+    for (const name of [...assets, 'nothing-here.js', '%zz']) expectDocumented('get', '/assets/{name}', await request(app).get(`/assets/${name}`));
+    for (const code of ['yaml-syntax', 'no-such-code', 'Not_A_Code', '%E0%A4%A'])
+      expectDocumented('get', '/codes/{code}', await request(app).get(`/codes/${code}`));
   });
 
   it('answers the operations routes as documented', async () => {
@@ -243,9 +282,14 @@ describe('the running app against openapi.yaml', () => {
     expectDocumented('get', '/healthz', await request(app).get('/healthz'));
     expectDocumented('get', '/readyz', await request(app).get('/readyz'));
     expectDocumented('get', '/metrics', await request(app).get('/metrics'));
-    expectDocumented('post', '/v1/reload', await request(app).post('/v1/reload'));
+    expectDocumented('post', '/v1/reload', await postReload(app));
+    expectDocumented('post', '/v1/reload', await request(app).post('/v1/reload').set('Content-Type', 'text/plain').send('x'));
+    expectDocumented('post', '/v1/reload', await postReload(app).send(`{"pad": "${'x'.repeat(2048)}"}`));
+    const guarded = testApp({ state: reloadable.state, adminToken: 'contract-token' });
+    expectDocumented('post', '/v1/reload', await postReload(guarded.app));
+    expectDocumented('post', '/v1/reload', await postReload(guarded.app).set('Authorization', 'Bearer contract-token'));
     writeFileSync(join(scratch, 'broken.yaml'), 'kind: [');
-    expectDocumented('post', '/v1/reload', await request(app).post('/v1/reload'));
+    expectDocumented('post', '/v1/reload', await postReload(app));
     expectDocumented('get', '/readyz', await request(app).get('/readyz'));
     rmSync(join(scratch, 'broken.yaml'));
     state.beginDrain();
@@ -254,11 +298,10 @@ describe('the running app against openapi.yaml', () => {
 
   it('answers unexpected failures, time-outs and overload as documented', async () => {
     // A plugin's own failure is a plugin-error diagnostic now; a service whose state breaks is not.
-    const broken = new ServiceState(createCatalogue());
-    Object.defineProperty(broken, 'catalogue', {
-      get: () => {
-        throw new Error('flaky');
-      },
+    // A runner that fails: what neither the request nor a plugin explains.
+    const broken = new ServiceState({
+      ...inProcessRunner(createCatalogue()),
+      run: () => Promise.reject(new Error('flaky')),
     });
     const failing = testApp({ state: broken });
     const profile = GATEWAY_PROFILE;
@@ -304,6 +347,55 @@ describe('the running app against openapi.yaml', () => {
         }
       })(),
     );
+  });
+
+  it("answers the worker pool's deadline, memory limit and queue as documented, on the built kurel serve", async () => {
+    const served = await startServe(['--port', '0', '--plugin', COSTLY_PLUGIN, '--workers', '1', '--worker-memory', '64', '--request-timeout', '10s'], {
+      cwd: fileURLToPath(new URL('../../', import.meta.url)),
+    });
+    try {
+      const post = async (body: string) => {
+        const res = await fetch(`${served.url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+        return { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
+      };
+      const bind = (type: string, rendering: object) => JSON.stringify({ ...GATEWAY_DOCUMENT, spec: { capabilities: { [type]: { rendering } } } });
+      const exhausted = await post(bind('hog', {}));
+      expect(exhausted.status).toBe(413);
+      expectDocumented('post', '/v1/validate', exhausted);
+      // A request whose first byte comes before the spin's, and whose body is complete once the
+      // spin runs, waits for the one worker's slot until its deadline passes.
+      const inFlight = async () => Number(/^kurel_http_requests_in_flight (\d+)$/m.exec(await (await fetch(`${served.url}/metrics`)).text())?.[1]);
+      const early = startSlowRequest(served.url, '/v1/validate', bind('spin', { ms: 0 }), { contentType: 'application/json' });
+      await waitFor(async () => ((await inFlight()) >= 2 ? true : undefined), 'the early request to be in flight');
+      const running = post(bind('spin', { ms: 600_000 }));
+      await waitFor(async () => ((await inFlight()) >= 3 ? true : undefined), 'the spin to be in flight');
+      await sleep(300);
+      early.finish();
+      const wire = await early.response;
+      const queued = { status: wire.status, headers: wire.headers as Record<string, string>, text: wire.body };
+      expect([queued.status, queued.headers['retry-after']]).toEqual([503, '1']);
+      expectDocumented('post', '/v1/validate', queued);
+      const cancelled = await running;
+      expect([cancelled.status, cancelled.headers['retry-after']]).toEqual([503, undefined]);
+      expectDocumented('post', '/v1/validate', cancelled);
+      const declared = await new Promise<{ status: number; headers: Record<string, string>; text: string }>((resolve, reject) => {
+        const req = httpRequest(
+          `${served.url}/v1/validate`,
+          { method: 'POST', headers: { 'Content-Type': 'application/yaml', 'Content-Length': 99_999_999_999 } },
+          (res) => {
+            let text = '';
+            res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers as Record<string, string>, text }));
+          },
+        );
+        req.on('error', reject);
+        req.flushHeaders();
+      });
+      expect(declared.status).toBe(413);
+      expectDocumented('post', '/v1/validate', declared);
+    } finally {
+      await served.stop();
+    }
   });
 
   it('has answered every documented success response, and every documented status somewhere', () => {

@@ -1,9 +1,11 @@
+import { connect } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { type RunningServer, startServer } from '../../src/http/server.js';
 import { ServiceState } from '../../src/http/service-state.js';
+import { inProcessRunner } from '../../src/http/work/in-process.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, sleep, startSlowRequest, testApp } from './support.js';
 
 const MIB = 1024 * 1024;
@@ -123,6 +125,40 @@ describe('request errors are RFC 9457 problems', () => {
     expect(at.status).toBe(200);
   });
 
+  it('answers 413 at once, before any byte of the body, to a declared Content-Length over the limit, and closes the connection', async () => {
+    const server = await startServer(testApp(), { host: '127.0.0.1', port: 0 });
+    running.push(server);
+    const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    // Only the head: were the server to wait for the body, the connection would stay open.
+    socket.write('POST /v1/validate HTTP/1.1\r\nHost: kurel\r\nContent-Type: application/yaml\r\nContent-Length: 99999999999\r\n\r\n');
+    await closed;
+    const text = Buffer.concat(chunks).toString('utf8');
+    const [head = '', body = ''] = text.split('\r\n\r\n');
+    expect(head.split('\r\n')[0]).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(head).toContain('\r\nConnection: close\r\n');
+    const requestId = /\r\nX-Request-Id: ([^\r]+)/.exec(head)?.[1];
+    expect(JSON.parse(body)).toEqual({
+      type: 'about:blank',
+      title: 'Content Too Large',
+      status: 413,
+      detail: 'the request body is larger than the limit of 1048576 bytes',
+      limitBytes: MIB,
+      requestId,
+    });
+  });
+
+  it('answers 400 to a path with a malformed percent escape, logged at info without a stack', async () => {
+    const { app, log } = testApp();
+    const res = await request(app).get('/v1/capabilities/%');
+    expectProblem(res, 400);
+    expect(res.body.detail).toBe('the path "/v1/capabilities/%" holds a malformed percent escape');
+    expect(log.lines.filter((l) => (l['level'] as number) >= 50)).toEqual([]);
+    expect(log.lines.find((l) => l['requestId'] === res.headers['x-request-id'])).toMatchObject({ level: 30, status: 400 });
+  });
+
   it('decodes a gzip body, and answers 413 when it inflates beyond the limit', async () => {
     const { app } = testApp();
     const small = await request(app)
@@ -210,11 +246,10 @@ describe('request errors are RFC 9457 problems', () => {
   });
 
   it('answers 500 without a stack trace on an unexpected failure, and logs the stack', async () => {
-    const broken = new ServiceState(createCatalogue());
-    Object.defineProperty(broken, 'catalogue', {
-      get: () => {
-        throw new Error('flaky exploded');
-      },
+    // A runner that fails: what neither the request nor a plugin explains.
+    const broken = new ServiceState({
+      ...inProcessRunner(createCatalogue()),
+      run: () => Promise.reject(new Error('flaky exploded')),
     });
     const { app, log } = testApp({ state: broken });
     const res = await request(app).post('/v1/validate').set('Content-Type', 'application/yaml').send(GATEWAY_PROFILE);
@@ -249,6 +284,19 @@ describe('request errors are RFC 9457 problems', () => {
     const refused = await request(server.url).post('/v1/validate').set('Content-Type', 'application/yaml').send(GATEWAY_PROFILE);
     expectProblem(refused, 503);
     expect(refused.headers['retry-after']).toBe('1');
+    // Overload is the client's load, not a fault of the service: warn, under the route it asked for.
+    await sleep(20);
+    expect(kurel.log.lines.find((l) => l['requestId'] === refused.headers['x-request-id'])).toMatchObject({ level: 40, route: '/v1/validate', status: 503 });
+    expect((await request(server.url).get('/metrics')).text).toContain('kurel_http_requests_total{method="POST",route="/v1/validate",status="503"} 1');
+    // Every route that reads documents or the catalogue shares the one limit.
+    const others = [
+      request(server.url).post('/v1/build').set('Content-Type', 'application/json').send('{}'),
+      request(server.url).post('/v1/migrate').set('Content-Type', 'application/json').send('{}'),
+      request(server.url).get('/v1/capabilities'),
+      request(server.url).get('/v1/capabilities/expose'),
+      request(server.url).get('/v1/schema/cluster-profile'),
+    ];
+    expect((await Promise.all(others)).map((r) => [r.status, r.headers['retry-after']])).toEqual(Array(5).fill([503, '1']));
     expect((await request(server.url).get('/healthz')).status).toBe(200);
     expect((await request(server.url).get('/readyz')).status).toBe(200);
     slow.finish();

@@ -1,6 +1,6 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,7 +64,12 @@ const inFlight = async (url: string) => Number(/^kurel_http_requests_in_flight (
 
 describe('kurel serve', () => {
   it('validates profiles/minimal.yaml as the README shows, on its embedded definitions', async () => {
-    const { url } = await serve();
+    const { url, lines } = await serve();
+    // Without flags: a worker per CPU Node reports, and the deadlines and heap of DESIGN §7.3.
+    expect(lines.find((l) => l['msg'] === 'listening')).toMatchObject({
+      workers: availableParallelism(),
+      limits: { requestTimeoutMs: 5000, sendTimeoutMs: 30000, workerMemoryMiB: 512, maxConcurrentRequests: 64 },
+    });
     const res = await fetch(`${url}/v1/validate`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/yaml' },
@@ -185,6 +190,21 @@ describe('kurel serve', () => {
     }
   });
 
+  it('documents its limits and reload access in --help, with their defaults', async () => {
+    const run = await runKurel(['serve', '--help'], { cwd: ROOT });
+    expect(run.code).toBe(0);
+    const help = run.stdout.replace(/\s+/g, ' ');
+    for (const fragment of [
+      '--workers <n> worker threads that validate, build and publish schemas (default: the CPUs Node reports, os.availableParallelism())',
+      '--worker-memory <mib> each worker\'s heap limit in MiB; a request that exceeds it gets 413 and the worker is replaced (default: "512")',
+      '(default: "5s")',
+      '--send-timeout <duration> time an answer may take to be read by the client before it is cut (default: "30s")',
+      '--admin-token-file <file> POST /v1/reload requires Authorization: Bearer <the token in this file>, from anywhere; without it, only loopback callers may reload',
+    ]) {
+      expect(help).toContain(fragment);
+    }
+  });
+
   it.each([
     ['a port that is not a number', ['--port', 'http'], 'error: --port must be an integer from 0 to 65535, found "http"'],
     ['a port out of range', ['--port', '70000'], 'error: --port must be an integer from 0 to 65535, found "70000"'],
@@ -193,7 +213,16 @@ describe('kurel serve', () => {
       ['--port', '0', '--definitions', 'no-such-folder'],
       'kurel serve: refusing to start: the definitions have errors (listed above)',
     ],
-    ['a plugin that cannot be found', ['--port', '0', '--plugin', './no-such-plugin.mjs'], 'kurel serve: refusing to start: '],
+    ['a plugin that cannot be found', ['--port', '0', '--plugin', './no-such-plugin.mjs'], 'kurel serve: refusing to start: plugin ./no-such-plugin.mjs: '],
+    ['no worker', ['--workers', '0'], 'error: --workers must be an integer from 1 to 256, found "0"'],
+    ['a worker heap under 64 MiB', ['--worker-memory', '32'], 'error: --worker-memory must be a whole number of MiB, at least 64, found "32"'],
+    ['a request timeout without a unit', ['--request-timeout', '5'], 'error: --request-timeout must be a duration such as 5s or 500ms, found "5"'],
+    ['a send timeout of zero', ['--send-timeout', '0s'], 'error: --send-timeout must be a duration such as 30s or 500ms, found "0s"'],
+    [
+      'an admin token file that does not exist',
+      ['--port', '0', '--admin-token-file', 'no-such-token'],
+      'kurel serve: refusing to start: cannot read the admin token file no-such-token: ENOENT',
+    ],
   ])('exits 2 without listening for %s', async (_name, args, message) => {
     const run = await runKurel(['serve', ...args], { cwd: ROOT });
     expect(run.code).toBe(2);

@@ -1,8 +1,10 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Writable } from 'node:stream';
+import type { Catalogue } from '../../src/catalogue/catalogue.js';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { type AppOptions, createApp, type KurelApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/http/logger.js';
+import { inProcessRunner } from '../../src/http/work/in-process.js';
 
 /** A valid profile: one gateway binding, whose namespace the built-in defaults. Line 10 is `gatewayName`. */
 export const GATEWAY_PROFILE = `apiVersion: launcher.gokure.dev/v1alpha1
@@ -62,8 +64,8 @@ export interface CapturedLog {
   lines: Record<string, unknown>[];
 }
 
-/** An app over the built-in handlers (or the options given), logging into memory. */
-export function testApp(options: Partial<AppOptions> & { logLevel?: string } = {}): KurelApp & { log: CapturedLog } {
+/** An app over the built-in handlers (or the catalogue or state given), judging on the test's thread and logging into memory. */
+export function testApp(options: Partial<AppOptions> & { catalogue?: Catalogue; logLevel?: string } = {}): KurelApp & { log: CapturedLog } {
   const log: CapturedLog = { lines: [] };
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -71,8 +73,9 @@ export function testApp(options: Partial<AppOptions> & { logLevel?: string } = {
       done();
     },
   });
-  const base = options.state ? { state: options.state } : { catalogue: options.catalogue ?? createCatalogue() };
-  const kurel = createApp({ ...options, ...base, logger: createLogger(options.logLevel ?? 'info', sink) } as AppOptions);
+  const { catalogue, logLevel, ...rest } = options;
+  const base = options.state ? { state: options.state } : { runner: inProcessRunner(catalogue ?? createCatalogue()) };
+  const kurel = createApp({ ...rest, ...base, logger: createLogger(logLevel ?? 'info', sink) } as AppOptions);
   return { ...kurel, log };
 }
 

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import request from 'supertest';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
+import { loadDefinitionFiles } from '../../src/catalogue/load-catalogue.js';
 import { registryDigest, registryLines } from '../../src/catalogue/registry-digest.js';
 import { writeLockText } from '../../src/documents/capability-lock.js';
 import { prepareCatalogueLoader } from '../../src/http/catalogue-loader.js';
@@ -93,15 +95,18 @@ describe('versions over HTTP (DESIGN §8.7)', () => {
 
   it('reports the registry digest in /readyz and as kurel_registry_info in /metrics', async () => {
     const { app, state } = await serve();
-    const digest = registryDigest(state.catalogue);
+    // The same files loaded apart: the service judges in its runner, and reports what it holds.
+    const catalogue = (await loadDefinitionFiles(createCatalogue(), { definitionDirs: [definitionsDir()] })).catalogue;
+    const digest = registryDigest(catalogue);
+    expect(state.registry.digest).toBe(digest);
     expect(digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect((await request(app).get('/readyz')).body.registry.digest).toBe(digest);
     expect((await request(app).get('/metrics')).text).toContain(`kurel_registry_info{digest="${digest}"} 1\n`);
-    const lines = registryLines(state.catalogue);
+    const lines = registryLines(catalogue);
     expect(lines).toContain('kurel@0.1.0');
     expect(lines).toContain('handler expose@1.0.0 builtin');
     expect(lines.filter((l) => l.startsWith('def '))).toEqual(
-      state.catalogue.definitionVersions('redis-sidecar').map((d) => `def redis-sidecar@${d.version} ${d.digest}`),
+      catalogue.definitionVersions('redis-sidecar').map((d) => `def redis-sidecar@${d.version} ${d.digest}`),
     );
     expect([...lines].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)))).toEqual(lines);
   });
@@ -160,13 +165,13 @@ describe('the service with a lockfile (DESIGN §11)', () => {
   it('keeps the old registry when a reload finds a changed digest', async () => {
     writeLock();
     const { app, state } = await serve({ lock: true });
-    const before = state.catalogue;
+    const before = state.runner;
     const file = join(dir, 'definitions/redis-sidecar-1.1.0.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('6379', '6380'));
-    const reload = await request(app).post('/v1/reload');
+    const reload = await request(app).post('/v1/reload').set('Content-Type', 'application/json');
     expect(reload.body).toMatchObject({ reloaded: false, ok: false });
     expect(reload.body.diagnostics.map((d: { code: string }) => d.code)).toEqual(['definition-changed']);
-    expect(state.catalogue).toBe(before);
+    expect(state.runner).toBe(before);
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
+import { setOwn } from '../../src/core/data.js';
 import { lintInputs } from '../../src/operations/lint.js';
 import type { Rendering, RenderingResult } from '../../src/schema/handler.js';
 
@@ -52,5 +53,14 @@ describe('renderings handed to a plugin', () => {
       [null, false],
     ]);
     expect({ ...rendering, nested: { ...nested, list: [{ ...item }] } }).toEqual({ name: 'web', nested: { list: [{ kept: 1 }] } });
+  });
+});
+
+describe('renderings handed to a built-in handler', () => {
+  it('are the data as the profile wrote it: kurel reads its own __proto__ keys as data', () => {
+    const rendering: Record<string, unknown> = { host: 'example.com' };
+    setOwn(rendering, '__proto__', { isAdmin: true });
+    const { result } = createCatalogue().validateRendering('ingress', rendering);
+    expect([Object.hasOwn(result.rendering, '__proto__'), Object.getPrototypeOf(result.rendering)]).toEqual([true, Object.prototype]);
   });
 });

@@ -3,10 +3,9 @@ import { isAbsolute, relative } from 'node:path';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { locateLockfile } from '../../files/lockfile-location.js';
 import { embeddedDefinitionsDir } from '../../files/package-files.js';
-import { runService } from '../../http/entry.js';
+import { type DefinitionFolder, runService } from '../../http/entry.js';
 import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
 import { EXIT } from '../exit-code.js';
-import { globMatcher } from '../glob.js';
 import type { CommandIo } from '../io.js';
 import { STRICT_CAPABILITY_CODES, severityLayers } from '../run-config.js';
 
@@ -22,67 +21,109 @@ export interface ServeCommandOptions extends ConfigurableOptions {
   tlsKey?: string;
   /** Reload when a file under a `--definitions` folder changes. */
   watchDefinitions?: boolean;
+  /** Worker threads; the CPU count when absent. */
+  workers?: string;
+  /** Each worker's heap limit, in MiB. */
+  workerMemory: string;
+  /** A duration such as `5s` or `500ms`. */
+  requestTimeout: string;
+  /** A duration such as `30s`. */
+  sendTimeout: string;
+  /** The file holding the token `POST /v1/reload` requires. */
+  adminTokenFile?: string;
   /** `--lockfile FILE`: serve only its locked versions. */
   lockfile?: string;
   /** `--require-pinned`. */
   requirePinned?: boolean;
 }
 
+/** The smallest heap a worker may have: enough for the built-in catalogue and a typical request. */
+export const MIN_WORKER_MEMORY_MIB = 64;
+
 /**
- * Runs `kurel serve` until SIGTERM or SIGINT, with the definitions the configuration and the
- * flags name, or the embedded `definitions/` when they name none. Returns the exit code: 0 after a clean drain, 1 when connections had
- * to be cut, 2 when it could not start.
+ * Runs `kurel serve` until SIGTERM or SIGINT, with the definitions `.kurel.yaml` and the flags
+ * name, or the embedded `definitions/` when they name none. Returns the exit code: 0 after a
+ * clean drain, 1 when connections had to be cut, 2 when it could not start (a flag it cannot
+ * use, or a configuration with a problem, included).
  */
 export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promise<number> {
   // The configuration is read once, at start (DESIGN §11): a reload re-reads the folders only.
   const configured = configureCommand(flags, io);
   if (!configured.ok) return configured.exitCode;
   const { options, run } = configured;
-  const port = parsePort(options.port);
-  if (port === undefined) {
-    io.stderr(`error: --port must be an integer from 0 to 65535, found ${JSON.stringify(options.port)}\n`);
+  const usage = (message: string) => {
+    io.stderr(`error: ${message}\n`);
     return EXIT.usage;
-  }
+  };
+  const port = parseInteger(options.port, 0, 65535);
+  if (port === undefined) return usage(`--port must be an integer from 0 to 65535, found ${JSON.stringify(options.port)}`);
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
-    io.stderr(`error: --tls-cert and --tls-key go together; found only ${options.tlsCert === undefined ? '--tls-key' : '--tls-cert'}\n`);
-    return EXIT.usage;
+    return usage(`--tls-cert and --tls-key go together; found only ${options.tlsCert === undefined ? '--tls-key' : '--tls-cert'}`);
   }
+  const workers = options.workers === undefined ? undefined : parseInteger(options.workers, 1, 256);
+  if (options.workers !== undefined && workers === undefined)
+    return usage(`--workers must be an integer from 1 to 256, found ${JSON.stringify(options.workers)}`);
+  const workerMemoryMiB = parseInteger(options.workerMemory, MIN_WORKER_MEMORY_MIB, 1024 * 1024);
+  if (workerMemoryMiB === undefined) {
+    return usage(`--worker-memory must be a whole number of MiB, at least ${MIN_WORKER_MEMORY_MIB}, found ${JSON.stringify(options.workerMemory)}`);
+  }
+  const requestTimeoutMs = parseDuration(options.requestTimeout);
+  if (requestTimeoutMs === undefined) return usage(`--request-timeout must be a duration such as 5s or 500ms, found ${JSON.stringify(options.requestTimeout)}`);
+  const sendTimeoutMs = parseDuration(options.sendTimeout);
+  if (sendTimeoutMs === undefined) return usage(`--send-timeout must be a duration such as 30s or 500ms, found ${JSON.stringify(options.sendTimeout)}`);
   // A service follows a lockfile only when one is named, so a stray file in a container's working directory never stops it.
   const lockfile = locateLockfile({ flag: options.lockfile, config: configOf(run), cwd: io.cwd, namedOnly: true });
+  // The embedded definitions are a default (DESIGN §5.1, §11): definitions named by the
+  // configuration or a flag replace them, so the service judges as CI does, and a team's
+  // versioned redis-sidecar never meets the embedded unversioned one.
+  const named = options.definitions.length + options.capabilityDef.length > 0;
+  const severity = severityLayers(run, {}, io.cwd, () => false, STRICT_CAPABILITY_CODES)('request');
   return runService(
     {
       ...(lockfile ? { lockfile: { path: lockfile.path, display: lockfile.display } } : {}),
       requirePinned: options.requirePinned === true,
-      platformDefault: options.platformDefault,
-      // The config's severities, as lint applies them (a flag-less service has no --strict-capabilities).
-      severityOf: severityLayers(run, {}, io.cwd, await globMatcher(run), STRICT_CAPABILITY_CODES),
+      ...(options.platformDefault ? { platformDefault: options.platformDefault } : {}),
+      ...(Object.keys(severity).length > 0 ? { severity } : {}),
       host: options.host,
       port,
-      // The embedded definitions are a default (DESIGN §5.1, §11): definitions named by the
-      // configuration or a flag replace them, so the service judges as CI does, and a team's
-      // versioned redis-sidecar never meets the embedded unversioned one.
-      definitionDirs: options.definitions.length + options.capabilityDef.length > 0 ? options.definitions : embeddedDirs(io.cwd),
+      definitionFolders: named ? options.definitions.map((dir) => ({ path: dir, name: dir })) : embeddedFolders(io.cwd),
       definitionFiles: options.capabilityDef,
       watchedDirs: options.watchDefinitions ? options.definitions : undefined,
       plugins: options.plugin,
       cwd: io.cwd,
       ...(options.tlsCert !== undefined && options.tlsKey !== undefined ? { tls: { certFile: options.tlsCert, keyFile: options.tlsKey } } : {}),
+      ...(workers === undefined ? {} : { workers }),
+      limits: { workerMemoryMiB, requestTimeoutMs, sendTimeoutMs },
+      adminTokenFile: options.adminTokenFile,
     },
     io,
   );
 }
 
-function parsePort(text: string): number | undefined {
-  if (!/^\d{1,5}$/.test(text)) return undefined;
-  const port = Number(text);
-  return port <= 65535 ? port : undefined;
+/** Milliseconds of a duration written as whole seconds or milliseconds (`4s`, `500ms`); undefined for anything else, zero included. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d{1,9})(ms|s)$/.exec(text);
+  if (!match) return undefined;
+  const ms = Number(match[1]) * (match[2] === 's' ? 1000 : 1);
+  return ms > 0 ? ms : undefined;
 }
 
-// The package's own definitions/ (DESIGN §5.1: only serve loads them by default), shown
-// relative to the working directory when it is inside it.
-function embeddedDirs(cwd: string): string[] {
+function parseInteger(text: string, min: number, max: number): number | undefined {
+  if (!/^\d{1,9}$/.test(text)) return undefined;
+  const value = Number(text);
+  return value >= min && value <= max ? value : undefined;
+}
+
+/** Where diagnostics and `/readyz` say the package's own definitions are, when the user did not name the folder. */
+export const EMBEDDED_FOLDER_NAME = '<kurel>/definitions';
+
+// The package's own definitions/ (DESIGN §5.1: only serve loads them by default), named
+// relative to the working directory when it is inside it, and by a name of its own otherwise
+// (never by an absolute path the user did not write).
+function embeddedFolders(cwd: string): DefinitionFolder[] {
   const dir = embeddedDefinitionsDir();
   if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
   const shown = relative(cwd, dir);
-  return [shown && !shown.startsWith('..') && !isAbsolute(shown) ? shown : dir];
+  const inside = shown && !shown.startsWith('..') && !isAbsolute(shown);
+  return [inside ? { path: shown, name: shown } : { path: dir, name: EMBEDDED_FOLDER_NAME }];
 }

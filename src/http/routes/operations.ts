@@ -1,9 +1,8 @@
 import type { RequestHandler } from 'express';
-import { registryDigest } from '../../catalogue/registry-digest.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import { diagnosticLines, type Logger } from '../logger.js';
 import type { ServiceMetrics } from '../metrics.js';
-import { sendJson, sendText } from '../respond.js';
+import { endInTurn, sendJson, sendText } from '../respond.js';
 import type { ReloadRecord, ServiceState } from '../service-state.js';
 
 /** `GET /healthz`: the process is up and answering. */
@@ -14,27 +13,34 @@ export function healthRoute(): RequestHandler {
 }
 
 /**
- * `GET /readyz`: 200 while the service takes requests, 503 once shutdown has begun. Either way
- * it tells which registry is in service and how the last reload went (a failed reload leaves
- * the previous registry in service, so the service stays ready).
+ * `GET /readyz`: 200 once every worker has loaded the registry and while the service takes
+ * requests; 503 while workers are still loading at start (`starting`: the service already
+ * answers, on the workers loaded) and once shutdown has begun (`draining`). Either way it tells
+ * which registry is in service and how the last reload went (a failed reload leaves the previous
+ * registry in service, so the service stays ready). Replacing a worker never changes readiness.
  */
 export function readinessRoute(state: ServiceState): RequestHandler {
   return (_req, res) => {
-    const catalogue = state.catalogue;
-    sendJson(res, state.isDraining ? 503 : 200, {
-      status: state.isDraining ? 'draining' : 'ready',
-      registry: {
-        loadedAt: state.loadedAt.toISOString(),
-        handlers: catalogue.listHandlers().length,
-        definitions: catalogue.listDefinitions().length,
-        digest: registryDigest(catalogue),
-      },
+    const registry = state.registry;
+    const status = readiness(state);
+    sendJson(res, status === 'ready' ? 200 : 503, {
+      status,
+      registry: { loadedAt: state.loadedAt.toISOString(), handlers: registry.handlers, definitions: registry.definitions, digest: registry.digest },
       lastReload: describeReload(state.lastReload),
     });
   };
 }
 
-/** `POST /v1/reload`: reloads the definitions as SIGHUP does; 200 with the outcome, failed or not. */
+function readiness(state: ServiceState): 'starting' | 'ready' | 'draining' {
+  if (state.isDraining) return 'draining';
+  return state.isReady ? 'ready' : 'starting';
+}
+
+/**
+ * `POST /v1/reload`: reloads the definitions as SIGHUP does; 200 with the outcome, failed or
+ * not. It takes no admission slot, and concurrent reloads are coalesced (see
+ * {@link ServiceState.reload}); who may call it is checked before (`reloadAccess`).
+ */
 export function reloadRoute(state: ServiceState): RequestHandler {
   return async (_req, res) => {
     const record = await state.reload();
@@ -48,7 +54,7 @@ export function metricsRoute(metrics: ServiceMetrics): RequestHandler {
     const text = await metrics.registry.metrics();
     res.statusCode = 200;
     res.setHeader('Content-Type', metrics.registry.contentType);
-    res.end(text);
+    endInTurn(res, text);
   };
 }
 

@@ -1,0 +1,27 @@
+import type { Catalogue } from '../../catalogue/catalogue.js';
+import { registryDigest } from '../../catalogue/registry-digest.js';
+import { performTask } from './perform.js';
+import type { RegistrySummary, TaskRunner } from './task.js';
+
+/**
+ * A runner that does each task on the calling thread, for a program embedding the app and for
+ * tests that build a catalogue in memory. It cannot cancel a task once begun, so `kurel serve`
+ * uses the worker pool instead.
+ */
+export function inProcessRunner(catalogue: Catalogue): TaskRunner {
+  return {
+    registry: summaryOf(catalogue),
+    ready: Promise.resolve({ ok: true }),
+    async run(task, control) {
+      control.signal.throwIfAborted();
+      Atomics.store(control.started, 0, 1);
+      return performTask(catalogue, task);
+    },
+    async close() {},
+  };
+}
+
+/** What `/readyz` and `/metrics` tell of a catalogue. */
+export function summaryOf(catalogue: Catalogue): RegistrySummary {
+  return { handlers: catalogue.listHandlers().length, definitions: catalogue.listDefinitions().length, digest: registryDigest(catalogue) };
+}

@@ -1,0 +1,62 @@
+// The entry of a worker thread of `kurel serve` (bundled as dist/serve-worker.js, run by piscina).
+// It loads its catalogue while it is imported, so the pool gives it no task before it has loaded,
+// and reports how the load went to the main thread.
+import { parentPort, threadId, workerData } from 'node:worker_threads';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+import type { Catalogue } from '../../catalogue/catalogue.js';
+import { RegistryError } from '../../catalogue/errors.js';
+import { addDefinitionInputs, loadHandlers, refusalDiagnostic } from '../../catalogue/load-catalogue.js';
+import { hasErrors } from '../../core/diagnostics.js';
+import { followLockfile } from './follow-lockfile.js';
+import { summaryOf } from './in-process.js';
+import { performTask } from './perform.js';
+import type { WorkAnswer } from './task.js';
+import { type PostedTask, WORKER_REPORT, type WorkerReport, type WorkerSetup } from './worker-setup.js';
+
+const setup = workerData as WorkerSetup;
+// The first worker of a pool loads alone; the others wait until it has (see WorkerSetup.startGate).
+// A wait with a time-out, so a worker terminated while it waits ends at once.
+const gate = setup.startGate;
+if (gate && Atomics.add(gate, 0, 1) > 0) while (Atomics.load(gate, 1) === 0) Atomics.wait(gate, 1, 0, 50);
+let catalogue: Catalogue | undefined;
+let report: WorkerReport;
+try {
+  const handlers = await loadHandlers(setup.plugins, setup.cwd);
+  const added = addDefinitionInputs(
+    handlers,
+    setup.definitions.map((d) => ({ file: d.file, content: d.content, origin: 'definition' as const })),
+  );
+  let served = added.catalogue;
+  let diagnostics = added.diagnostics;
+  let ok = !hasErrors(diagnostics);
+  // With a lockfile, only its locked versions are served (DESIGN §11).
+  if (ok && setup.lockfile) {
+    const locked = followLockfile(served, setup.lockfile);
+    if (locked.ok) served = locked.catalogue;
+    else {
+      ok = false;
+      diagnostics = locked.diagnostics;
+    }
+  }
+  if (ok) catalogue = served;
+  report = { threadId, ok, registry: summaryOf(served), diagnostics };
+} catch (err) {
+  if (!(err instanceof RegistryError)) throw err;
+  report = { threadId, ok: false, registry: { handlers: 0, definitions: 0, digest: '' }, diagnostics: [refusalDiagnostic(err)] };
+}
+parentPort?.postMessage({ [WORKER_REPORT]: report });
+// A worker that cannot judge must take no task. Its module never finishes loading, so piscina
+// never counts it ready: a pool that is starting is given up on its report, and a replacement
+// that fails (a plugin file gone, say) stays parked without being started again and again.
+// Failing with an error instead would race the report to the main thread.
+if (!catalogue) await new Promise<never>(() => undefined);
+
+const loadedCatalogue = catalogue as Catalogue;
+
+/** Does one task with this worker's catalogue; the answer's bytes are moved to the main thread, not copied. */
+export default function run({ task, started }: PostedTask): WorkAnswer | ReturnType<typeof move> {
+  Atomics.store(started, 0, 1);
+  const answer = performTask(loadedCatalogue, task);
+  if (!('body' in answer)) return answer;
+  return move({ [transferableSymbol]: answer.body.buffer, [valueSymbol]: answer });
+}

@@ -1,0 +1,516 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { READY_LINE, type ServedProcess, startServe, waitFor } from '../helpers/serve.js';
+import { REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest } from './support.js';
+
+// DESIGN §7.3 and §11, against the built `kurel serve` and its worker threads: the test plugin's
+// handlers keep a worker busy, exhaust its heap or make a large answer on demand.
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const PLUGIN = fileURLToPath(new URL('../fixtures/plugins/costly.mjs', import.meta.url));
+
+/** A ClusterProfile, as JSON, binding each capability to its rendering. */
+function profile(bindings: Record<string, Record<string, unknown>>): string {
+  const capabilities = Object.fromEntries(Object.entries(bindings).map(([type, rendering]) => [type, { rendering }]));
+  return JSON.stringify({ apiVersion: 'launcher.gokure.dev/v1alpha1', kind: 'ClusterProfile', metadata: { name: 'costly' }, spec: { capabilities } });
+}
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+/** An AdmissionReview asking to create a ClusterProfile binding each capability to its rendering. */
+function review(uid: string, bindings: Record<string, Record<string, unknown>>): string {
+  const object = JSON.parse(profile(bindings)) as unknown;
+  const kind = { group: 'launcher.gokure.dev', version: 'v1alpha1', kind: 'ClusterProfile' };
+  return JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid, kind, operation: 'CREATE', object } });
+}
+
+async function admit(url: string, body: string): Promise<Answer> {
+  const res = await fetch(`${url}/v1/admission`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function validate(url: string, body: string): Promise<Answer> {
+  const res = await fetch(`${url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function get(url: string, path: string): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${url}${path}`);
+  return { status: res.status, text: await res.text() };
+}
+
+/** The value of one series in `/metrics` (0 when absent). */
+async function series(url: string, name: string): Promise<number> {
+  const text = (await get(url, '/metrics')).text;
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? 0 : Number(line.slice(name.length + 1));
+}
+
+const inFlight = (url: string) => series(url, 'kurel_http_requests_in_flight');
+
+/** Polls /readyz until `until` settles, and returns every status it answered meanwhile. */
+async function readinessWhile(url: string, until: Promise<unknown>): Promise<number[]> {
+  const statuses: number[] = [];
+  let done = false;
+  void until.finally(() => {
+    done = true;
+  });
+  while (!done) {
+    statuses.push((await get(url, '/readyz')).status);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return statuses;
+}
+
+/** Resolves once a quick request is answered 200: a worker is loaded and free. */
+async function untilFree(url: string): Promise<void> {
+  await waitFor(async () => ((await validate(url, QUICK)).status === 200 ? true : undefined), 'a free worker', 30_000);
+}
+
+const REPLACED = 'worker replaced: the new worker has loaded';
+const replacements = (served: ServedProcess) => served.lines.filter((l) => l['msg'] === REPLACED).length;
+
+const SPIN_FOREVER = profile({ spin: { ms: 600_000 } });
+const QUICK = profile({ spin: { ms: 0 } });
+
+describe('kurel serve with two workers and a 64 MiB heap', () => {
+  let served: ServedProcess;
+  beforeAll(async () => {
+    served = await startServe(['--port', '0', '--plugin', PLUGIN, '--workers', '2', '--worker-memory', '64', '--request-timeout', '20s'], { cwd: ROOT });
+  });
+  afterAll(async () => {
+    await served?.stop();
+  });
+
+  it("answers 413 to a request that exhausts its worker's heap, replaces the worker and stays up", async () => {
+    const pid = served.child.pid;
+    const answer = validate(served.url, profile({ hog: {} }));
+    const readiness = await readinessWhile(served.url, answer);
+    const { status, headers, body } = await answer;
+    expect(status).toBe(413);
+    expect(body).toEqual({
+      type: 'about:blank',
+      title: 'Content Too Large',
+      status: 413,
+      detail: "the document expands beyond the service's memory limit",
+      limitMiB: 64,
+      requestId: headers.get('x-request-id'),
+    });
+    expect(new Set(readiness)).toEqual(new Set([200]));
+    expect(served.child.exitCode).toBeNull();
+    expect(served.child.pid).toBe(pid);
+    const next = await validate(served.url, QUICK);
+    expect(next.body).toMatchObject({ valid: true });
+  });
+
+  it("answers an AdmissionReview that exhausts its worker's heap with allowed: false and status 413, as a review", async () => {
+    await untilFree(served.url);
+    const { status, body } = await admit(served.url, review('9a1f', { hog: {} }));
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: {
+        uid: '9a1f',
+        allowed: false,
+        status: { code: 413, reason: 'RequestEntityTooLarge', message: "the document expands beyond the service's memory limit" },
+      },
+    });
+  });
+
+  it('hands a plugin, in its worker, a rendering without prototype and without __proto__ keys', async () => {
+    const body = profile({ inspect: { nested: { a: 1 } } }).replace('"inspect":{"rendering":{', '"inspect":{"rendering":{"__proto__":{"polluted":"yes"},');
+    const nested = body.replace('"nested":{', '"nested":{"__proto__":{"polluted":"yes"},');
+    const answer = await validate(served.url, nested);
+    expect(answer.body).toMatchObject({
+      valid: true,
+      resolved: { capabilities: { inspect: { nullPrototype: true, keys: ['nested'], nestedNullPrototype: true, nestedKeys: ['a'], inherited: null } } },
+    });
+  });
+});
+
+describe('kurel serve with one worker and a 2 s deadline', () => {
+  let served: ServedProcess;
+  beforeAll(async () => {
+    served = await startServe(['--port', '0', '--plugin', PLUGIN, '--workers', '1', '--request-timeout', '2s'], { cwd: ROOT });
+  });
+  afterAll(async () => {
+    await served?.stop();
+  });
+
+  it('answers its probes and metrics while every worker is busy', async () => {
+    await untilFree(served.url);
+    const busy = [validate(served.url, SPIN_FOREVER)];
+    await waitFor(async () => ((await inFlight(served.url)) >= 2 ? true : undefined), 'the request to be in flight');
+    let settled = false;
+    void Promise.all(busy).then(() => {
+      settled = true;
+    });
+    expect((await get(served.url, '/healthz')).status).toBe(200);
+    expect((await get(served.url, '/readyz')).status).toBe(200);
+    expect((await get(served.url, '/metrics')).status).toBe(200);
+    expect(settled).toBe(false);
+    expect((await Promise.all(busy)).map((a) => a.status)).toEqual([503]);
+  });
+
+  it('cancels a request still running at its deadline: 503 without Retry-After, its worker replaced, readiness unchanged', async () => {
+    await untilFree(served.url);
+    const replaced = replacements(served);
+    const answer = validate(served.url, SPIN_FOREVER);
+    const readiness = await readinessWhile(served.url, answer);
+    const { status, headers, body } = await answer;
+    expect(status).toBe(503);
+    expect(headers.get('retry-after')).toBeNull();
+    expect(headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(body).toEqual({
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      detail:
+        'the request was still being processed when the time limit of 2000 ms passed, so its work was cancelled; the same request would take as long again',
+      limitMs: 2000,
+      requestId: headers.get('x-request-id'),
+    });
+    expect(new Set(readiness)).toEqual(new Set([200]));
+    await waitFor(() => (replacements(served) > replaced ? true : undefined), 'the replacement worker to load');
+    const next = await validate(served.url, QUICK);
+    expect(next.body).toMatchObject({ valid: true, resolved: { capabilities: { spin: { ms: 0 } } } });
+    const line = await waitFor(() => served.lines.find((l) => l['requestId'] === headers.get('x-request-id')), 'the log line of the request');
+    expect(line).toMatchObject({ level: 40, route: '/v1/validate', status: 503 });
+  });
+
+  it('answers an AdmissionReview still running at its deadline with allowed: false and status 503, as a review', async () => {
+    await untilFree(served.url);
+    const { status, body } = await admit(served.url, review('c77e', { spin: { ms: 600_000 } }));
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: {
+        uid: 'c77e',
+        allowed: false,
+        status: {
+          code: 503,
+          reason: 'ServiceUnavailable',
+          message:
+            'the request was still being processed when the time limit of 2000 ms passed, so its work was cancelled; the same request would take as long again',
+        },
+      },
+    });
+  });
+
+  it('answers a request still queued at its deadline 503 with Retry-After: 1', async () => {
+    await untilFree(served.url);
+    // The queued request's deadline runs from its first byte, sent before the spinning request:
+    // it passes while the spinning request still holds the one worker's slot.
+    const early = startSlowRequest(served.url, '/v1/validate', QUICK, { contentType: 'application/json' });
+    await waitFor(async () => ((await inFlight(served.url)) >= 2 ? true : undefined), 'the early request to be in flight');
+    const running = validate(served.url, SPIN_FOREVER);
+    await waitFor(async () => ((await inFlight(served.url)) >= 3 ? true : undefined), 'the spinning request to be in flight');
+    await sleep(300);
+    early.finish();
+    const queued = await early.response;
+    expect(queued.status).toBe(503);
+    expect(queued.headers['retry-after']).toBe('1');
+    expect(JSON.parse(queued.body)).toEqual({
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'the request waited for a free worker beyond the time limit of 2000 ms; retry shortly',
+      limitMs: 2000,
+      requestId: queued.headers['x-request-id'],
+    });
+    const first = await running;
+    expect([first.status, first.headers.get('retry-after')]).toEqual([503, null]);
+  });
+});
+
+describe('kurel serve at its admission limit', () => {
+  let served: ServedProcess | undefined;
+  afterEach(async () => {
+    await served?.stop();
+  });
+
+  it('admits 64 requests at once and refuses the 65th at once with 503 and Retry-After: 1, logged at warn under its route', async () => {
+    const server = await startServe(['--port', '0', '--plugin', PLUGIN, '--workers', '1', '--request-timeout', '60s'], { cwd: ROOT });
+    served = server;
+    const admitted = Array.from({ length: 64 }, () => validate(server.url, SPIN_FOREVER).catch(() => undefined));
+    await waitFor(async () => ((await inFlight(server.url)) >= 65 ? true : undefined), '64 requests to be in flight');
+    const refused = await validate(server.url, SPIN_FOREVER);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get('retry-after')).toBe('1');
+    expect(refused.body).toEqual({
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'the service is handling 64 requests at once, its limit; retry shortly',
+      requestId: refused.headers.get('x-request-id'),
+    });
+    const line = await waitFor(() => server.lines.find((l) => l['requestId'] === refused.headers.get('x-request-id')), 'the log line of the refusal');
+    expect(line).toMatchObject({ level: 40, route: '/v1/validate', status: 503 });
+    expect(await series(server.url, 'kurel_http_requests_total{method="POST",route="/v1/validate",status="503"}')).toBe(1);
+    expect(await series(server.url, 'kurel_http_requests_total{method="POST",route="unmatched",status="503"}')).toBe(0);
+    // The admitted requests would run for a minute: the process is killed rather than drained.
+    server.child.kill('SIGKILL');
+    await Promise.all(admitted);
+  });
+});
+
+describe('kurel serve started outside the package, with a 1 s send timeout and an admin token', () => {
+  let served: ServedProcess;
+  let work: string;
+  const TOKEN = 'isolation-admin-token';
+  const reloadWith = (headers: Record<string, string>) =>
+    fetch(`${served.url}/v1/reload`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } });
+  const reload = () => reloadWith({ Authorization: `Bearer ${TOKEN}` });
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'kurel-isolation-'));
+    mkdirSync(join(work, 'defs'));
+    writeFileSync(join(work, 'token'), `${TOKEN}\n`);
+    served = await startServe(
+      [
+        '--port',
+        '0',
+        '--definitions',
+        'defs',
+        '--plugin',
+        PLUGIN,
+        '--workers',
+        '2',
+        '--request-timeout',
+        '30s',
+        '--send-timeout',
+        '1s',
+        '--admin-token-file',
+        'token',
+      ],
+      { cwd: work },
+    );
+  });
+  afterAll(async () => {
+    await served?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('serves the definitions it was given instead of the embedded ones', async () => {
+    const capabilities = JSON.parse((await get(served.url, '/v1/capabilities')).text) as { type: string; source: string }[];
+    expect(capabilities.find((c) => c.type === 'redis-sidecar')).toBeUndefined();
+  });
+
+  it('names the package definitions folder without its absolute path, when it names no definitions', async () => {
+    const bare = await startServe(['--port', '0', '--workers', '1'], { cwd: work });
+    try {
+      const capabilities = JSON.parse((await get(bare.url, '/v1/capabilities')).text) as { type: string; source: string }[];
+      expect(capabilities.find((c) => c.type === 'redis-sidecar')?.source).toBe('<kurel>/definitions/redis-sidecar.yaml');
+    } finally {
+      await bare.stop();
+    }
+  });
+
+  it('refuses a reload without the admin token, from loopback too', async () => {
+    expect(served.lines.find((l) => l['msg'] === 'listening')).toMatchObject({ reloadAccess: 'token' });
+    const refused = [await reloadWith({}), await reloadWith({ Authorization: 'Bearer not-the-token' })];
+    expect(refused.map((r) => r.status)).toEqual([403, 403]);
+  });
+
+  it('switches every worker to the new definitions together, and names a failed reload by the folder as given', async () => {
+    const before = (JSON.parse((await get(served.url, '/readyz')).text) as { registry: { definitions: number } }).registry.definitions;
+    writeFileSync(join(work, 'defs', 'cache.yaml'), REDIS_DEFINITION.replace('redis-sidecar', 'cache-sidecar'));
+    const reloading = reload();
+    const readiness = await readinessWhile(served.url, reloading);
+    expect(((await (await reloading).json()) as { reloaded: boolean }).reloaded).toBe(true);
+    expect(new Set(readiness)).toEqual(new Set([200]));
+    const cache = REDIS_PROFILE.replace('redis-sidecar', 'cache-sidecar');
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        fetch(`${served.url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: cache }).then((r) => r.json()),
+      ),
+    );
+    expect(answers.map((a) => (a as { valid: boolean }).valid)).toEqual(Array(8).fill(true));
+
+    writeFileSync(join(work, 'defs', 'broken.yaml'), 'kind: [');
+    const failed = (await (await reload()).json()) as {
+      reloaded: boolean;
+      diagnostics: { file: string }[];
+    };
+    expect(failed.reloaded).toBe(false);
+    expect(failed.diagnostics.map((d) => d.file)).toEqual(['defs/broken.yaml']);
+    const ready = (await get(served.url, '/readyz')).text;
+    expect(JSON.parse(ready)).toMatchObject({ status: 'ready', registry: { definitions: before + 1 }, lastReload: { ok: false } });
+    expect(ready).not.toContain(work);
+    expect(ready).not.toContain(ROOT);
+  });
+  it('cuts an answer the client does not read within the send timeout, and counts it aborted, not 200', async () => {
+    const before200 = await series(served.url, 'kurel_http_requests_total{method="POST",route="/v1/validate",status="200"}');
+    // Larger than the kernel's socket buffers on both ends of a loopback connection can hold.
+    const body = profile({ amplify: { bytes: 64 * 1024 * 1024 } });
+    const socket = connect(Number(new URL(served.url).port), '127.0.0.1');
+    let received = 0;
+    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+    });
+    socket.pause();
+    socket.write(`POST /v1/validate HTTP/1.1\r\nHost: kurel\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    const cut = await waitFor(
+      () => served.lines.find((l) => l['msg'] === 'answer cut: the client did not read it within the send timeout'),
+      'the answer to be cut',
+      30_000,
+    );
+    expect(cut).toMatchObject({ level: 40, route: '/v1/validate', status: 200, aborted: true, cause: 'send-timeout' });
+    socket.resume();
+    await closed;
+    expect(received).toBeLessThan(64 * 1024 * 1024);
+    expect(await series(served.url, 'kurel_http_requests_total{method="POST",route="/v1/validate",status="aborted"}')).toBe(1);
+    expect(await series(served.url, 'kurel_http_requests_total{method="POST",route="/v1/validate",status="200"}')).toBe(before200);
+  });
+});
+
+describe('kurel serve while its workers load', () => {
+  let served: ServedProcess | undefined;
+  let work: string;
+  afterEach(async () => {
+    await served?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('answers once one worker has loaded, and reports ready once every worker has', async () => {
+    work = mkdtempSync(join(tmpdir(), 'kurel-starting-'));
+    const plugin = fileURLToPath(new URL('../fixtures/plugins/slow-to-load.mjs', import.meta.url));
+    // One worker and the spare: the first loads at once, the spare takes 4 s.
+    const server = await startServe(['--port', '0', '--plugin', plugin, '--workers', '1'], {
+      cwd: ROOT,
+      env: { KUREL_TEST_LOAD_MARKER: join(work, 'loaded'), KUREL_TEST_LOAD_DELAY_MS: '4000' },
+      until: 'listening',
+    });
+    served = server;
+    const starting = await get(server.url, '/readyz');
+    expect(starting.status).toBe(503);
+    expect(JSON.parse(starting.text)).toMatchObject({ status: 'starting', lastReload: { ok: true } });
+    const answered = await validate(server.url, profile({ echo: { a: 1 } }));
+    expect(answered.body).toMatchObject({ valid: true, resolved: { capabilities: { echo: { a: 1 } } } });
+    expect(server.lines.some((l) => l['msg'] === READY_LINE)).toBe(false);
+    await waitFor(() => server.lines.find((l) => l['msg'] === READY_LINE), 'every worker to load', 30_000);
+    const ready = await get(server.url, '/readyz');
+    expect([ready.status, JSON.parse(ready.text).status]).toEqual([200, 'ready']);
+  });
+});
+
+describe('kurel serve whose worker is replaced', () => {
+  let served: ServedProcess | undefined;
+  let work: string;
+  afterEach(async () => {
+    await served?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('hands the next request to its loaded spare at once, while the replacement loads', async () => {
+    work = mkdtempSync(join(tmpdir(), 'kurel-spare-'));
+    const plugin = fileURLToPath(new URL('../fixtures/plugins/slow-to-load.mjs', import.meta.url));
+    // Every worker after the first takes 6 s to load: the spare at start, and the replacement.
+    const server = await startServe(['--port', '0', '--plugin', plugin, '--workers', '1', '--request-timeout', '1s'], {
+      cwd: ROOT,
+      env: { KUREL_TEST_LOAD_MARKER: join(work, 'loaded'), KUREL_TEST_LOAD_DELAY_MS: '6000' },
+    });
+    served = server;
+    const cancelled = await validate(server.url, SPIN_FOREVER);
+    expect([cancelled.status, cancelled.headers.get('retry-after')]).toEqual([503, null]);
+    const next = await validate(server.url, profile({ echo: { a: 1 } }));
+    expect(next.body).toMatchObject({ valid: true, resolved: { capabilities: { echo: { a: 1 } } } });
+    // Answered before the replacement had loaded: the spare took it.
+    expect(replacements(server)).toBe(0);
+    await waitFor(() => (replacements(server) === 1 ? true : undefined), 'the replacement to load', 30_000);
+  });
+});
+
+describe('a replacement worker that cannot load', () => {
+  let served: ServedProcess | undefined;
+  let work: string;
+  afterEach(async () => {
+    await served?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('takes no request, is logged, and leaves the service ready on its other workers', async () => {
+    work = mkdtempSync(join(tmpdir(), 'kurel-replacement-'));
+    const marker = join(work, 'refuse');
+    const plugin = fileURLToPath(new URL('../fixtures/plugins/loads-once.mjs', import.meta.url));
+    const server = await startServe(['--port', '0', '--plugin', plugin, '--workers', '2', '--request-timeout', '1s'], {
+      cwd: ROOT,
+      env: { KUREL_TEST_REFUSE_FILE: marker },
+    });
+    served = server;
+    writeFileSync(marker, '');
+    const cancelled = await validate(server.url, SPIN_FOREVER);
+    expect([cancelled.status, cancelled.headers.get('retry-after')]).toEqual([503, null]);
+    const line = await waitFor(
+      () => server.lines.find((l) => String(l['msg']).startsWith('a replacement worker could not load')),
+      'the failed replacement to be logged',
+    );
+    expect(line).toMatchObject({ level: 50, errors: [expect.stringContaining('the plugin refuses to load now')] });
+    expect((await get(server.url, '/readyz')).status).toBe(200);
+    const answers = await Promise.all(Array.from({ length: 4 }, () => validate(server.url, QUICK)));
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
+  });
+});
+
+describe('SIGTERM with pipelined requests on keep-alive connections', () => {
+  const sockets: Socket[] = [];
+  let served: ServedProcess | undefined;
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.destroy();
+    await served?.stop();
+  });
+
+  it('answers every request already received, and closes each connection after its last answer', async () => {
+    served = await startServe(['--port', '0', '--plugin', PLUGIN, '--workers', '2', '--request-timeout', '30s'], { cwd: ROOT });
+    const { port } = new URL(served.url);
+    const slow = profile({ spin: { ms: 1500 } });
+    const quick = profile({ spin: { ms: 0 } });
+    const post = (body: string) =>
+      `POST /v1/validate HTTP/1.1\r\nHost: kurel\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+    const pipeline = `${post(slow)}GET /healthz HTTP/1.1\r\nHost: kurel\r\n\r\n${post(quick)}`;
+    // Each first request keeps a worker for 1.5 s, so every connection's answers go out after the signal.
+    const connections = 10;
+    const received = Array.from({ length: connections }, () => {
+      const socket = connect(Number(port), '127.0.0.1');
+      sockets.push(socket);
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('error', () => undefined);
+      socket.write(pipeline);
+      return new Promise<string>((resolve) => socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1'))));
+    });
+    await waitFor(async () => ((await inFlight(served!.url)) >= connections * 3 + 1 ? true : undefined), 'every pipelined request to be read');
+    served.child.kill('SIGTERM');
+    const answers = (await Promise.all(received)).map(parseResponses);
+    for (const responses of answers) {
+      expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
+      expect(responses.map((r) => r.headers['connection'])).toEqual(['keep-alive', 'keep-alive', 'close']);
+    }
+    expect(await served.exit).toBe(0);
+  });
+});
+
+/** The responses in the bytes a connection received, read by their Content-Length. */
+function parseResponses(text: string): { status: number; headers: Record<string, string> }[] {
+  const responses: { status: number; headers: Record<string, string> }[] = [];
+  let rest = text;
+  while (rest.length > 0) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end === -1) throw new Error(`an incomplete response: ${JSON.stringify(rest.slice(0, 200))}`);
+    const [statusLine = '', ...lines] = rest.slice(0, end).split('\r\n');
+    const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+    const length = Number(headers['content-length'] ?? 0);
+    responses.push({ status: Number(statusLine.split(' ')[1]), headers });
+    rest = rest.slice(end + 4 + length);
+  }
+  return responses;
+}
