@@ -21,6 +21,18 @@ export interface ConfigurableOptions {
   platformDefault?: Platform;
 }
 
+/** The flags of a command that reads profiles against a catalogue and a lockfile. */
+export interface CatalogueCommandOptions extends ConfigurableOptions {
+  definitions: string[];
+  capabilityDef: string[];
+  plugin: PluginRef[];
+  strictCapabilities?: boolean;
+  /** `--require-pinned` (false or absent with `--no-require-pinned`). */
+  requirePinned?: boolean;
+  /** `--lockfile FILE`, or false for `--no-lockfile`. */
+  lockfile?: string | false;
+}
+
 /** A command's options with the config put in, and the config itself. */
 export type Configured<T> =
   | { ok: true; options: T & { definitions: string[]; capabilityDef: string[]; plugin: PluginRef[] }; run: RunConfig | undefined }

@@ -1,7 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
-import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { appendAll } from '../../core/data.js';
 import { compareDiagnostics, type Diagnostic, unsuppressed } from '../../core/diagnostics.js';
 import type { FileReport, InputFile } from '../../core/input.js';
@@ -15,7 +14,7 @@ import { buildEnvelope } from '../../operations/envelopes.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type ConfigurableOptions, configOf, configureCommand, textRefusal } from '../apply-config.js';
+import { type CatalogueCommandOptions, configOf, configureCommand, textRefusal } from '../apply-config.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
@@ -30,17 +29,9 @@ export const BUILD_FORMATS = ['text', 'json'] as const;
 export const BUILD_OUTPUTS = ['yaml', 'json'] as const;
 
 /** Options of `kurel build`. */
-export interface BuildCommandOptions extends ConfigurableOptions {
+export interface BuildCommandOptions extends CatalogueCommandOptions {
   /** Every `--profile` (files or globs). */
   profile: string[];
-  definitions: string[];
-  capabilityDef: string[];
-  plugin: PluginRef[];
-  strictCapabilities?: boolean;
-  /** `--require-pinned` (false or absent with `--no-require-pinned`). */
-  requirePinned?: boolean;
-  /** `--lockfile FILE`, or false for `--no-lockfile`. */
-  lockfile?: string | false;
   output: (typeof BUILD_OUTPUTS)[number];
   /** `--color`; `auto` by default. */
   color?: ColorChoice;

@@ -1,4 +1,3 @@
-import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { appendAll } from '../../core/data.js';
 import { compareDiagnostics, type Diagnostic, fileDiagnostic, hasErrors } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/input.js';
@@ -13,7 +12,7 @@ import { type LockPlan, planLock } from '../../operations/lock.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
+import { type CatalogueCommandOptions, configOf, configureCommand } from '../apply-config.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, lockKeyExists, readCommandLockfile } from '../command-lockfile.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
@@ -22,14 +21,7 @@ import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
 
 /** Options of `kurel lock`. */
-export interface LockCommandOptions extends ConfigurableOptions {
-  definitions: string[];
-  capabilityDef: string[];
-  plugin: PluginRef[];
-  strictCapabilities?: boolean;
-  requirePinned?: boolean;
-  /** `--lockfile FILE`; false (`--no-lockfile`) is a usage error here. */
-  lockfile?: string | false;
+export interface LockCommandOptions extends CatalogueCommandOptions {
   check: boolean;
   update: boolean;
   format: 'text' | 'json';

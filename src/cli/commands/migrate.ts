@@ -1,4 +1,3 @@
-import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { appendAll, compareBytes } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic, hasErrors } from '../../core/diagnostics.js';
 import { stringifyJson } from '../../core/json-text.js';
@@ -10,7 +9,7 @@ import { reportProblems } from '../../operations/report-problems.js';
 import { unifiedDiff } from '../../operations/unified-diff.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
+import { type CatalogueCommandOptions, configOf, configureCommand } from '../apply-config.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
@@ -20,16 +19,9 @@ import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
 
 /** Options of `kurel migrate`. */
-export interface MigrateCommandOptions extends ConfigurableOptions {
+export interface MigrateCommandOptions extends CatalogueCommandOptions {
   /** `--to NAME@VERSION` flags. */
   to: string[];
-  definitions: string[];
-  capabilityDef: string[];
-  plugin: PluginRef[];
-  strictCapabilities?: boolean;
-  requirePinned?: boolean;
-  /** `--lockfile FILE`, or false for `--no-lockfile`. */
-  lockfile?: string | false;
   write: boolean;
   check: boolean;
   lossy: boolean;

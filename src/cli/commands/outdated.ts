@@ -1,4 +1,3 @@
-import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { appendAll } from '../../core/data.js';
 import { compareDiagnostics, type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import { stringifyJson } from '../../core/json-text.js';
@@ -9,7 +8,7 @@ import { lintInputs } from '../../operations/lint.js';
 import { type OutdatedRow, outdatedRows } from '../../operations/outdated.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
+import { type CatalogueCommandOptions, configOf, configureCommand } from '../apply-config.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
 import { exitCodeOf } from '../exit-code.js';
@@ -19,13 +18,7 @@ import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
 
 /** Options of `kurel outdated`. */
-export interface OutdatedCommandOptions extends ConfigurableOptions {
-  definitions: string[];
-  capabilityDef: string[];
-  plugin: PluginRef[];
-  strictCapabilities?: boolean;
-  requirePinned?: boolean;
-  lockfile?: string | false;
+export interface OutdatedCommandOptions extends CatalogueCommandOptions {
   format: 'text' | 'json';
   stdinFilepath?: string;
   /** `--platform COMPONENT=VERSION` flags: they win over every profile's spec.platform. */
