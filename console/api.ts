@@ -42,6 +42,8 @@ export interface ServiceDiagnostic {
   endColumn: number;
   path: string;
   hint?: string;
+  /** Set when a `# kurel-disable` comment in the profile silenced it. */
+  suppressed?: { reason?: string };
 }
 
 /** `POST v1/validate`'s answer. */

@@ -10,7 +10,14 @@ export const ExternalSecretRendering = Type.Object(
     secretStoreRef: Type.Object(
       {
         name: Name('secret store name'),
-        kind: Type.Optional(Type.String({ default: STORE_KIND_DEFAULT, description: 'store kind (default ClusterSecretStore)' })),
+        // The two store kinds External Secrets Operator has; empty means the default, as in the Go tool.
+        kind: Type.Optional(
+          Type.String({
+            enum: ['SecretStore', STORE_KIND_DEFAULT, ''],
+            default: STORE_KIND_DEFAULT,
+            description: 'store kind: SecretStore or ClusterSecretStore (default ClusterSecretStore; empty means the default)',
+          }),
+        ),
       },
       { additionalProperties: false, description: 'the External Secrets store' },
     ),
@@ -18,6 +25,7 @@ export const ExternalSecretRendering = Type.Object(
       Type.String({
         pattern: DURATION_PATTERN,
         'x-expected': 'a duration such as 1h, 30m, 90s or 1h30m (units ns, us, ms, s, m, h)',
+        'x-bare-number-unit': 's',
         description: 'how often secrets are refreshed',
       }),
     ),
@@ -31,7 +39,7 @@ export const ExternalSecretRendering = Type.Object(
  */
 export const externalSecret = defineHandler({
   type: 'external-secret',
-  version: '1.0.0',
+  version: '2.0.0',
   description: 'Syncs secrets into the namespace from an external secret store',
   capabilityAware: true,
   capabilityRequired: false,

@@ -128,7 +128,8 @@ export function createPlaygroundView(options: { nonce: string }): PlaygroundView
     }
     // A newer text is on its way to the service; this answer is about one nobody sees any more.
     if (view.state.doc !== doc) return [];
-    const own = result.diagnostics.filter((d) => d.file === REQUEST_FILE);
+    // A problem a comment in the profile silenced is left out, as kurel lint's text leaves it out.
+    const own = result.diagnostics.filter((d) => d.file === REQUEST_FILE && d.suppressed === undefined);
     showProblems(view, own);
     showResolved(result);
     return own.map((d) => toEditorDiagnostic(doc, d));

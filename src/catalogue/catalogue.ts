@@ -12,6 +12,7 @@ import type { Locatable, YamlDocument } from '../yaml/source.js';
 import { assertHandlerIsSound } from './assert-handler.js';
 import { RegistryError } from './errors.js';
 import { loadDefinitionDocuments } from './load-definitions.js';
+import { runPluginHandler } from './plugin-result.js';
 
 /** Where a registered handler came from. */
 export type HandlerSource = 'builtin' | `plugin:${string}`;
@@ -270,9 +271,14 @@ export class Catalogue {
     }
     if (handler && !issues.some((issue) => issue.severity === 'error')) {
       if (handler.validateAndApplyDefaults) {
-        // A plugin gets a copy it cannot be misled by (DESIGN §7.3); built-ins read the data as it is.
-        const given = registered?.source === 'builtin' ? current : (untrustedCopy(current) as Rendering);
-        const result = handler.validateAndApplyDefaults(given, context);
+        const validate = handler.validateAndApplyDefaults.bind(handler);
+        const input = current;
+        // A plugin is plain JavaScript: it gets a copy it cannot be misled by (DESIGN §7.3), and
+        // what it throws or returns is checked, never trusted. Built-ins read the data as it is.
+        const result =
+          registered.source === 'builtin'
+            ? validate(input, context)
+            : runPluginHandler(registered.source.slice('plugin:'.length), () => validate(untrustedCopy(input) as Rendering, context), input);
         appendAll(issues, result.issues);
         current = result.rendering;
         validated = true;

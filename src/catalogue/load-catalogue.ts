@@ -1,16 +1,16 @@
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { FileReport, InputFile } from '../core/input.js';
-import { readInput } from '../documents/read-input.js';
+import { type ReadInput, readInput } from '../documents/read-input.js';
 import { gatherInputs } from '../files/gather-inputs.js';
 import type { SourceText, YamlDocument } from '../yaml/source.js';
 import { type Catalogue, createCatalogue } from './catalogue.js';
 import { RegistryError } from './errors.js';
-import { loadPlugins, withPlugins } from './load-plugins.js';
+import { loadPlugins, type PluginRef, withPlugins } from './load-plugins.js';
 
 /** Where a catalogue's handlers and definitions come from. */
 export interface CatalogueSources {
   /** Handler plugins: paths (relative to `cwd`) or package names. */
-  plugins?: readonly string[];
+  plugins?: readonly PluginRef[];
   /** Folders searched recursively for CapabilityDefinition files, named as they are shown in diagnostics. */
   definitionDirs?: readonly string[];
   /** CapabilityDefinition files. */
@@ -35,30 +35,35 @@ export interface CatalogueLoad {
  * The built-in handlers plus the plugins: each plugin imported and put through the startup
  * assertion. Throws {@link RegistryError} naming the plugin when one is refused.
  */
-export async function loadHandlers(plugins: readonly string[], cwd: string): Promise<Catalogue> {
+export async function loadHandlers(plugins: readonly PluginRef[], cwd: string): Promise<Catalogue> {
   const catalogue = createCatalogue();
   return plugins.length === 0 ? catalogue : withPlugins(catalogue, await loadPlugins(plugins, cwd));
 }
 
-/** A refused plugin as the `usage` diagnostic that explains an exit code of 2. */
+/** A refused plugin as the `usage` diagnostic that explains a command's exit code of 2 (a command has no start to refuse). */
 export function refusalDiagnostic(err: RegistryError): Diagnostic {
-  return fileDiagnostic(err.source ?? '<plugin>', 'usage', `refusing to start: ${err.message}`);
+  return fileDiagnostic(err.source ?? '<plugin>', 'usage', err.message);
 }
 
 /** CapabilityDefinition documents read from input files, and what became of each file. */
 export interface DefinitionDocuments {
   documents: YamlDocument[];
   diagnostics: Diagnostic[];
+  /** The texts of the files with diagnostics so far. */
   sources: Map<string, SourceText>;
   files: FileReport[];
+  /** The text of any file read, for problems found later (a file the fast path read is parsed in full only then). */
+  sourceOf(file: string): SourceText | undefined;
 }
 
 /** Reads definition files: their CapabilityDefinition documents, and the files of other kinds listed as skipped. */
 export function readDefinitionInputs(inputs: readonly InputFile[]): DefinitionDocuments {
-  const out: DefinitionDocuments = { documents: [], diagnostics: [], sources: new Map(), files: [] };
+  const reads = new Map<string, ReadInput>();
+  const out: DefinitionDocuments = { documents: [], diagnostics: [], sources: new Map(), files: [], sourceOf: (file) => reads.get(file)?.source };
   for (const input of inputs) {
     const read = readInput({ ...input, origin: 'definition' });
-    out.sources.set(input.file, read.source);
+    reads.set(input.file, read);
+    if (read.diagnostics.length > 0) out.sources.set(input.file, read.source);
     out.files.push(read.report);
     for (const d of read.diagnostics) out.diagnostics.push(d);
     for (const d of read.definitions) out.documents.push(d);
@@ -73,9 +78,13 @@ export function readDefinitionInputs(inputs: readonly InputFile[]): DefinitionDo
  */
 export async function loadDefinitionFiles(
   catalogue: Catalogue,
-  sources: Pick<CatalogueSources, 'definitionDirs' | 'definitionFiles'>,
+  sources: Pick<CatalogueSources, 'definitionDirs' | 'definitionFiles'> & { cwd?: string },
 ): Promise<Omit<CatalogueLoad, 'catalogue'> & { catalogue: Catalogue }> {
-  const gathered = await gatherInputs({ definitionDirs: sources.definitionDirs ?? [], definitionFiles: sources.definitionFiles ?? [] });
+  const gathered = await gatherInputs({
+    definitionDirs: sources.definitionDirs ?? [],
+    definitionFiles: sources.definitionFiles ?? [],
+    ...(sources.cwd !== undefined ? { cwd: sources.cwd } : {}),
+  });
   const added = addDefinitionInputs(catalogue, gathered.inputs);
   return { ...added, diagnostics: [...gathered.diagnostics, ...added.diagnostics], fatal: gathered.fatal };
 }
@@ -88,6 +97,10 @@ export async function loadDefinitionFiles(
 export function addDefinitionInputs(catalogue: Catalogue, inputs: readonly InputFile[]): Omit<CatalogueLoad, 'catalogue' | 'fatal'> & { catalogue: Catalogue } {
   const read = readDefinitionInputs(inputs);
   const extended = catalogue.withDefinitions(read.documents);
+  for (const d of extended.diagnostics) {
+    const source = read.sources.has(d.file) ? undefined : read.sourceOf(d.file);
+    if (source) read.sources.set(d.file, source);
+  }
   return {
     catalogue: extended.catalogue,
     diagnostics: [...read.diagnostics, ...extended.diagnostics],

@@ -18,16 +18,23 @@ export class PluginLoadError extends RegistryError {
 }
 
 /**
+ * A plugin as named: a path or a package name, resolved from `cwd` or, for one named in a
+ * configuration file, from `from` (the file's folder).
+ */
+export type PluginRef = string | { spec: string; from: string };
+
+/**
  * Loads handler plugins (DESIGN §5.3): each is an ES module whose default export is a handler
  * or an array of handlers. `spec` is a path (relative to `cwd`) or a package name (resolved
  * from `cwd`). Returns the handlers to put into a catalogue (which asserts the handler
  * contract); throws {@link PluginLoadError} naming the plugin when it cannot be loaded or
  * exports no handler.
  */
-export async function loadPlugins(specs: readonly string[], cwd: string = process.cwd()): Promise<HandlerCandidate[]> {
+export async function loadPlugins(refs: readonly PluginRef[], cwd: string = process.cwd()): Promise<HandlerCandidate[]> {
   const handlers: HandlerCandidate[] = [];
-  for (const spec of specs) {
-    const exported = await importPlugin(spec, cwd);
+  for (const ref of refs) {
+    const spec = typeof ref === 'string' ? ref : ref.spec;
+    const exported = await importPlugin(spec, typeof ref === 'string' ? cwd : ref.from);
     const candidates: unknown[] = Array.isArray(exported) ? exported : [exported];
     if (candidates.length === 0) throw new PluginLoadError(spec, 'the default export is an empty array; expected a handler or an array of handlers');
     for (const handler of candidates) handlers.push({ handler, source: `plugin:${spec}` });
@@ -84,8 +91,14 @@ function locatePlugin(spec: string, cwd: string): string {
     return pathToFileURL(asPath).href;
   }
   const entry = resolvePackageEntry(spec, cwd) ?? resolveWithRequire(spec, cwd);
-  // Neither found it from `cwd`: let Node resolve it from kurel's own location (a global install).
-  return entry === undefined ? spec : pathToFileURL(entry).href;
+  if (entry !== undefined) return pathToFileURL(entry).href;
+  // Neither found it from `cwd`: Node may still find it from kurel's own location (a global
+  // install). Asked here, so a package found nowhere is named from `cwd`, not from kurel's files.
+  try {
+    return import.meta.resolve(spec);
+  } catch {
+    throw new PluginLoadError(spec, `cannot find the package ${spec} from ${resolve(cwd)}; install it there, or give the plugin's path (./${spec}.mjs)`);
+  }
 }
 
 /** Finds an ES module package's entry from `cwd` upwards, honouring `exports` with the import conditions. */
@@ -174,6 +187,6 @@ function messageOf(err: unknown): string {
 }
 
 /** A catalogue with the plugins named by `specs` imported and added (see {@link loadPlugins} and {@link withPlugins}). */
-export async function addPlugins(catalogue: Catalogue, specs: readonly string[], cwd: string = process.cwd()): Promise<Catalogue> {
+export async function addPlugins(catalogue: Catalogue, specs: readonly PluginRef[], cwd: string = process.cwd()): Promise<Catalogue> {
   return withPlugins(catalogue, await loadPlugins(specs, cwd));
 }

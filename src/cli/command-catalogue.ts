@@ -1,9 +1,11 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { RegistryError } from '../catalogue/errors.js';
 import { loadCatalogue, loadHandlers, refusalDiagnostic } from '../catalogue/load-catalogue.js';
+import type { PluginRef } from '../catalogue/load-plugins.js';
 import { type Diagnostic, hasErrors } from '../core/diagnostics.js';
 import { reportProblems } from '../operations/report-problems.js';
 import type { Platform } from '../schema/platform-version.js';
+import { type ConfigurableOptions, configureCommand } from './apply-config.js';
 import { EXIT } from './exit-code.js';
 import { formatText, paletteFor } from './format/text.js';
 import type { CommandIo } from './io.js';
@@ -15,7 +17,7 @@ export type CommandHandlers = { refused: false; catalogue: Catalogue } | { refus
  * A command's handlers: built-ins, then each `--plugin` through the startup assertion. A
  * refused plugin becomes a `usage` diagnostic naming it; other failures throw.
  */
-export async function loadCommandHandlers(plugins: readonly string[], cwd: string): Promise<CommandHandlers> {
+export async function loadCommandHandlers(plugins: readonly PluginRef[], cwd: string): Promise<CommandHandlers> {
   try {
     return { refused: false, catalogue: await loadHandlers(plugins, cwd) };
   } catch (err) {
@@ -24,11 +26,11 @@ export async function loadCommandHandlers(plugins: readonly string[], cwd: strin
   }
 }
 
-/** The flags that choose which capabilities a command knows besides the built-ins. */
+/** The flags that choose which capabilities a command knows besides the built-ins (with the config's entries before them). */
 export interface CapabilitySourceOptions {
   definitions: string[];
   capabilityDef: string[];
-  plugin: string[];
+  plugin: PluginRef[];
 }
 
 /** The flags of a command that publishes schemas narrowed to a platform (`kurel schema`, `kurel types`). */
@@ -39,8 +41,8 @@ export interface PublishOptions extends CapabilitySourceOptions {
   platformDefault?: Platform;
 }
 
-/** A catalogue ready to publish, or the exit code when loading it failed (diagnostics already printed). */
-export type PublishedCatalogue = { ok: true; catalogue: Catalogue } | { ok: false; exitCode: number };
+/** A catalogue ready to publish with the platform the config defaults to, or the exit code when loading it failed (diagnostics already printed). */
+export type PublishedCatalogue = { ok: true; catalogue: Catalogue; platformDefault: Platform | undefined } | { ok: false; exitCode: number };
 
 /**
  * The catalogue a command publishes (schema, types, capabilities): built-ins, plugins and the
@@ -48,12 +50,15 @@ export type PublishedCatalogue = { ok: true; catalogue: Catalogue } | { ok: fals
  * any error stops the command (a schema that silently lacked a capability would mislead),
  * warnings do not.
  */
-export async function loadPublishedCatalogue(options: CapabilitySourceOptions, io: CommandIo): Promise<PublishedCatalogue> {
+export async function loadPublishedCatalogue(flags: CapabilitySourceOptions & ConfigurableOptions, io: CommandIo): Promise<PublishedCatalogue> {
+  const configured = configureCommand(flags, io);
+  if (!configured.ok) return { ok: false, exitCode: configured.exitCode };
+  const { options } = configured;
   const load = await loadCatalogue({ plugins: options.plugin, definitionDirs: options.definitions, definitionFiles: options.capabilityDef, cwd: io.cwd });
   const diagnostics = load.diagnostics;
   const shown = reportProblems(diagnostics).diagnostics;
   if (shown.length > 0) io.stderr(`${formatText(shown, load.sources, paletteFor(io.stderrIsTTY ? { isTTY: true } : {}, io.env))}\n`);
   if (load.fatal || !load.catalogue) return { ok: false, exitCode: EXIT.usage };
   if (hasErrors(diagnostics)) return { ok: false, exitCode: EXIT.problems };
-  return { ok: true, catalogue: load.catalogue };
+  return { ok: true, catalogue: load.catalogue, platformDefault: options.platformDefault };
 }

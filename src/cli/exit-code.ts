@@ -9,7 +9,9 @@ export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
  */
 export function exitCodeOf(diagnostics: readonly Diagnostic[], options: { fatal: boolean; strict?: boolean }): number {
   if (options.fatal) return EXIT.usage;
-  if (diagnostics.some((d) => d.severity === 'error')) return EXIT.problems;
-  if (options.strict && diagnostics.length > 0) return EXIT.problems;
+  // A problem a comment in the file suppressed never counts.
+  const counted = diagnostics.filter((d) => d.suppressed === undefined);
+  if (counted.some((d) => d.severity === 'error')) return EXIT.problems;
+  if (options.strict && counted.length > 0) return EXIT.problems;
   return EXIT.ok;
 }

@@ -6,8 +6,10 @@ import { VERSION } from '../core/version.js';
 import { type EnvelopeShape, envelopeOf } from '../operations/envelopes.js';
 import { EXIT } from './exit-code.js';
 import { LINT_FORMATS } from './format/index.js';
+import { COLOR_CHOICES } from './format/text.js';
 import type { CommandIo } from './io.js';
 import { collectPlatformFlag } from './platform-flags.js';
+import { collectReportTarget } from './report-targets.js';
 import { readStdin } from './stdin.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
@@ -24,6 +26,12 @@ const lockfileOption = () =>
 const noLockfileOption = () => new Option('--no-lockfile', 'ignore any lockfile');
 // DESIGN §8.4: the version of one platform component, over the profile's spec.platform.
 const platformOption = (what: string) => new Option('--platform <component=version>', what).argParser(collectPlatformFlag).default([]);
+// DESIGN §5.4: every command that takes --definitions reads .kurel.yaml, or the one named, or none.
+const configOption = () => new Option('--config <file>', 'read this configuration file instead of the .kurel.yaml found above the working directory');
+const noConfigOption = () => new Option('--no-config', 'read no configuration file');
+// DESIGN §5.4: --color first, then FORCE_COLOR, then NO_COLOR, else whether the stream is a terminal.
+const colorOption = () =>
+  new Option('--color <when>', 'colour the text output: auto (on a terminal), always or never').choices([...COLOR_CHOICES]).default('auto');
 const PROFILE_PLATFORM = "judge profiles at this platform version, such as kubernetes=1.29, over the profile's spec.platform (repeatable)";
 const NARROW_PLATFORM = 'narrow the schemas to this platform version, such as kubernetes=1.29: fields it lacks are left out (repeatable)';
 
@@ -44,13 +52,23 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
     .addOption(platformOption(PROFILE_PLATFORM))
-    .option('--strict', 'exit 1 on warnings too', false)
-    .option('--strict-capabilities', 'report unknown capabilities as errors', false)
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .option('--strict', 'exit 1 on warnings too')
+    .option('--no-strict', 'turn off strict: true of the configuration')
+    .option('--strict-capabilities', 'report unknown capabilities as errors')
+    .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
     .addOption(requirePinnedOption())
     .addOption(noRequirePinnedOption())
     .addOption(lockfileOption())
     .addOption(noLockfileOption())
-    .addOption(new Option('--format <format>', 'output format').choices([...LINT_FORMATS]).default('text'))
+    .addOption(
+      new Option('--format <format[=file]>', `a report: ${LINT_FORMATS.join(', ')}, to standard output or with =FILE to a file (repeatable; default text)`)
+        .argParser(collectReportTarget)
+        .default([]),
+    )
+    .addOption(colorOption())
+    .option('--quiet', 'print only the problems that fail the run (text and github)')
     .option('--stdin-filepath <name>', 'the file name to report for standard input')
     .exitOverride()
     .action(async (paths: string[], options) => {
@@ -74,12 +92,16 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
     .addOption(platformOption(PROFILE_PLATFORM))
-    .option('--strict-capabilities', 'report used capabilities that nothing validates as errors', false)
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .option('--strict-capabilities', 'report used capabilities that nothing validates as errors')
+    .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
     .addOption(requirePinnedOption())
     .addOption(noRequirePinnedOption())
     .addOption(lockfileOption())
     .addOption(noLockfileOption())
     .addOption(new Option('--output <format>', 'how the resolved application is printed with --format text').choices(['yaml', 'json']).default('yaml'))
+    .addOption(colorOption())
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .exitOverride()
     .action(async (target: string, options) => {
@@ -95,7 +117,10 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
     .addOption(platformOption(PROFILE_PLATFORM))
-    .option('--strict-capabilities', 'report unknown capabilities as errors', false)
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .option('--strict-capabilities', 'report unknown capabilities as errors')
+    .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
     .addOption(requirePinnedOption())
     .addOption(noRequirePinnedOption())
     .addOption(lockfileOption())
@@ -118,7 +143,10 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
     .addOption(platformOption(PROFILE_PLATFORM))
-    .option('--strict-capabilities', 'report unknown capabilities as errors', false)
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .option('--strict-capabilities', 'report unknown capabilities as errors')
+    .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
     .addOption(requirePinnedOption())
     .addOption(noRequirePinnedOption())
     .addOption(lockfileOption())
@@ -144,7 +172,10 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
     .addOption(platformOption(PROFILE_PLATFORM))
-    .option('--strict-capabilities', 'report unknown capabilities as errors', false)
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .option('--strict-capabilities', 'report unknown capabilities as errors')
+    .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
     .addOption(requirePinnedOption())
     .addOption(noRequirePinnedOption())
     .addOption(lockfileOption())
@@ -170,6 +201,8 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .argument('[args...]', 'two CapabilityDefinition files to compare, or with --definitions the names whose versions to compare (default: every name)')
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
+    .addOption(configOption())
+    .addOption(noConfigOption())
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
     .exitOverride()
     .action(async (args: string[], options) => {
@@ -184,6 +217,8 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(configOption())
+    .addOption(noConfigOption())
     .addOption(platformOption(NARROW_PLATFORM))
     .exitOverride()
     .action(async (type: string | undefined, options) => {
@@ -198,6 +233,8 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(configOption())
+    .addOption(noConfigOption())
     .addOption(platformOption(NARROW_PLATFORM))
     .exitOverride()
     .action(async (options) => {
@@ -211,6 +248,8 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(definitionsOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
+    .addOption(configOption())
+    .addOption(noConfigOption())
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .exitOverride()
     .action(async (options) => {
@@ -229,15 +268,28 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     });
 
   program
+    .command('explain')
+    .description('explain a diagnostic code: what it means, a wrong and a right example, how to fix it')
+    .argument('<code>', 'a diagnostic code, such as unknown-field')
+    .exitOverride()
+    .action(async (code: string) => {
+      const { runExplain } = await import('./commands/explain.js');
+      setExit(runExplain(code, io));
+    });
+
+  program
     .command('serve')
-    .description('serve the validation API over HTTP (routes in openapi.yaml); loads the embedded definitions/ too')
+    .description('serve the validation API over HTTP (routes in openapi.yaml); without named definitions, the embedded definitions/')
     .option('--host <host>', 'the address to listen on', '127.0.0.1')
     .option('--port <port>', 'the port to listen on (0 picks a free one)', '8080')
-    .option('--definitions <dir>', 'load CapabilityDefinitions from this folder too (repeatable; reloaded on SIGHUP)', collect, [])
+    .option('--definitions <dir>', 'load CapabilityDefinitions from this folder instead of the embedded ones (repeatable; reloaded on SIGHUP)', collect, [])
     .option('--watch-definitions', 'reload by itself when a file under a --definitions folder changes', false)
     .addOption(pluginOption())
+    .addOption(configOption())
+    .addOption(noConfigOption())
     .option('--lockfile <file>', 'serve only the definition versions this lockfile locks; refuse to start or reload when a digest differs')
     .addOption(requirePinnedOption())
+    .addOption(noRequirePinnedOption())
     .option('--tls-cert <file>', 'serve HTTPS only, with this PEM certificate (reloaded when the file changes; needs --tls-key)')
     .option('--tls-key <file>', 'the PEM private key of --tls-cert')
     .option('--workers <n>', 'worker threads that validate, build and publish schemas (default: the CPUs Node reports, os.availableParallelism())')
@@ -273,8 +325,11 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
   } catch (err) {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
-      if (wantsJson(argv)) {
-        const diagnostic = fileDiagnostic('<command line>', 'usage', err.message.replace(/^error: /, '').replace(/\.$/, ''));
+      if (ENVELOPE_COMMANDS.has(argv[0] ?? '') && wantsJson(argv)) {
+        // Commander's own suggestion (`(Did you mean --color?)`) becomes the diagnostic's hint.
+        const [first = '', ...rest] = err.message.replace(/^error: /, '').split('\n');
+        const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(' ').trim());
+        const diagnostic = fileDiagnostic('<command line>', 'usage', first.replace(/\.$/, ''), suggestion ? { hint: `did you mean ${suggestion[1]}?` } : {});
         // Each command's envelope has its own members, also when the command line is wrong.
         io.stdout(`${stringifyJson(envelopeOf(envelopeShapeOf(argv[0]), false, [diagnostic]))}\n`);
       }
@@ -284,11 +339,16 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
   }
 }
 
+// The commands whose `--format json` is an envelope (DESIGN §5.1, §11); any other command's
+// JSON is its own data (a schema, a CRD, a capability list), never an envelope.
+const ENVELOPE_COMMANDS: ReadonlySet<string> = new Set(['lint', 'build', 'lock', 'outdated', 'migrate', 'compat']);
+
 function envelopeShapeOf(command: string | undefined): EnvelopeShape {
   if (command === 'build' || command === 'lock' || command === 'outdated' || command === 'migrate' || command === 'compat') return command;
   return 'run';
 }
 
+// Only a JSON report on standard output is an envelope to print; `json=FILE` goes to a file.
 function wantsJson(argv: readonly string[]): boolean {
   return argv.some((arg, i) => arg === '--format=json' || (arg === '--format' && argv[i + 1] === 'json'));
 }

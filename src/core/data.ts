@@ -53,8 +53,9 @@ export function describeValue(value: unknown): string {
   return 'a map';
 }
 
-/** Describes an expected literal for messages: strings bare, anything else as JSON. */
+/** Describes an expected literal for messages: strings bare (the empty string as ""), anything else as JSON. */
 export function describeLiteral(value: unknown): string {
+  if (value === '') return '""';
   return typeof value === 'string' ? value : truncate(JSON.stringify(value) ?? String(value));
 }
 

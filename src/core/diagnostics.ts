@@ -36,6 +36,8 @@ export const DIAGNOSTIC_CODES = [
   'field-deprecated',
   'version-deprecated',
   'too-many-problems',
+  'plugin-error',
+  'unused-suppression',
   'migration-lossy',
   'migration-needs-value',
   'migration-unsupported',
@@ -44,6 +46,31 @@ export const DIAGNOSTIC_CODES = [
 
 /** A stable kebab-case diagnostic code. */
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
+
+/**
+ * The codes that decide whether a run can be trusted (DESIGN §11): a config may raise them,
+ * never lower or turn them off, and no comment in a file can suppress them. Named as strings
+ * so that codes other parts of kurel add (lock-outdated, …) are covered once they exist.
+ */
+export const RAISE_ONLY_CODES: ReadonlySet<string> = new Set([
+  'yaml-syntax',
+  'io-error',
+  'usage',
+  'file-too-large',
+  'too-deep',
+  'alias-limit',
+  'definition-invalid',
+  'definition-conflict',
+  'definition-changed',
+  'lock-outdated',
+  'plugin-error',
+  'migration-unsupported',
+]);
+
+/** True for a stable diagnostic code kurel has. */
+export function isDiagnosticCode(text: string): text is DiagnosticCode {
+  return (DIAGNOSTIC_CODES as readonly string[]).includes(text);
+}
 
 /** How bad a diagnostic is; only errors fail a run unless `--strict` is given. */
 export type Severity = 'error' | 'warning';
@@ -70,6 +97,11 @@ export interface Issue {
   /** Which part of `path` to point at; defaults by code. */
   part?: Part;
   hint?: string;
+  /**
+   * The hint is `<lead>: "<the value as written in the source><suffix>"` (`quote it: "1.10"`,
+   * not the parsed `1.1`); `hint` says the same from the parsed value, for a caller without the text.
+   */
+  quote?: { lead: string; suffix: string };
 }
 
 /** One problem the user can fix, positioned in the file they gave. */
@@ -85,6 +117,11 @@ export interface Diagnostic {
   /** JSON Pointer of the offending node (`""` for the whole document). */
   path: string;
   hint?: string;
+  /**
+   * Set when a `# kurel-disable` comment in the file silences it: it stays in JSON and SARIF
+   * reports, but is hidden in text, GitHub and JUnit output and never fails a run.
+   */
+  suppressed?: { reason?: string };
 }
 
 const KEY_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
@@ -142,9 +179,14 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return a.line - b.line || a.column - b.column || compareText(a.code, b.code) || compareText(a.message, b.message);
 }
 
-/** True when any diagnostic is an error. */
+/** True when any diagnostic is an error that no comment suppressed. */
 export function hasErrors(diagnostics: readonly Diagnostic[]): boolean {
-  return diagnostics.some((d) => d.severity === 'error');
+  return diagnostics.some((d) => d.severity === 'error' && d.suppressed === undefined);
+}
+
+/** The diagnostics a report shows and a run is judged by: those no comment suppressed. */
+export function unsuppressed(diagnostics: readonly Diagnostic[]): Diagnostic[] {
+  return diagnostics.filter((d) => d.suppressed === undefined);
 }
 
 /** Renders a relative path for messages: `issuerRef.name`, `trafficSources[0].namespace`. */
@@ -158,6 +200,6 @@ export function describePath(path: Path): string {
 }
 
 /** A diagnostic about a whole file (no position inside it). */
-export function fileDiagnostic(file: string, code: DiagnosticCode, message: string): Diagnostic {
-  return { code, severity: 'error', message, file, line: 1, column: 1, endLine: 1, endColumn: 1, path: '' };
+export function fileDiagnostic(file: string, code: DiagnosticCode, message: string, extra: { hint?: string } = {}): Diagnostic {
+  return { code, severity: 'error', message, file, line: 1, column: 1, endLine: 1, endColumn: 1, path: '', ...extra };
 }

@@ -34,6 +34,8 @@ export interface JsonSchema {
   title?: string;
   /** What a `pattern` means, for messages ("a duration such as 1h or 30m"). */
   'x-expected'?: string;
+  /** The unit a bare number most likely meant where a string is expected (`s` for a duration): the hint adds it. */
+  'x-bare-number-unit'?: string;
   [keyword: string]: unknown;
 }
 

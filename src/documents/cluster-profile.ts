@@ -1,23 +1,38 @@
 import { Type } from '@sinclair/typebox';
+import { isMap } from '../core/data.js';
+import { didYouMean } from '../core/suggest.js';
 import { nativePattern } from '../schema/pattern-matcher.js';
 import { COMPONENT_PATTERN, PLATFORM_VERSION_EXPECTED, PLATFORM_VERSION_PATTERN } from '../schema/platform-version.js';
 import { ApiVersion, CAPABILITY_KEY, SubdomainName } from './common.js';
 
+const BindingMap = Type.Object(
+  {
+    rendering: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'how this cluster implements the capability' })),
+    version: Type.Optional(
+      Type.String({
+        description: 'the version to use: exact (2.1.3), partial (2.1, 2) or a range (^2.1.0, ~2.1.3, ">=2.1 <3"); absent: the highest release',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 /** One capability binding: `rendering` (absent, null or a map) and the `version` pin (DESIGN §8.2). */
-export const CapabilityBinding = Type.Union([
-  Type.Null(),
-  Type.Object(
-    {
-      rendering: Type.Optional(Type.Object({}, { additionalProperties: true, description: 'how this cluster implements the capability' })),
-      version: Type.Optional(
-        Type.String({
-          description: 'the version to use: exact (2.1.3), partial (2.1, 2) or a range (^2.1.0, ~2.1.3, ">=2.1 <3"); absent: the highest release',
-        }),
-      ),
-    },
-    { additionalProperties: false },
-  ),
-]);
+export const CapabilityBinding = Type.Union([Type.Null(), BindingMap]);
+
+/**
+ * The keys of a binding written where its `rendering:` level was forgotten: the binding has
+ * no `rendering`, and its keys unknown to a binding are none of them a slip of a binding's
+ * own key (`rendring` is a typo, not a forgotten level). Empty otherwise.
+ */
+export function keysMissingRenderingLevel(binding: unknown): string[] {
+  if (!isMap(binding)) return [];
+  if (Object.hasOwn(binding, 'rendering')) return [];
+  const own = Object.keys(BindingMap.properties);
+  const unknown = Object.keys(binding).filter((key) => !own.includes(key));
+  if (unknown.length === 0 || unknown.some((key) => didYouMean(key, own) !== undefined)) return [];
+  return unknown;
+}
 
 /**
  * `spec.platform`: the version each platform component of the cluster runs (DESIGN §8.4), by

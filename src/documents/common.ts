@@ -2,8 +2,10 @@ import { Type } from '@sinclair/typebox';
 import type { Issue, Path } from '../core/diagnostics.js';
 import { nativePattern } from '../schema/pattern-matcher.js';
 
+/** The API group of every kurel document. */
+export const API_GROUP = 'launcher.gokure.dev';
 /** The apiVersion every kurel document carries. */
-export const API_VERSION = 'launcher.gokure.dev/v1alpha1';
+export const API_VERSION = `${API_GROUP}/v1alpha1`;
 
 /** DNS-1123 subdomain: lowercase alphanumerics, `-` and `.`, labels start and end alphanumeric. */
 export const DNS1123_SUBDOMAIN = nativePattern('^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$');

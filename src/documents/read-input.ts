@@ -1,8 +1,13 @@
+import { basename } from 'node:path';
 import { appendAll, isMap } from '../core/data.js';
 import { type Diagnostic, error, hasErrors } from '../core/diagnostics.js';
 import type { FileReport, InputFile } from '../core/input.js';
+import { didYouMean } from '../core/suggest.js';
 import { readYaml, type YamlRead } from '../yaml/read-yaml.js';
-import type { SourceText, YamlDocument } from '../yaml/source.js';
+import { parseYamlStream, type SourceText, type YamlDocument } from '../yaml/source.js';
+import { LOCK_KIND } from './capability-lock.js';
+import { API_GROUP } from './common.js';
+import { CONFIG_FILE_NAME } from './kurel-config.js';
 
 /** The kinds of document kurel reads. */
 export const PROFILE = 'ClusterProfile';
@@ -21,6 +26,8 @@ export interface ReadInput {
   clean: boolean;
   /** CapabilityDefinition documents found in the file (those whose data could be read). */
   definitions: YamlDocument[];
+  /** True when the fast path read the file: the full reader has not run, and the text holds no suppression comment. */
+  readonly isFast?: boolean;
 }
 
 /**
@@ -30,6 +37,12 @@ export interface ReadInput {
  * when the file was named, and skipped in a folder. Never throws.
  */
 export function readInput(input: InputFile): ReadInput {
+  if (input.origin === 'directory' && basename(input.file) === CONFIG_FILE_NAME) {
+    // Found by a folder search, the configuration is listed, never read as an input (DESIGN §11).
+    const skipped = parseYamlStream('', input.file);
+    const report: FileReport = { path: input.file, kind: 'unknown', status: 'skipped', reason: `${CONFIG_FILE_NAME} configures kurel; it is not linted` };
+    return { source: skipped.source, report, diagnostics: [], document: undefined, clean: false, definitions: [] };
+  }
   const stream = readYaml(input.content, input.file);
   const out = new FileReading(stream, input.file);
   if (stream.diagnostics.length > 0) return out;
@@ -70,12 +83,28 @@ export function readInput(input: InputFile): ReadInput {
   if (named) {
     out.report = { path: input.file, kind: kinds[0] ?? 'unknown', status: 'checked' };
     if (first.data !== undefined) out.diagnostics.push(first.toDiagnostic(kindIssue(first.data, expected)));
-  } else {
-    const kind = kinds[0] ?? 'unknown';
-    const reason = kinds[0] === undefined ? 'no kind: not a kurel document' : `kind ${kind} is not linted`;
-    out.report = { path: input.file, kind, status: 'skipped', reason };
+    return out;
   }
+  // In a folder, a document that says it is kurel's (its apiVersion) but names no kind kurel
+  // knows is a mistake, not some other tool's file (DESIGN §5.4): ClusterProfle is never skipped.
+  const mistaken = documents.filter((d) => isKurelDocument(d.data) && !KNOWN_KINDS.includes(kindOf(d.data) ?? ''));
+  if (mistaken.length > 0) {
+    out.report = { path: input.file, kind: kinds[0] ?? 'unknown', status: 'checked' };
+    for (const d of mistaken) out.diagnostics.push(d.toDiagnostic(kindIssue(d.data, `${PROFILE} or ${DEFINITION}`)));
+    return out;
+  }
+  const kind = kinds[0] ?? 'unknown';
+  const reason = kinds[0] === undefined ? 'no kind: not a kurel document' : `kind ${kind} is not linted`;
+  out.report = { path: input.file, kind, status: 'skipped', reason };
   return out;
+}
+
+/** Every kind of document kurel has: lint checks the first two and skips the others in a folder. */
+export const KNOWN_KINDS: readonly string[] = [PROFILE, DEFINITION, 'Application', LOCK_KIND];
+
+/** True for a document whose `apiVersion` is kurel's group (`launcher.gokure.dev/…`), whatever its version. */
+function isKurelDocument(data: unknown): boolean {
+  return isMap(data) && typeof data['apiVersion'] === 'string' && data['apiVersion'].startsWith(`${API_GROUP}/`);
 }
 
 const DEFINITION_BYTES = Buffer.from(DEFINITION);
@@ -114,6 +143,10 @@ class FileReading implements ReadInput {
   get source(): SourceText {
     return this.stream.source;
   }
+
+  get isFast(): boolean {
+    return this.stream.isFast === true;
+  }
 }
 
 // What a named input must hold, for messages.
@@ -135,8 +168,14 @@ export function kindOf(data: unknown): string | undefined {
 function kindIssue(data: unknown, expected: string) {
   if (!isMap(data)) return error('wrong-type', [], `expected a ${expected} document (a map)`);
   if (data['kind'] === undefined || data['kind'] === null) {
+    // `Kind:` or `kinds:` for `kind:`: a key written slightly wrong, said at the key itself.
+    const slip = Object.keys(data).find((key) => key !== 'kind' && didYouMean(key, ['kind']) !== undefined);
+    if (slip !== undefined) {
+      return error('unknown-field', [slip], `unknown field "${slip}": kind is required, expected ${expected}`, { hint: 'did you mean kind?' });
+    }
     return error('missing-required', ['kind'], `kind is required: expected ${expected}`);
   }
   const found = typeof data['kind'] === 'string' ? `"${data['kind']}"` : String(data['kind']);
-  return error('invalid-value', ['kind'], `kind must be ${expected}, found ${found}`);
+  const near = typeof data['kind'] === 'string' ? didYouMean(data['kind'], expected.split(' or ')) : undefined;
+  return error('invalid-value', ['kind'], `kind must be ${expected}, found ${found}`, near ? { hint: near } : {});
 }

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { isAbsolute } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { compareBytes } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 
@@ -9,11 +9,22 @@ export interface ExpandedFiles {
   files: string[];
   /** True when any argument was expanded as a glob. */
   hadGlob: boolean;
-  /** A glob that matched nothing (exit 2). */
+  /** A glob that matched nothing (exit 2), or a match reached through a link that leaves the glob's folder. */
+  diagnostics: Diagnostic[];
+}
+
+/** One glob expanded: its files (named relative to `cwd`, or absolute for an absolute glob) and its problems. */
+export interface ExpandedGlob {
+  files: string[];
   diagnostics: Diagnostic[];
 }
 
 const GLOB_CHARACTERS = /[*?[\]{}]/;
+
+/** True when an argument is a glob: it names no existing path and holds glob characters. */
+export function isGlobArgument(arg: string, cwd: string): boolean {
+  return !existsSync(resolve(cwd, arg)) && GLOB_CHARACTERS.test(arg);
+}
 
 /**
  * Expands file arguments (DESIGN §5.4): one naming an existing path is taken literally, never as
@@ -29,15 +40,66 @@ export async function expandFileArguments(args: readonly string[], cwd: string):
     out.files.push(file);
   };
   for (const arg of args) {
-    if (existsSync(isAbsolute(arg) ? arg : `${cwd}/${arg}`) || !GLOB_CHARACTERS.test(arg)) {
+    if (!isGlobArgument(arg, cwd)) {
       add(arg);
       continue;
     }
     out.hadGlob = true;
-    const { glob } = await import('tinyglobby');
-    const matches = await glob(arg, { cwd, onlyFiles: true, expandDirectories: false, absolute: isAbsolute(arg) });
-    if (matches.length === 0) out.diagnostics.push(fileDiagnostic(arg, 'io-error', `no file matches ${arg}`));
-    for (const match of matches.sort(compareBytes)) add(match);
+    const expanded = await expandGlob(arg, cwd);
+    for (const d of expanded.diagnostics) out.diagnostics.push(d);
+    if (expanded.files.length === 0 && expanded.diagnostics.length === 0) out.diagnostics.push(fileDiagnostic(arg, 'io-error', `no file matches ${arg}`));
+    for (const file of expanded.files) add(file);
   }
   return out;
+}
+
+/**
+ * The files a glob matches, sorted byte-wise. A `.yaml` or `.yml` extension at its end matches
+ * in any case (`.YAML`), as folder searches do. A match reached through a symbolic link must
+ * resolve inside the glob's own folder (its part before the first glob character), as DESIGN
+ * §2.2 asks of folder searches; one that leaves it is an `io-error` and is not read.
+ */
+export async function expandGlob(pattern: string, cwd: string): Promise<ExpandedGlob> {
+  const { glob } = await import('tinyglobby');
+  const absolute = isAbsolute(pattern);
+  const matches = await glob(anyCaseExtension(pattern), { cwd, onlyFiles: true, expandDirectories: false, absolute, dot: false });
+  const base = realOrNull(resolve(cwd, globBase(pattern)));
+  const out: ExpandedGlob = { files: [], diagnostics: [] };
+  for (const match of matches.sort(compareBytes)) {
+    const real = realOrNull(resolve(cwd, match));
+    if (base !== null && real !== null && real !== base && !real.startsWith(base + sep)) {
+      out.diagnostics.push(
+        fileDiagnostic(match, 'io-error', `${match} is a symbolic link that leaves ${globBase(pattern)} (to ${relative(base, real) || real})`),
+      );
+      continue;
+    }
+    out.files.push(match);
+  }
+  return out;
+}
+
+/** The folder a glob searches: its segments before the first that holds a glob character (`.` when the first does). */
+export function globBase(pattern: string): string {
+  const segments = pattern.split('/');
+  const fixed: string[] = [];
+  for (const segment of segments.slice(0, -1)) {
+    if (GLOB_CHARACTERS.test(segment)) break;
+    fixed.push(segment);
+  }
+  if (fixed.length === 0) return isAbsolute(pattern) ? '/' : '.';
+  const joined = fixed.join('/');
+  return joined === '' ? '/' : joined;
+}
+
+// `*.yaml` becomes `*.[yY][aA][mM][lL]`: only the extension loses its case, not the names.
+function anyCaseExtension(pattern: string): string {
+  return pattern.replace(/\.(ya?ml)$/i, (_whole, ext: string) => `.${[...ext.toLowerCase()].map((c) => `[${c}${c.toUpperCase()}]`).join('')}`);
+}
+
+function realOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
 }

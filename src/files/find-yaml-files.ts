@@ -1,6 +1,6 @@
 import type { Dirent } from 'node:fs';
 import { lstat, readdir, realpath, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { compareText } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import { describeSpecialFile } from './read-file.js';
@@ -15,20 +15,23 @@ export interface FoundFiles {
   unreadable: boolean;
 }
 
-const YAML_FILE = /\.ya?ml$/;
+/** A YAML file's name: `.yaml` or `.yml` in any case (`.YAML`). */
+export const YAML_FILE = /\.ya?ml$/i;
 const DIRECTORY_ERRORS: Readonly<Record<string, string>> = { ENOENT: 'no such directory', ENOTDIR: 'not a directory' };
 
 /**
- * Finds every `*.yaml`/`*.yml` file under `dir`, recursively, sorted. Symbolic links are
- * followed when they resolve inside `dir` (ConfigMap mounts are links of that kind); a link
- * that leaves it, a dangling link, or a loop is an `io-error`.
+ * Finds every `*.yaml`/`*.yml` file under `dir` (extensions in any case), recursively, sorted.
+ * Symbolic links are followed when they resolve inside `dir` (ConfigMap mounts are links of
+ * that kind); a link that leaves it, a dangling link, or a loop is an `io-error`. Names
+ * starting with `..` are passed over (DESIGN §11): a ConfigMap mount keeps its real files under
+ * `..<timestamp>/`, reached through the links beside them, so they would be read twice.
  */
-export async function findYamlFiles(dir: string): Promise<FoundFiles> {
+export async function findYamlFiles(dir: string, cwd: string = process.cwd()): Promise<FoundFiles> {
   const files: string[] = [];
   const diagnostics: Diagnostic[] = [];
   let root: string;
   try {
-    root = await realpath(dir);
+    root = await realpath(resolve(cwd, dir));
     if (!(await stat(root)).isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -40,13 +43,14 @@ export async function findYamlFiles(dir: string): Promise<FoundFiles> {
   const walk = async (shown: string, real: string, seen: ReadonlySet<string>): Promise<void> => {
     let entries: Dirent[];
     try {
-      entries = await readdir(shown, { withFileTypes: true });
+      entries = await readdir(resolve(cwd, shown), { withFileTypes: true });
     } catch (err) {
       diagnostics.push(fileDiagnostic(shown, 'io-error', `cannot read ${shown}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`));
       return;
     }
     entries.sort((a, b) => compareText(a.name, b.name));
     for (const entry of entries) {
+      if (entry.name.startsWith('..')) continue;
       const path = join(shown, entry.name);
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
@@ -54,7 +58,7 @@ export async function findYamlFiles(dir: string): Promise<FoundFiles> {
       let target = join(real, entry.name);
       if (entry.isSymbolicLink()) {
         try {
-          target = await realpath(path);
+          target = await realpath(resolve(cwd, path));
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
           const what = code === 'ELOOP' ? 'a symbolic link loop' : 'a dangling symbolic link';

@@ -1,13 +1,26 @@
+import { realpathSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { appendAll } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { InputFile, InputOrigin, InputRead, RunInput } from '../core/input.js';
 import { LIMITS } from '../core/limits.js';
-import { findYamlFiles } from './find-yaml-files.js';
+import { expandGlob, isGlobArgument } from './expand-globs.js';
+import { findYamlFiles, YAML_FILE } from './find-yaml-files.js';
 import { readSourceFile } from './read-file.js';
 
 /** The name standard input has in diagnostics when `--stdin-filepath` gives none. */
 export const STDIN_NAME = '<stdin>';
+
+/** What one folder or glob argument found (DESIGN §5.4: each must yield a profile or definition). */
+export interface Search {
+  /** The argument as given. */
+  argument: string;
+  /** The files it found and reads, named as they are reported. */
+  files: string[];
+  /** How many files it found that the configuration's `ignore` left out. */
+  ignored: number;
+}
 
 /** Inputs gathered from the command line, and what went wrong on the way. */
 export interface GatheredInputs<Input extends RunInput = InputFile> {
@@ -15,84 +28,129 @@ export interface GatheredInputs<Input extends RunInput = InputFile> {
   diagnostics: Diagnostic[];
   /** True when a named path cannot be read (exit 2). */
   fatal: boolean;
+  /** Each folder or glob among the paths, in order. */
+  searches: Search[];
 }
 
-/** What to gather: paths (files, folders, `-`), definition folders and files. */
+/**
+ * Collects files (and standard input) into lint inputs; never throws. A path naming a folder is
+ * searched; one naming no existing path but holding glob characters is a glob, expanded (DESIGN
+ * §5.4); what either finds is read as a folder's files are (other kinds skipped), except the
+ * files `ignore` names, which are never read. A file named on the command line is always read.
+ * A file reached twice (named twice, or named and also found in a folder) is read once, under
+ * the first name it was reached by; standard input can be read once, so a second `-` is a
+ * `usage` error.
+ */
+export async function gatherInputs(request: InputRequest, stdin: () => Promise<Uint8Array> = noStdin): Promise<GatheredInputs> {
+  // Read now, every input holds its bytes.
+  return (await gather(request, stdin, false)) as GatheredInputs;
+}
+
+/**
+ * Collects inputs as {@link gatherInputs} does, but a file's bytes are read only when a run
+ * needs them (standard input is read now); a file that cannot be read is reported by the run
+ * that reads it. Never throws.
+ */
+export async function gatherDeferredInputs(request: InputRequest, stdin: () => Promise<Uint8Array> = noStdin): Promise<GatheredInputs<RunInput>> {
+  return gather(request, stdin, true);
+}
+
+/** What to gather: paths (files, folders, globs, `-`), definition folders and files. */
 export interface InputRequest {
   paths?: readonly string[];
   definitionDirs?: readonly string[];
   definitionFiles?: readonly string[];
   stdinName?: string;
+  /** The folder relative paths are read from (they are still named as given); the process's by default. */
+  cwd?: string;
+  /** True for a file a folder or glob search must leave out (the configuration's `ignore`), by its path as found. */
+  ignore?: (path: string) => boolean;
 }
 
-/** Collects files (and standard input) into lint inputs, each file read now; never throws. */
-export async function gatherInputs(request: InputRequest, stdin: () => Promise<Uint8Array> = noStdin): Promise<GatheredInputs> {
-  return gather<InputFile>(
-    request,
-    stdin,
-    (path, origin, result) => {
-      const read = readSourceFile(path);
-      if (read.ok) result.inputs.push({ file: path, content: read.bytes, origin });
-      else {
-        result.diagnostics.push(read.diagnostic);
-        if (read.unreadable) result.fatal = true;
-      }
-    },
-    (input) => input,
-  );
-}
-
-/**
- * Collects files into inputs read only when a run needs them (standard input is read now);
- * a file that cannot be read is reported by the run that reads it. Never throws.
- */
-export async function gatherDeferredInputs(request: InputRequest, stdin: () => Promise<Uint8Array> = noStdin): Promise<GatheredInputs<RunInput>> {
-  return gather<RunInput>(
-    request,
-    stdin,
-    (path, origin, result) => {
-      result.inputs.push({ file: path, origin, read: () => readDeferred(path) });
-    },
-    (input) => input,
-  );
-}
-
-function readDeferred(path: string): InputRead {
-  const read = readSourceFile(path);
+function readDeferred(location: string, display: string): InputRead {
+  const read = readSourceFile(location, display);
   return read.ok ? { ok: true, content: read.bytes } : read;
 }
 
-async function gather<Input extends RunInput>(
-  request: InputRequest,
-  stdin: () => Promise<Uint8Array>,
-  addFile: (path: string, origin: InputOrigin, result: GatheredInputs<Input>) => void,
-  inMemory: (input: InputFile) => Input,
-): Promise<GatheredInputs<Input>> {
-  const result: GatheredInputs<Input> = { inputs: [], diagnostics: [], fatal: false };
+async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, defer: boolean): Promise<GatheredInputs<RunInput>> {
+  const cwd = request.cwd ?? process.cwd();
+  const at = (path: string) => resolve(cwd, path);
+  const result: GatheredInputs<RunInput> = { inputs: [], diagnostics: [], fatal: false, searches: [] };
+  const seen = new Set<string>();
+  let stdinRead = false;
+  const addFile = async (path: string, origin: InputOrigin) => {
+    const identity = realPathOf(at(path));
+    if (seen.has(identity)) return;
+    seen.add(identity);
+    if (defer) {
+      result.inputs.push({ file: path, origin, read: () => readDeferred(at(path), path) });
+      return;
+    }
+    const read = readSourceFile(at(path), path);
+    if (read.ok) result.inputs.push({ file: path, content: read.bytes, origin });
+    else {
+      result.diagnostics.push(read.diagnostic);
+      if (read.unreadable) result.fatal = true;
+    }
+  };
   const addDir = async (dir: string, origin: InputOrigin) => {
-    const found = await findYamlFiles(dir);
+    const found = await findYamlFiles(dir, cwd);
     appendAll(result.diagnostics, found.diagnostics);
     if (found.unreadable) result.fatal = true;
-    for (const file of found.files) addFile(file, origin, result);
+    for (const file of found.files) await addFile(file, origin);
     return found.files.length;
+  };
+  const addSearched = async (argument: string, found: readonly string[]) => {
+    const search: Search = { argument, files: [], ignored: 0 };
+    for (const file of found) {
+      if (request.ignore?.(file)) search.ignored += 1;
+      else {
+        search.files.push(file);
+        await addFile(file, 'directory');
+      }
+    }
+    result.searches.push(search);
   };
   for (const path of request.paths ?? []) {
     if (path === '-') {
+      if (stdinRead) {
+        result.diagnostics.push(fileDiagnostic('<command line>', 'usage', 'standard input (-) can be read only once; found - more than once'));
+        result.fatal = true;
+        continue;
+      }
+      stdinRead = true;
       const bytes = await stdin();
       const name = request.stdinName ?? STDIN_NAME;
       if (bytes.length > LIMITS.maxFileBytes) {
         const message = `standard input holds more than ${LIMITS.maxFileBytes} bytes (16 MiB), the limit; the rest was not read`;
         result.diagnostics.push(fileDiagnostic(name, 'file-too-large', message));
       } else {
-        result.inputs.push(inMemory({ file: name, content: bytes, origin: 'argument' }));
+        result.inputs.push({ file: name, content: bytes, origin: 'argument' });
       }
       continue;
     }
-    if (await isDirectory(path)) await addDir(path, 'directory');
-    else addFile(path, 'argument', result);
+    if (await isDirectory(at(path))) {
+      const found = await findYamlFiles(path, cwd);
+      appendAll(result.diagnostics, found.diagnostics);
+      if (found.unreadable) result.fatal = true;
+      else await addSearched(path, found.files);
+    } else if (isGlobArgument(path, cwd)) {
+      const expanded = await expandGlob(path, cwd);
+      appendAll(result.diagnostics, expanded.diagnostics);
+      if (expanded.files.length === 0 && expanded.diagnostics.length === 0) {
+        result.diagnostics.push(fileDiagnostic(path, 'io-error', `no file matches ${path}`));
+        result.fatal = true;
+      }
+      // A glob names the files to search among, as a folder does: its YAML files.
+      else
+        await addSearched(
+          path,
+          expanded.files.filter((file) => YAML_FILE.test(file)),
+        );
+    } else await addFile(path, 'argument');
   }
   for (const dir of request.definitionDirs ?? []) await addDir(dir, 'definition');
-  for (const file of request.definitionFiles ?? []) addFile(file, 'definition', result);
+  for (const file of request.definitionFiles ?? []) await addFile(file, 'definition');
   return result;
 }
 
@@ -106,4 +164,13 @@ export async function isDirectory(path: string): Promise<boolean> {
 
 async function noStdin(): Promise<Uint8Array> {
   return new Uint8Array();
+}
+
+// One file by any name it is reached by; a path that cannot be resolved stands for itself.
+function realPathOf(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
 }

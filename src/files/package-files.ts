@@ -33,6 +33,20 @@ export function embeddedDefinitionsDir(): string {
   return join(packageRoot(), 'definitions');
 }
 
+/**
+ * The explanation page of a diagnostic code, `docs/codes/<code>.md` as shipped with the package
+ * (DESIGN §5.4), or undefined when the name is not a code's or has no page.
+ */
+export function readCodePage(code: string): string | undefined {
+  if (!/^[a-z]+(-[a-z]+)*$/.test(code)) return undefined;
+  try {
+    return readFileSync(join(packageRoot(), 'docs', 'codes', `${code}.md`), 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
 function isKurelPackage(path: string): boolean {
   if (!existsSync(path)) return false;
   try {

@@ -1,5 +1,7 @@
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
+import type { SeverityRules } from '../documents/kurel-config.js';
 import { readOpenApiText } from '../files/package-files.js';
+import type { Platform } from '../schema/platform-version.js';
 import { type BodyKind, readBody } from './body.js';
 import { consoleAssetRoute, consolePageRoute } from './console.js';
 import { admission } from './edge/admission.js';
@@ -24,7 +26,7 @@ import {
   workRoute,
 } from './routes/work.js';
 import { ServiceState } from './service-state.js';
-import type { TaskRunner } from './work/task.js';
+import type { TaskRunner, VersionOptions } from './work/task.js';
 
 /** What an app serves from: a runner over a fixed catalogue, or a service state that can reload. */
 export type AppOptions = ({ runner: TaskRunner; state?: undefined } | { state: ServiceState; runner?: undefined }) & {
@@ -36,6 +38,10 @@ export type AppOptions = ({ runner: TaskRunner; state?: undefined } | { state: S
   adminToken?: string;
   /** `--require-pinned`: a request's binding of a versioned definition without `version` is an error. */
   requirePinned?: boolean;
+  /** The config file's `platform`, under each request's profile and its `platform` member. */
+  platformDefault?: Platform | undefined;
+  /** The config file's severities, applied to every validation as lint applies them. */
+  severity?: SeverityRules | undefined;
 };
 
 /** An express app serving the kurel API, with what its server needs to run it. */
@@ -77,7 +83,11 @@ export function createApp(options: AppOptions): KurelApp {
   const body = (...kinds: BodyKind[]) => readBody(kinds, limits.maxBodyBytes);
   const admit = admission(limits);
   const work = { state, metrics, limits };
-  const versions = { requirePinned: options.requirePinned === true };
+  const versions: VersionOptions = {
+    requirePinned: options.requirePinned === true,
+    ...(options.platformDefault ? { platformDefault: options.platformDefault } : {}),
+    ...(options.severity ? { severity: options.severity } : {}),
+  };
 
   const routes: RouteSpec[] = [
     { path: '/v1/validate', methods: { post: [admit, ...body('json', 'yaml'), workRoute(work, validateTask(versions))] } },

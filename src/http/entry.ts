@@ -1,5 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import type { PluginRef } from '../catalogue/load-plugins.js';
+import type { SeverityRules } from '../documents/kurel-config.js';
+import type { Platform } from '../schema/platform-version.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 import type { Logger } from './logger.js';
 import type { RunningServer, TlsOptions } from './server.js';
@@ -15,7 +18,9 @@ export interface ServiceOptions {
   port: number;
   /** Definition folders, with the names diagnostics and `/readyz` give them. */
   definitionFolders: readonly DefinitionFolder[];
-  plugins: readonly string[];
+  /** Definition files (the config file's `capabilityDefs`), named as given. */
+  definitionFiles?: readonly string[];
+  plugins: readonly PluginRef[];
   cwd: string;
   /** Folders to watch for changes (`--watch-definitions`); a change reloads, debounced. */
   watchedDirs?: readonly string[] | undefined;
@@ -31,6 +36,10 @@ export interface ServiceOptions {
   lockfile?: PoolSources['lockfile'];
   /** `--require-pinned`: every request's bindings of versioned definitions must pin a version. */
   requirePinned?: boolean;
+  /** The config file's `platform`: the versions of components a request's profile does not name. */
+  platformDefault?: Platform | undefined;
+  /** The config file's severities, applied to every validation as lint applies them. */
+  severity?: SeverityRules | undefined;
 }
 
 /** Where the service writes: its log lines and its start-up refusal. */
@@ -76,6 +85,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
       ? ServiceState.start(
           poolLoader({
             definitionFolders: options.definitionFolders,
+            definitionFiles: options.definitionFiles ?? [],
             plugins: options.plugins,
             cwd: options.cwd,
             lockfile: options.lockfile,
@@ -97,7 +107,9 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     const state = await starting;
     if (state instanceof ServiceState) await state.close();
     io.stderr(`${errors.map((line) => `${line}\n`).join('')}kurel serve: refusing to start: ${message}${errors.length > 0 ? ' (listed above)' : ''}\n`);
-    log.fatal(errors.length > 0 ? { errors } : {}, message);
+    // The log line stands alone (a collector never sees standard error): it says it is a
+    // refusal and carries every reason, as `reload failed` does.
+    log.fatal(errors.length > 0 ? { errors } : {}, `refusing to start: ${message}`);
     return SERVICE_EXIT.refused;
   };
   if (unusableToken !== undefined) return refuse(unusableToken);
@@ -129,6 +141,8 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     limits,
     processMetrics: true,
     requirePinned: options.requirePinned === true,
+    ...(options.platformDefault ? { platformDefault: options.platformDefault } : {}),
+    ...(options.severity ? { severity: options.severity } : {}),
     ...(adminToken === undefined ? {} : { adminToken }),
   });
   let running: RunningServer;

@@ -1,11 +1,13 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { isMap, setOwn } from '../core/data.js';
-import { compareDiagnostics, type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
+import { compareDiagnostics, DIAGNOSTIC_CODES, type Diagnostic, fileDiagnostic, isDiagnosticCode } from '../core/diagnostics.js';
+import { didYouMean } from '../core/suggest.js';
 import { compareVersions } from '../core/versions.js';
 import { definitionDigest } from '../documents/definition-digest.js';
 import { versionDeclaring } from '../schema/compare.js';
 import { compatOfFiles } from './compat.js';
 import { type LintOptions, lintInputs } from './lint.js';
+import { isUnsuppressible } from './suppress.js';
 import { validateJsonProfile } from './validate-profile.js';
 
 /** The API group and version of the custom resources the webhook judges (DESIGN §9.1). */
@@ -172,34 +174,44 @@ function at(path: string, code: 'invalid-value' | 'definition-changed', message:
   return { ...fileDiagnostic(ADMISSION_FILE, code, message), path };
 }
 
-// The annotation plays the part of the in-file suppression comment; raise-only codes stay.
+// The annotation plays the part of the in-file suppression comment (DESIGN §9.1): the same
+// codes may be silenced, and a code that is unknown, cannot be silenced or silences nothing is
+// an `unused-suppression` warning at the annotation.
 function suppressByAnnotation(diagnostics: readonly Diagnostic[], annotations: unknown): Diagnostic[] {
   const value = isMap(annotations) ? annotations[SUPPRESSION_ANNOTATION] : undefined;
   if (typeof value !== 'string') return [...diagnostics];
-  const codes = new Set(
-    value
-      .split(',')
-      .map((code) => code.trim())
-      .filter((code) => code !== ''),
-  );
-  return diagnostics.filter((d) => !codes.has(d.code) || RAISE_ONLY.has(d.code));
+  const written = value.split(',').map((code) => code.trim());
+  const notes: Diagnostic[] = [];
+  if (value.trim() === '' || written.some((code) => code === '')) {
+    const what = value.trim() === '' ? 'no code' : 'an empty code';
+    return [...diagnostics, annotationNote(`malformed suppression: ${SUPPRESSION_ANNOTATION} names ${what}; expected "CODE[,CODE...]"`)];
+  }
+  const codes = new Set<string>();
+  for (const code of written) {
+    if (!isDiagnosticCode(code)) {
+      notes.push(annotationNote(`${SUPPRESSION_ANNOTATION} names "${code}", which is not a kurel diagnostic code`, didYouMean(code, DIAGNOSTIC_CODES)));
+    } else if (isUnsuppressible(code)) {
+      notes.push(annotationNote(`${code} cannot be silenced: it decides whether a run can be trusted`, 'fix the problem instead'));
+    } else codes.add(code);
+  }
+  const used = new Set<string>();
+  const kept = diagnostics.filter((d) => {
+    if (!codes.has(d.code)) return true;
+    used.add(d.code);
+    return false;
+  });
+  for (const code of codes)
+    if (!used.has(code)) notes.push(annotationNote(`${SUPPRESSION_ANNOTATION} silences ${code}, but the object has no ${code} problem`));
+  return [...kept, ...notes];
 }
 
-/** Codes that decide whether a run can be trusted: never suppressible (DESIGN §11). */
-const RAISE_ONLY: ReadonlySet<string> = new Set([
-  'yaml-syntax',
-  'io-error',
-  'usage',
-  'file-too-large',
-  'too-deep',
-  'alias-limit',
-  'definition-invalid',
-  'definition-conflict',
-  'definition-changed',
-  'lock-outdated',
-  'plugin-error',
-  'migration-unsupported',
-]);
+function annotationNote(message: string, hint?: string): Diagnostic {
+  const note: Diagnostic = { ...fileDiagnostic(ADMISSION_FILE, 'unused-suppression', message), severity: 'warning', path: ANNOTATION_PATH };
+  if (hint !== undefined) note.hint = hint;
+  return note;
+}
+
+const ANNOTATION_PATH = `/metadata/annotations/${SUPPRESSION_ANNOTATION.replace(/~/g, '~0').replace(/\//g, '~1')}`;
 
 function judge(uid: string, diagnostics: readonly Diagnostic[]): AdmissionReviewAnswer {
   const sorted = [...diagnostics].sort(compareDiagnostics);

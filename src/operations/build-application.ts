@@ -5,7 +5,7 @@ import type { FileReport, InputFile } from '../core/input.js';
 import { didYouMean } from '../core/suggest.js';
 import { refusePin, satisfiesPin } from '../core/versions.js';
 import { ApplicationSchema } from '../documents/application.js';
-import { readInput } from '../documents/read-input.js';
+import { type ReadInput, readInput } from '../documents/read-input.js';
 import { checkSchema } from '../schema/check.js';
 import type { Rendering } from '../schema/handler.js';
 import type { SourceText } from '../yaml/source.js';
@@ -13,6 +13,7 @@ import { evaluateProfile } from './evaluate-profile.js';
 import { type LockFollowing, profileLockOf, unlistedProfile } from './follow-lock.js';
 import { lintInputs } from './lint.js';
 import type { PlatformOptions } from './platform.js';
+import { applySuppressions } from './suppress.js';
 
 /** The texts a build reads. */
 export interface BuildSources {
@@ -115,10 +116,11 @@ export function buildApplication(sources: BuildSources, catalogue: Catalogue, op
   const withDefinitions = definitions.catalogue;
   const diagnostics: Diagnostic[] = [...definitions.diagnostics];
   const sourceTexts = new Map(definitions.sources);
+  const reads = new Map<string, ReadInput>();
   const applicationReport: FileReport = { path: sources.application.file, kind: 'Application', status: 'checked' };
   const profileReport: FileReport = { path: sources.profile.file, kind: 'ClusterProfile', status: 'checked' };
 
-  const { document: profileDocument, clean: profileIsClean } = readSingleDocument(sources.profile, 'ClusterProfile', diagnostics, sourceTexts);
+  const { document: profileDocument, clean: profileIsClean } = readSingleDocument(sources.profile, 'ClusterProfile', diagnostics, reads);
   let profile: ProfileView | undefined;
   if (profileDocument) {
     const following = profileLockOf(options.lock, sources.profile.file);
@@ -141,7 +143,7 @@ export function buildApplication(sources: BuildSources, catalogue: Catalogue, op
     };
   }
 
-  const { document: applicationDocument } = readSingleDocument(sources.application, 'Application', diagnostics, sourceTexts);
+  const { document: applicationDocument } = readSingleDocument(sources.application, 'Application', diagnostics, reads);
   let application: ResolvedApplication | null = null;
   if (applicationDocument) {
     const structure = checkSchema(ApplicationSchema, applicationDocument.data);
@@ -159,12 +161,18 @@ export function buildApplication(sources: BuildSources, catalogue: Catalogue, op
     if (profileDocument) for (const issue of context.profileIssues) diagnostics.push(profileDocument.toDiagnostic(issue));
   }
 
-  diagnostics.sort(compareDiagnostics);
+  // The texts of the profile and the application when something is shown from them, or a
+  // suppression may be read from them: a file the fast path read has neither.
+  const named = new Set(diagnostics.map((d) => d.file));
+  for (const [file, read] of reads) if (named.has(file) || !read.isFast) sourceTexts.set(file, read.source);
+  // Suppression comments of the profile and the application (the definitions' own were applied when they were read).
+  const own = new Map([...sourceTexts].filter(([file]) => file === sources.profile.file || file === sources.application.file));
+  const judged = applySuppressions(diagnostics, own).sort(compareDiagnostics);
   return {
-    diagnostics,
+    diagnostics: judged,
     files: [applicationReport, profileReport, ...definitions.files],
     sources: sourceTexts,
-    application: hasErrors(diagnostics) ? null : application,
+    application: hasErrors(judged) ? null : application,
     versions: profile?.definitionVersions ?? {},
   };
 }
@@ -176,9 +184,9 @@ function definitionVersionsOf(versions: Record<string, string>, bindings: readon
 }
 
 /** Reads a file that must hold exactly one document of `kind` (its schema then checks the kind). */
-function readSingleDocument(input: { file: string; content: string | Uint8Array }, kind: string, diagnostics: Diagnostic[], sources: Map<string, SourceText>) {
+function readSingleDocument(input: { file: string; content: string | Uint8Array }, kind: string, diagnostics: Diagnostic[], reads: Map<string, ReadInput>) {
   const read = readInput({ ...input, origin: 'document', kind });
-  sources.set(input.file, read.source);
+  reads.set(input.file, read);
   for (const d of read.diagnostics) diagnostics.push(d);
   return read;
 }

@@ -1,7 +1,7 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { ResolvedProfile } from '../core/input.js';
 import type { LockedBindingEntry } from '../documents/capability-lock.js';
-import { ClusterProfileSchema, DEFAULT_GITOPS_ENGINE } from '../documents/cluster-profile.js';
+import { ClusterProfileSchema, DEFAULT_GITOPS_ENGINE, keysMissingRenderingLevel } from '../documents/cluster-profile.js';
 import { capabilityType, hintQuotedVersion, type SourceTextReader } from '../documents/common.js';
 import type { Rendering } from '../schema/handler.js';
 
@@ -65,6 +65,8 @@ export interface ProfileEvaluation {
   issues: Issue[];
   /** Present when the profile has no errors. */
   resolved: ResolvedProfile | undefined;
+  /** What `resolved` is once no error remains (a configuration may lower the errors found). */
+  resolution: ResolvedProfile;
   /** Every binding's rendering as evaluated (defaults applied where it checked clean). */
   capabilities: Record<string, Rendering>;
   /** The platform the bindings were judged at (DESIGN §8.4). */
@@ -92,18 +94,24 @@ export function evaluateProfile(
 ): ProfileEvaluation {
   // Bindings are read from `data`, not from the checked copy: keeping that copy alive while
   // every binding is evaluated made the collector move it, the largest cost on large profiles.
-  const structureIssues = checkSchema(ClusterProfileSchema, data).issues;
-  const issues: Issue[] = [...structureIssues];
+  let structureIssues = checkSchema(ClusterProfileSchema, data).issues;
   const doc = isMap(data) ? data : {};
   const metadata = isMap(doc['metadata']) ? doc['metadata'] : {};
   const name = typeof metadata['name'] === 'string' ? metadata['name'] : undefined;
   const spec = isMap(doc['spec']) ? doc['spec'] : {};
   const gitopsEngine = typeof spec['gitopsEngine'] === 'string' ? spec['gitopsEngine'] : DEFAULT_GITOPS_ENGINE;
   const bindings = isMap(spec['capabilities']) ? spec['capabilities'] : {};
-  hintPlatformVersions(issues, spec['platform'], options.sourceOf);
   const platform = effectivePlatform(declaredPlatform(spec['platform']), options.platform);
   const context = { platform };
   const badKeys = new Set(structureIssues.filter((i) => i.code === 'invalid-key').map((i) => String(i.path[2])));
+  const unnested = new Map<string, string[]>();
+  for (const key of Object.keys(bindings)) {
+    const keys = keysMissingRenderingLevel(bindings[key]);
+    if (keys.length > 0 && !badKeys.has(key)) unnested.set(key, keys);
+  }
+  if (unnested.size > 0) structureIssues = reportMissingRenderingLevels(structureIssues, unnested);
+  const issues: Issue[] = [...structureIssues];
+  hintPlatformVersions(issues, spec['platform'], options.sourceOf);
   const capabilities: Record<string, Rendering> = {};
   const versions: Record<string, string> = {};
   const definitionVersions: Record<string, string> = {};
@@ -111,7 +119,7 @@ export function evaluateProfile(
   const unresolved = new Set<string>();
 
   for (const key of Object.keys(bindings)) {
-    if (badKeys.has(key)) continue;
+    if (badKeys.has(key) || unnested.has(key)) continue;
     const binding = bindings[key];
     if (binding !== null && !isMap(binding)) continue;
     const raw = binding === null ? undefined : binding['rendering'];
@@ -134,15 +142,15 @@ export function evaluateProfile(
     if (!catalogue.knows(type)) {
       capabilities[key] = rendering;
       if (unknownCapability !== 'quiet') {
-        const hint = didYouMean(type, catalogue.knownTypes());
+        // Not a slip of a known type: most likely a custom capability whose definition this run did not load.
+        const hint =
+          didYouMean(type, catalogue.knownTypes()) ??
+          `if ${type} is a custom capability, load its CapabilityDefinition: --definitions DIR, or definitions: in .kurel.yaml`;
         const make = unknownCapability === 'error' ? error : warning;
         issues.push(
-          make(
-            'unknown-capability',
-            bindingPath,
-            `capability "${type}" is known to no handler or definition; its rendering is not validated`,
-            hint ? { hint } : {},
-          ),
+          make('unknown-capability', bindingPath, `capability "${type}" is known to no handler or definition; its rendering is not validated`, {
+            hint,
+          }),
         );
       }
       continue;
@@ -181,7 +189,8 @@ export function evaluateProfile(
     for (const issue of rebase(result.issues, [...bindingPath, 'rendering'])) issues.push({ ...issue, message: `capability "${key}": ${issue.message}` });
   }
 
-  const hasError = issues.some((i) => i.severity === 'error');
+  const hasError = issues.some((i) => i.severity === 'error') || unnested.size > 0;
+  const resolution: ResolvedProfile = { gitopsEngine, capabilities, versions: definitionVersions };
   return {
     name,
     issues,
@@ -190,7 +199,8 @@ export function evaluateProfile(
     versions,
     bindings: bindingVersions,
     unresolved,
-    resolved: hasError ? undefined : { gitopsEngine, capabilities, versions: definitionVersions },
+    resolution,
+    resolved: hasError ? undefined : resolution,
   };
 }
 
@@ -283,4 +293,29 @@ function lockOutdated(
   if (pin !== undefined && !satisfiesPin(entry.version, pin))
     return `capability "${key}" is locked to ${type} ${entry.version} in ${lockfile}, which does not satisfy ${pin}`;
   return undefined;
+}
+
+/**
+ * One error per binding whose `rendering:` level was forgotten, at its first such key, in
+ * place of an `unknown-field` per key (the binding is not validated further: its keys are not
+ * where a rendering is read from).
+ */
+function reportMissingRenderingLevels(structureIssues: readonly Issue[], unnested: ReadonlyMap<string, string[]>): Issue[] {
+  const kept = structureIssues.filter(
+    (i) => !(i.code === 'unknown-field' && i.path.length === 4 && i.path[0] === 'spec' && i.path[1] === 'capabilities' && unnested.has(String(i.path[2]))),
+  );
+  for (const [key, keys] of unnested) {
+    const named = keys.length === 1 ? `key ${keys[0]} is` : `keys ${keys.join(', ')} are`;
+    kept.push(
+      error(
+        'unknown-field',
+        ['spec', 'capabilities', key, keys[0]!],
+        `capability "${key}": ${named} written directly under the binding, which holds only rendering and version`,
+        {
+          hint: `indent ${keys.length === 1 ? 'this key' : 'these keys'} under rendering:`,
+        },
+      ),
+    );
+  }
+  return kept;
 }

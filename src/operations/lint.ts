@@ -1,16 +1,21 @@
 import type { Catalogue, CatalogueExtension } from '../catalogue/catalogue.js';
-import { compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
-import type { FileReport, InputFile, RunInput } from '../core/input.js';
+import { compareDiagnostics, type Diagnostic, hasErrors } from '../core/diagnostics.js';
+import type { FileReport, InputFile, ResolvedProfile, RunInput } from '../core/input.js';
 import { mayHoldDefinition, type ReadInput, readInput } from '../documents/read-input.js';
 import type { SourceText, YamlDocument } from '../yaml/source.js';
+import { SUPPRESSION_KEYWORD } from '../yaml/suppression-comments.js';
 import { type BindingVersion, evaluateProfile } from './evaluate-profile.js';
 import { changedDefinitions, type LockFollowing, profileLockOf, unlistedProfile } from './follow-lock.js';
 import type { PlatformOptions } from './platform.js';
+import { applySeverities, type SeverityOf } from './severity.js';
+import { applySuppressions } from './suppress.js';
 
 /** Options of a lint run. */
 export interface LintOptions {
   /** Report `unknown-capability` as an error instead of a warning. */
   strictCapabilities?: boolean;
+  /** The severities each file is judged with (a configuration's `severity` and `overrides`), applied last. */
+  severityOf?: SeverityOf;
   /** Platform versions around each profile's own (DESIGN §8.4): the repository default and the overrides. */
   platform?: PlatformOptions;
   /** `--require-pinned`: a binding of a versioned definition without `version` is an error. */
@@ -72,8 +77,12 @@ interface FileResult {
   report: FileReport;
   diagnostics: Diagnostic[];
   outcome: ProfileOutcome | undefined;
-  /** Kept for files with diagnostics and files holding definitions (the catalogue holds their text anyway). */
-  source: (() => SourceText) | undefined;
+  /** The profile's capabilities with defaults applied, kept when reports keep them: severities may give a profile `resolved`. */
+  resolution: ResolvedProfile | undefined;
+  /** The text of a file with diagnostics or suppression comments (read for them at the end); only its text and line index. */
+  source: SourceText | undefined;
+  /** A file holding definitions: its text is shown when the definitions' own problems name it (the catalogue holds it anyway). */
+  definitionSource: (() => SourceText) | undefined;
 }
 
 /** One lint run: reads the inputs in order, finds their definitions, judges each profile. */
@@ -152,6 +161,7 @@ class LintRun {
   private judge(read: ReadInput): FileResult {
     const diagnostics = [...read.diagnostics];
     let outcome: ProfileOutcome | undefined;
+    let resolution: ResolvedProfile | undefined;
     const document = read.document;
     if (document) {
       const { options } = this;
@@ -166,16 +176,13 @@ class LintRun {
       for (const issue of evaluation.issues) diagnostics.push(document.toDiagnostic(issue));
       if (evaluation.resolved && read.clean && options.keepResolved !== false) read.report.resolved = evaluation.resolved;
       outcome = { file: document.file, bindings: evaluation.bindings, clean: read.clean && evaluation.resolved !== undefined };
+      if (options.keepResolved !== false) resolution = evaluation.resolution;
     }
     // A file with diagnostics keeps its text and line index only, not what was read from it.
-    let source: (() => SourceText) | undefined;
-    if (diagnostics.length > 0) {
-      const text = read.source;
-      source = () => text;
-    } else if (read.definitions.length > 0) {
-      source = () => read.source;
-    }
-    return { report: read.report, diagnostics, outcome, source };
+    // The fast path never reads a text holding a suppression comment.
+    const source = diagnostics.length > 0 || (!read.isFast && read.source.text.includes(SUPPRESSION_KEYWORD)) ? read.source : undefined;
+    const definitionSource = read.definitions.length > 0 ? () => read.source : undefined;
+    return { report: read.report, diagnostics, outcome, resolution, source, definitionSource };
   }
 
   private assemble(): LintReport {
@@ -193,10 +200,34 @@ class LintRun {
       files.push(result.report);
       for (const d of result.diagnostics) diagnostics.push(d);
       if (result.outcome) profiles.push(result.outcome);
-      if (result.source && (result.diagnostics.length > 0 || named.has(result.report.path))) sources.set(result.report.path, result.source());
+      if (result.source) sources.set(result.report.path, result.source);
+      else if (result.definitionSource && named.has(result.report.path)) sources.set(result.report.path, result.definitionSource());
     }
-    diagnostics.sort(compareDiagnostics);
-    return { diagnostics, files, sources, catalogue: extended.catalogue, profiles, unread: this.reading.unread, unreadable: this.reading.unreadable };
+    // Comments in the files first, then the configuration's severities (which may also set those of unused-suppression).
+    const silenced = applySuppressions(diagnostics, sources);
+    const judged = this.options.severityOf ? applySeverities(silenced, this.options.severityOf) : silenced;
+    if (judged !== diagnostics) this.resolveAsJudged(judged);
+    judged.sort(compareDiagnostics);
+    return {
+      diagnostics: judged,
+      files,
+      sources,
+      catalogue: extended.catalogue,
+      profiles,
+      unread: this.reading.unread,
+      unreadable: this.reading.unreadable,
+    };
+  }
+
+  // A profile is resolved exactly when no error remains for it once severities were applied: a
+  // raised warning takes `resolved` away, a lowered error gives it.
+  private resolveAsJudged(diagnostics: readonly Diagnostic[]): void {
+    const failing = new Set(diagnostics.filter((d) => hasErrors([d])).map((d) => d.file));
+    for (const result of this.results) {
+      if (!result?.outcome) continue;
+      if (failing.has(result.report.path)) delete result.report.resolved;
+      else if (result.resolution) result.report.resolved ??= result.resolution;
+    }
   }
 }
 

@@ -5,14 +5,16 @@ import { LIMITS } from '../core/limits.js';
 export interface ReportedProblems {
   /** Sorted: the first problems of the run, and past the limit one `too-many-problems` summary. */
   diagnostics: Diagnostic[];
-  /** Every problem of the run, shown or not: the exit code and summaries count these. */
+  /** Every problem of the run, shown or not, that no comment in a file suppressed: the exit code and summaries count these. */
   errors: number;
   warnings: number;
+  /** The problems comments in the files suppressed (DESIGN §5.4): counted apart, never against the limit. */
+  suppressed: number;
 }
 
 /** Options of {@link reportProblems}. */
 export interface ReportOptions {
-  /** Whether a problem counts against the limit; one that does not is always shown (default: all count). */
+  /** Whether a problem counts against the limit; one that does not is always shown (default: all but suppressed ones count). */
   countsAgainstLimit?: (diagnostic: Diagnostic) => boolean;
 }
 
@@ -24,16 +26,18 @@ export interface ReportOptions {
  * problems they passed in, never the ones returned. Never changes its input.
  */
 export function reportProblems(problems: readonly Diagnostic[], options: ReportOptions = {}): ReportedProblems {
-  const counts = options.countsAgainstLimit ?? (() => true);
+  const counts = options.countsAgainstLimit ?? ((d: Diagnostic) => d.suppressed === undefined);
   const sorted = [...problems].sort(compareDiagnostics);
   const shown: Diagnostic[] = [];
   let counted = 0;
   let errors = 0;
+  let suppressed = 0;
   let hiddenErrors = 0;
   let hiddenWarnings = 0;
   let firstHidden: Diagnostic | undefined;
   for (const problem of sorted) {
-    if (problem.severity === 'error') errors += 1;
+    if (problem.suppressed !== undefined) suppressed += 1;
+    else if (problem.severity === 'error') errors += 1;
     if (!counts(problem)) {
       shown.push(problem);
       continue;
@@ -51,7 +55,7 @@ export function reportProblems(problems: readonly Diagnostic[], options: ReportO
     shown.push(summaryOf(firstHidden.file, hiddenErrors, hiddenWarnings));
     shown.sort(compareDiagnostics);
   }
-  return { diagnostics: shown, errors, warnings: sorted.length - errors };
+  return { diagnostics: shown, errors, warnings: sorted.length - errors - suppressed, suppressed };
 }
 
 function summaryOf(file: string, errors: number, warnings: number): Diagnostic {

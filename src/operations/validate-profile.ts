@@ -1,5 +1,5 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
-import type { Diagnostic } from '../core/diagnostics.js';
+import { type Diagnostic, hasErrors } from '../core/diagnostics.js';
 import type { InputFile } from '../core/input.js';
 import { findSurelyTooDeepJson, isYamlFaithfulJson } from '../yaml/json-fidelity.js';
 import { tooDeepDiagnostic } from '../yaml/source.js';
@@ -33,7 +33,7 @@ export function validateProfile(sources: ProfileSources, catalogue: Catalogue, o
     ...(sources.definitions ?? []).map((d): InputFile => ({ file: d.file, content: d.content, origin: 'definition' })),
   ];
   const { diagnostics, files } = lintInputs(inputs, catalogue, options);
-  const valid = !diagnostics.some((d) => d.severity === 'error');
+  const valid = !hasErrors(diagnostics);
   return { valid, diagnostics, resolved: (valid && files[0]?.resolved) || null };
 }
 

@@ -19,6 +19,8 @@ interface Discriminated {
   branches: Map<unknown, JsonSchema>;
   /** Every key any branch declares, for telling "not allowed here" from "unknown". */
   allKeys: Set<string>;
+  /** Per key, the branches that declare it: what a key is checked against when no branch is chosen. */
+  declaring: Map<string, JsonSchema[]>;
   /** Per branch tag, the keys only the other branches declare (filled on first use). */
   siblingKeys: Map<unknown, ReadonlySet<string>>;
 }
@@ -121,6 +123,7 @@ function compile(schema: JsonSchema): CompiledNode {
     description: schema.description,
     title: schema.title,
     'x-expected': schema['x-expected'],
+    'x-bare-number-unit': schema['x-bare-number-unit'],
     assertions: {
       string: assertions.string.length ? assertions.string : NO_ASSERTIONS,
       number: assertions.number.length ? assertions.number : NO_ASSERTIONS,
@@ -496,14 +499,8 @@ function visitDiscriminated(d: Discriminated, value: unknown, path: (string | nu
       );
     }
     path.pop();
-    // Still name keys no branch knows, so one mistake does not hide the next.
-    for (const key of Object.keys(value)) {
-      if (key === d.key || d.allKeys.has(key)) continue;
-      path.push(key);
-      const hint = didYouMean(key, d.allKeys);
-      issues.push(error('unknown-field', path.slice(), `unknown field "${key}"`, hint ? { hint } : {}));
-      path.pop();
-    }
+    // One mistake must not hide the next: judge every other key without a branch.
+    checkWithoutBranch(d, value, path, issues);
     return value;
   }
   let siblingKeys = d.siblingKeys.get(tag);
@@ -517,6 +514,51 @@ function visitDiscriminated(d: Discriminated, value: unknown, path: (string | nu
     siblingKeys = keys;
   }
   return visit(chosen, value, path, issues, { key: d.key, value: tag, siblingKeys });
+}
+
+/**
+ * Checks a map whose discriminator names no branch: each key against every branch that
+ * declares it (an issue only when it fails in all of them, those of the branch it fails least
+ * in), `unknown-field` for a key no branch declares, and the `dependentRequired` rules that
+ * every branch declaring the key has. Nothing is defaulted: no branch is known.
+ */
+function checkWithoutBranch(d: Discriminated, value: Record<string, unknown>, path: (string | number)[], issues: Issue[]): void {
+  for (const key of Object.keys(value)) {
+    if (key === d.key) continue;
+    const declaring = d.declaring.get(key);
+    path.push(key);
+    if (!declaring) {
+      const hint = didYouMean(key, d.allKeys);
+      issues.push(error('unknown-field', path.slice(), `unknown field "${key}"`, hint ? { hint } : {}));
+    } else if (value[key] !== null) {
+      let fewest: Issue[] | undefined;
+      for (const branch of declaring) {
+        const sub: Issue[] = [];
+        visit(branch.properties![key]!, value[key], path, sub, undefined);
+        if (sub.length === 0) {
+          fewest = undefined;
+          break;
+        }
+        if (!fewest || sub.length < fewest.length) fewest = sub;
+      }
+      if (fewest) issues.push(...fewest);
+    }
+    path.pop();
+  }
+  for (const key of Object.keys(value)) {
+    const declaring = d.declaring.get(key);
+    if (!declaring || value[key] === null || key === d.key) continue;
+    const needs = declaring.map((branch) => branch.dependentRequired?.[key] ?? NO_KEYS);
+    for (const need of needs[0]!) {
+      if (!needs.every((list) => list.includes(need))) continue;
+      if (Object.hasOwn(value, need) && value[need] !== null) continue;
+      issues.push(
+        error('missing-required', [...path, need], `${nameOf([...path, need])} is required when ${key} is set`, {
+          at: { path: [...path, key], part: 'key' },
+        }),
+      );
+    }
+  }
 }
 
 /** Finds the property whose `const` tells a union's branches apart, if there is one. */
@@ -537,8 +579,16 @@ function discriminatorOf(schema: JsonSchema): Discriminated | undefined {
       });
       if (ok) {
         const allKeys = new Set<string>();
-        for (const b of branches) for (const k of Object.keys(b.properties ?? {})) allKeys.add(k);
-        result = { key, branches: map, allKeys, siblingKeys: new Map() };
+        const declaring = new Map<string, JsonSchema[]>();
+        for (const b of branches) {
+          for (const k of Object.keys(b.properties ?? {})) {
+            allKeys.add(k);
+            const list = declaring.get(k);
+            if (list) list.push(b);
+            else declaring.set(k, [b]);
+          }
+        }
+        result = { key, branches: map, allKeys, declaring, siblingKeys: new Map() };
         break;
       }
     }
@@ -570,25 +620,32 @@ function checkNumber(schema: JsonSchema, value: number | bigint, path: (string |
 
 function reportType(schema: JsonSchema, value: unknown, path: (string | number)[], issues: Issue[]): void {
   const expected = describeExpected(schema);
-  const hint = typeHint(schema, value);
-  issues.push(error('wrong-type', path.slice(), `${nameOf(path)} must be ${expected}, found ${describeValue(value)}`, hint ? { hint } : {}));
+  issues.push(error('wrong-type', path.slice(), `${nameOf(path)} must be ${expected}, found ${describeValue(value)}`, typeHint(schema, value)));
 }
 
-function typeHint(schema: JsonSchema, value: unknown): string | undefined {
+// YAML 1.2 core schema booleans: written in quotes they are strings.
+const QUOTED_BOOLEAN = /^(true|True|TRUE|false|False|FALSE)$/;
+
+function typeHint(schema: JsonSchema, value: unknown): Partial<Issue> {
   if (typeof value === 'string') {
     const lower = value.toLowerCase();
     if (hasType(schema, 'boolean')) {
-      if (['yes', 'y', 'on', 'true'].includes(lower)) return `write true (YAML 1.2 reads ${JSON.stringify(value)} as a string)`;
-      if (['no', 'n', 'off', 'false'].includes(lower)) return `write false (YAML 1.2 reads ${JSON.stringify(value)} as a string)`;
+      // The quotes made it a string; other spellings are strings in YAML 1.2 with or without them.
+      if (QUOTED_BOOLEAN.test(value)) return { hint: `remove the quotes: ${value}` };
+      if (['yes', 'y', 'on'].includes(lower)) return { hint: `write true (YAML 1.2 reads ${JSON.stringify(value)} as a string)` };
+      if (['no', 'n', 'off'].includes(lower)) return { hint: `write false (YAML 1.2 reads ${JSON.stringify(value)} as a string)` };
     }
     if ((hasType(schema, 'integer') || hasType(schema, 'number')) && value.trim() !== '' && Number.isFinite(Number(value))) {
-      return `write ${value.trim()} without quotes`;
+      return { hint: `write ${value.trim()} without quotes` };
     }
   }
   if (hasType(schema, 'string') && (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint')) {
-    return `quote it: "${String(value)}"`;
+    // A bare number where a unit is needed (a duration) would fail again once quoted.
+    const unit = typeof value === 'boolean' ? '' : (schema['x-bare-number-unit'] ?? '');
+    const lead = unit ? 'quote it with a unit' : 'quote it';
+    return { hint: `${lead}: ${JSON.stringify(String(value) + unit)}`, quote: { lead, suffix: unit } };
   }
-  return undefined;
+  return {};
 }
 
 /** True when `value` has one of the JSON Schema types (bigints count as integers). */

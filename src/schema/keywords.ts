@@ -309,6 +309,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   annotation('$schema', 'none'),
   annotation('$id', 'none'),
   annotation('x-expected', 'none', 'omit'),
+  annotation('x-bare-number-unit', 'none', 'omit'),
   lifecycle('introducedIn', { part: 'bound', bound: 'introduced', phrase: 'introduced in', isWindowEdge: true }, compare.lifecycleBound('introduced')),
   lifecycle('deprecatedIn', { part: 'bound', bound: 'deprecated', phrase: 'deprecated in', isWindowEdge: false }, compare.lifecycleBound('deprecated')),
   lifecycle('removedIn', { part: 'bound', bound: 'removed', phrase: 'removed in', isWindowEdge: true }, compare.lifecycleBound('removed')),

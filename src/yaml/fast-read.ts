@@ -71,8 +71,7 @@ export const FAST_READ_FALLBACKS: readonly { readonly name: string; readonly pat
   // The fast parser accepts a comment with no white space before it.
   { name: 'comment without white space', pattern: /[\]}"']#/ },
   { name: 'document end marker', pattern: /(?:^|\n)\.\.\./ },
-  // Suppression comments (DESIGN §11 "Config and suppressions") are read from the full reader's
-  // comments, so a text that may hold one is read there.
+  // Suppression comments are read from the full reader's syntax tree (DESIGN §11).
   { name: 'suppression comment', pattern: /kurel-disable/ },
 ]);
 

@@ -4,6 +4,7 @@ import { decodeText } from './decode.js';
 import { readFast } from './fast-read.js';
 import { isYamlFaithfulJson } from './json-fidelity.js';
 import { parseYamlStream, type SourceDocument, type SourceText, type Span, type YamlDocument } from './source.js';
+import { SUPPRESSION_KEYWORD } from './suppression-comments.js';
 
 /** A file read as YAML: its documents and the problems of the file as a whole. */
 export interface YamlRead {
@@ -13,6 +14,8 @@ export interface YamlRead {
   readonly documents: readonly YamlDocument[];
   /** Problems that belong to no document (undecodable bytes, absurd nesting). */
   readonly diagnostics: readonly Diagnostic[];
+  /** True when the fast path read the text (it then holds no `kurel-disable`). */
+  readonly isFast?: boolean;
 }
 
 let isFastPathOn = true;
@@ -69,7 +72,8 @@ const FIRST_CONTENT = /^[ \r\n]*\{/;
  */
 function readJsonObject(input: string): Record<string, unknown> | undefined {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-  if (!FIRST_CONTENT.test(text) || JSON_UNSURE.test(text) || hasLongLine(text)) return undefined;
+  // Like the YAML fast path, it leaves every text mentioning a suppression to the full reader (DESIGN §11).
+  if (!FIRST_CONTENT.test(text) || JSON_UNSURE.test(text) || text.includes(SUPPRESSION_KEYWORD) || hasLongLine(text)) return undefined;
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -100,6 +104,7 @@ const MAX_LINE = 1000;
 class FastRead implements YamlRead {
   readonly documents: readonly YamlDocument[];
   readonly diagnostics: readonly Diagnostic[] = [];
+  readonly isFast = true;
 
   constructor(private readonly document: FastDocument) {
     this.documents = [document];

@@ -21,6 +21,7 @@ import { type Diagnostic, type DiagnosticCode, defaultPart, type Issue, type Par
 import { LIMITS } from '../core/limits.js';
 import { decodeText, stripBom } from './decode.js';
 import { findTooDeep, NestingWatch } from './depth.js';
+import { explainSyntaxErrors } from './syntax-errors.js';
 import { type RangedIssue, rangeOf, toData } from './to-data.js';
 
 /** Anything diagnostics can be positioned in: it maps a data path to a source range. */
@@ -129,8 +130,14 @@ export class SourceDocument implements YamlDocument {
   ) {
     const fatal = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
     // The parser may overflow its stack more than once on one deep document; once is enough.
-    const reported = fatal.filter((e, i) => e.code !== 'RESOURCE_EXHAUSTION' || fatal.findIndex((f) => f.code === e.code) === i);
-    for (const err of reported) this.diagnostics.push(yamlErrorDiagnostic(source, err));
+    const exhausted = fatal.find((e) => e.code === 'RESOURCE_EXHAUSTION');
+    if (exhausted) this.diagnostics.push(yamlErrorDiagnostic(source, exhausted));
+    const syntax = fatal.filter((e) => e.code !== 'RESOURCE_EXHAUSTION');
+    for (const problem of explainSyntaxErrors(source.text, syntax, yamlMessage, (offset) => source.lineCounter.linePos(offset).line)) {
+      const diagnostic = source.diagnosticAt('yaml-syntax', problem.message, problem.range);
+      if (problem.hint !== undefined) diagnostic.hint = problem.hint;
+      this.diagnostics.push(diagnostic);
+    }
     // YAML features kurel does not read are errors, never read silently (DESIGN §7.2).
     const version = unsupportedVersion(source, doc, start);
     if (version) {
@@ -157,7 +164,11 @@ export class SourceDocument implements YamlDocument {
       (offset) => source.lineCounter.linePos(offset).line,
       (node) => source.anchorLine(node),
     );
-    for (const issue of issues) this.diagnostics.push(source.diagnosticAt(issue.code, issue.message, issue.range, issue.path));
+    for (const issue of issues) {
+      const diagnostic = source.diagnosticAt(issue.code, issue.message, issue.range, issue.path);
+      if (issue.hint !== undefined) diagnostic.hint = issue.hint;
+      this.diagnostics.push(diagnostic);
+    }
   }
 
   get file(): string {
@@ -185,20 +196,27 @@ export class SourceDocument implements YamlDocument {
       path: toPointer(issue.path),
     };
     if (issue.hint !== undefined) diagnostic.hint = issue.hint;
+    if (issue.quote) {
+      const written = this.sourceTextAt(issue.path);
+      // Only a plain scalar is a number or boolean that quotes would make a string.
+      if (written !== undefined && !/^["']/.test(written)) diagnostic.hint = `${issue.quote.lead}: ${JSON.stringify(written + issue.quote.suffix)}`;
+    }
     return diagnostic;
   }
 
   /**
    * The text of the scalar at `path` as written (`1.30` for what YAML reads as the number 1.3),
-   * or undefined when the path leads to no scalar of this document's own text.
+   * through aliases and merge keys, or undefined when the path leads to no scalar.
    */
   sourceTextAt(path: Path): string | undefined {
     let node: unknown = this.doc.contents;
     for (const segment of path) {
-      if (isMap(node)) node = this.indexPairs(node).own.get(String(segment))?.value;
+      if (isAlias(node)) node = this.resolve(node);
+      if (isMap(node)) node = this.findPair(node, String(segment))?.pair.value;
       else if (isSeq(node) && typeof segment === 'number') node = node.items[segment];
       else return undefined;
     }
+    if (isAlias(node)) node = this.resolve(node);
     if (!isScalar(node)) return undefined;
     const [start, end] = rangeOf(node);
     return this.source.text.slice(start, end);
@@ -485,8 +503,12 @@ function yamlErrorDiagnostic(source: SourceText, err: YAMLError, severity: 'erro
     const at = findTooDeep(source.text, err.pos[1]);
     return source.diagnosticAt('too-deep', TOO_DEEP, at === undefined ? err.pos : [at, at + 1], [], severity);
   }
+  return source.diagnosticAt('yaml-syntax', yamlMessage(err), err.pos, [], severity);
+}
+
+/** The parser's message in kurel's style: lowercase, no position, no trailing period. */
+function yamlMessage(err: YAMLError): string {
   const cut = err.message.indexOf(' at line ');
-  let message = (cut === -1 ? err.message : err.message.slice(0, cut)).trim();
-  message = message.charAt(0).toLowerCase() + message.slice(1).replace(/\.$/, '');
-  return source.diagnosticAt('yaml-syntax', message, err.pos, [], severity);
+  const message = (cut === -1 ? err.message : err.message.slice(0, cut)).trim();
+  return message.charAt(0).toLowerCase() + message.slice(1).replace(/\.$/, '');
 }

@@ -9,6 +9,7 @@ export interface RangedIssue {
   message: string;
   path: Path;
   range: readonly [number, number];
+  hint?: string;
 }
 
 interface AnchorState {
@@ -185,6 +186,8 @@ export function toData(
     const sources = isSeq(source) ? source.items : [source];
     for (const item of sources) {
       const data = isAlias(item) ? resolveAlias(item, path, true) : convert(item, path, depth - 1);
+      // An alias with no anchor is reported once, as itself.
+      if (isAlias(item) && !byName.has(item.source)) continue;
       if (data === null || typeof data !== 'object' || Array.isArray(data)) {
         issues.push({
           code: 'wrong-type',
@@ -212,7 +215,14 @@ export function toData(
   const resolveAlias = (alias: Alias, path: Path, merged = false): unknown => {
     const target = byName.get(alias.source);
     if (!target) {
-      issues.push({ code: 'yaml-syntax', message: `alias *${alias.source} has no anchor before it`, path, range: rangeOf(alias) });
+      issues.push({
+        code: 'yaml-syntax',
+        message: `alias *${alias.source} has no anchor before it`,
+        path,
+        range: rangeOf(alias),
+        // `*.apps.example.com` was meant as text far more often than as an alias.
+        hint: `a value starting with * is an alias; if it is text, quote it: ${JSON.stringify(`*${alias.source}`)}`,
+      });
       if (!merged) produced += 1;
       return null;
     }

@@ -157,7 +157,7 @@ describe.concurrent('kurel build refuses to start', () => {
     expect(run.json.application).toBeNull();
     expect(run.json.diagnostics).toHaveLength(1);
     expect(run.json.diagnostics[0]).toMatchObject({ code: 'usage', severity: 'error', file: `plugin:${plugin}` });
-    expect(run.json.diagnostics[0]?.message).toMatch(/^refusing to start: /);
+    expect(run.json.diagnostics[0]?.message).not.toContain('refusing to start');
     expect(run.json.diagnostics[0]?.message).toContain(plugin);
     expect(run.json.diagnostics[0]?.message).toContain(reason);
   });
@@ -167,7 +167,7 @@ describe.concurrent('kurel build refuses to start', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain(
-      'plugin:plugins/throws-on-load.mjs:1:1 error usage refusing to start: plugin plugins/throws-on-load.mjs: the plugin failed to load: REDIS_URL is not set',
+      'plugin:plugins/throws-on-load.mjs: error usage plugin plugins/throws-on-load.mjs: the plugin failed to load: REDIS_URL is not set',
     );
   });
 });

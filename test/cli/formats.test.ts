@@ -57,6 +57,7 @@ const lint = (args: readonly string[]): Promise<CliRun> => runKurel(['lint', ...
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'kurel-formats-'));
   writeFileSync(join(dir, 'bad.yaml'), BAD);
+  writeFileSync(join(dir, 'warns.yaml'), `${CLEAN}spec:\n  capabilities:\n    servicemesh: {}\n`);
   writeFileSync(join(dir, ODD_FILE), ODD);
   mkdirSync(join(dir, 'dir'));
   writeFileSync(join(dir, 'dir', 'clean.yaml'), CLEAN);
@@ -72,9 +73,9 @@ describe('--format github', () => {
     expect(run.stdout.split('\n')).toEqual([
       '::error file=bad.yaml,line=8,col=7,endLine=8,endColumn=15,title=missing-required::capability "expose": ingressClassName is required when controllerType is ingress',
       `::error file=bad.yaml,line=10,col=9,endLine=10,endColumn=23,title=unknown-field::capability "expose": unknown field "ingresClassName" (allowed: ${ALLOWED_EXPOSE_KEYS})%0Adid you mean ingressClassName?`,
-      '::warning file=bad.yaml,line=11,col=5,endLine=11,endColumn=15,title=unknown-capability::capability "servicemesh" is known to no handler or definition; its rendering is not validated',
+      '::warning file=bad.yaml,line=11,col=5,endLine=11,endColumn=15,title=unknown-capability::capability "servicemesh" is known to no handler or definition; its rendering is not validated%0Aif servicemesh is a custom capability, load its CapabilityDefinition: --definitions DIR, or definitions: in .kurel.yaml',
       '::error file=team%2Ca%3Ab.yaml,line=9,col=9,endLine=9,endColumn=11,title=unknown-field::capability "pvc": unknown field "50%25" (allowed: storageClassName)',
-      '3 files checked: 3 errors, 1 warning',
+      '3 profiles checked: 3 errors, 1 warning',
       '',
     ]);
   });
@@ -82,7 +83,7 @@ describe('--format github', () => {
   it('prints no annotation on a clean run, only the summary, and exits 0', async () => {
     const run = await lint(['dir', '--format', 'github']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toBe('1 file checked: no problems\n');
+    expect(run.stdout).toBe('1 profile checked: no problems\n');
   });
 
   it.each([
@@ -121,9 +122,10 @@ const SARIF_SUBSET = {
       maxItems: 1,
       items: {
         type: 'object',
-        required: ['tool', 'results'],
+        required: ['tool', 'columnKind', 'results'],
         additionalProperties: false,
         properties: {
+          columnKind: { const: 'utf16CodeUnits' },
           tool: {
             type: 'object',
             required: ['driver'],
@@ -141,7 +143,7 @@ const SARIF_SUBSET = {
                     uniqueItems: true,
                     items: {
                       type: 'object',
-                      required: ['id', 'shortDescription'],
+                      required: ['id', 'shortDescription', 'fullDescription', 'help'],
                       additionalProperties: false,
                       properties: {
                         id: { type: 'string', pattern: '^[a-z]+(-[a-z]+)*$' },
@@ -150,6 +152,19 @@ const SARIF_SUBSET = {
                           required: ['text'],
                           additionalProperties: false,
                           properties: { text: { type: 'string', minLength: 1 } },
+                        },
+                        // A multiformatMessageString: the code's explanation page (DESIGN §5.4).
+                        fullDescription: {
+                          type: 'object',
+                          required: ['text'],
+                          additionalProperties: false,
+                          properties: { text: { type: 'string', minLength: 1 } },
+                        },
+                        help: {
+                          type: 'object',
+                          required: ['text', 'markdown'],
+                          additionalProperties: false,
+                          properties: { text: { type: 'string', minLength: 1 }, markdown: { type: 'string', minLength: 1 } },
                         },
                       },
                     },
@@ -208,6 +223,16 @@ const SARIF_SUBSET = {
                         },
                       },
                     },
+                  },
+                },
+                suppressions: {
+                  type: 'array',
+                  minItems: 1,
+                  items: {
+                    type: 'object',
+                    required: ['kind'],
+                    additionalProperties: false,
+                    properties: { kind: { const: 'inSource' }, justification: { type: 'string', minLength: 1 } },
                   },
                 },
                 properties: {
@@ -404,7 +429,7 @@ describe('--format junit', () => {
         inside: c.children.map((f) => `${f.name}:${f.attributes['type'] ?? f.attributes['message']}`),
       })),
     ).toEqual([
-      { element: 'testcase', name: 'bad.yaml', file: 'bad.yaml', inside: ['failure:missing-required', 'failure:unknown-field', 'failure:unknown-capability'] },
+      { element: 'testcase', name: 'bad.yaml', file: 'bad.yaml', inside: ['failure:missing-required', 'failure:unknown-field', 'system-out:undefined'] },
       { element: 'testcase', name: ODD_FILE, file: ODD_FILE, inside: ['failure:unknown-field'] },
       { element: 'testcase', name: 'dir/clean.yaml', file: 'dir/clean.yaml', inside: [] },
       { element: 'testcase', name: 'dir/other.yaml', file: 'dir/other.yaml', inside: ['skipped:kind ConfigMap is not linted'] },
@@ -415,6 +440,26 @@ describe('--format junit', () => {
       `bad.yaml:10:9 error unknown-field capability "expose": unknown field "ingresClassName" (allowed: ${ALLOWED_EXPOSE_KEYS})\n` +
         'path: /spec/capabilities/expose/rendering/ingresClassName\nhint: did you mean ingressClassName?',
     );
+  });
+
+  it("puts warnings in the case's system-out, not among failures, on a run that exits 0 (issue 16, defect 13)", async () => {
+    const run = await lint(['warns.yaml', '--format', 'junit']);
+    expect(run.code).toBe(0);
+    const root = parseXml(run.stdout);
+    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '0', errors: '0', skipped: '0' });
+    const testcase = root.children[0]!.children[0]!;
+    expect(testcase.children.map((c) => c.name)).toEqual(['system-out']);
+    expect(testcase.children[0]!.text).toBe(
+      'warns.yaml:7:5 warning unknown-capability capability "servicemesh" is known to no handler or definition; its rendering is not validated\npath: /spec/capabilities/servicemesh\nhint: if servicemesh is a custom capability, load its CapabilityDefinition: --definitions DIR, or definitions: in .kurel.yaml',
+    );
+  });
+
+  it('counts warnings as failures under --strict, as the exit code does', async () => {
+    const run = await lint(['warns.yaml', '--format', 'junit', '--strict']);
+    expect(run.code).toBe(1);
+    const root = parseXml(run.stdout);
+    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '1', errors: '0', skipped: '0' });
+    expect(root.children[0]!.children[0]!.children.map((c) => `${c.name}:${c.attributes['type']}`)).toEqual(['failure:unknown-capability']);
   });
 
   it('prints a suite of passing test cases on a clean run, and exits 0', async () => {

@@ -140,7 +140,8 @@ describe.concurrent('kurel lint: exit codes', () => {
       diagnostics: ['usage'],
       files: [],
     });
-    expect(run.json.diagnostics[0]!.message).toMatch(/^refusing to start: handler "expose" \(plugin:\.\/claims-expose\.mjs\): ./);
+    // A command has no start to refuse (issue 16, defect 15): the message names the handler and why.
+    expect(run.json.diagnostics[0]!.message).toMatch(/^handler "expose" \(plugin:\.\/claims-expose\.mjs\): ./);
   });
 });
 
@@ -235,7 +236,8 @@ describe.concurrent('kurel lint: text output', () => {
         'bad.yaml:10:27 error invalid-value capability "expose": ingressClassName must not be empty',
         '          ingressClassName: ""',
         `  ${' '.repeat(26)}^^`,
-        '1 file checked: 1 error, 0 warnings',
+        '1 profile checked: 1 error, 0 warnings',
+        'run kurel explain invalid-value for details',
         '',
       ].join('\n'),
     );
@@ -249,24 +251,42 @@ describe.concurrent('kurel lint: text output', () => {
         '      exposee: {}',
         '      ^^^^^^^',
         '  hint: did you mean expose?',
-        '1 file checked: 0 errors, 1 warning',
+        '1 profile checked: 0 errors, 1 warning',
+        'run kurel explain unknown-capability for details',
         '',
       ].join('\n'),
     );
   });
 
   it('prints a one-line summary for clean files', async () => {
-    expect((await lint(['good.yaml', 'tree/prod/cluster.yaml'])).stdout).toBe('2 files checked: no problems\n');
+    expect((await lint(['good.yaml', 'tree/prod/cluster.yaml'])).stdout).toBe('2 profiles checked: no problems\n');
   });
 
-  it('prints no colour codes when standard output is not a terminal, even without NO_COLOR', async () => {
-    const run = await lint(['bad.yaml'], { env: { NO_COLOR: '', FORCE_COLOR: '1' } });
-    expect(run.stdout).not.toContain('\u001b[');
+  it('counts profiles and definition files apart (issue 16, defect 8)', async () => {
+    expect((await lint(['good.yaml', '--capability-def', 'cache-definition.yaml'])).stdout).toBe('1 profile and 1 definition file checked: no problems\n');
+    expect((await lint(['cache-definition.yaml'])).stdout).toBe('1 definition file checked: no problems\n');
+  });
+
+  it('lints a file given twice, or named and found in a folder, once (issue 16, defect 8)', async () => {
+    const run = await lintJson(['bad.yaml', 'bad.yaml', './bad.yaml', 'tree/staging/cluster.yml', 'tree/staging']);
+    expect(run.json.diagnostics.map((d) => [d.file, d.line])).toEqual([
+      ['bad.yaml', 10],
+      ['tree/staging/cluster.yml', 10],
+    ]);
+    expect(run.json.files.map((f) => f.path)).toEqual(['bad.yaml', 'tree/staging/cluster.yml']);
+  });
+
+  it('refuses a second - (standard input is read once) with a usage error (issue 16, defect 8)', async () => {
+    const run = await lintJson(['-', '-'], { input: GOOD });
+    expect(run.code).toBe(2);
+    expect(run.json.diagnostics).toMatchObject([
+      { code: 'usage', file: '<command line>', message: 'standard input (-) can be read only once; found - more than once' },
+    ]);
   });
 });
 
-describe('kurel lint: colour on a terminal (in-process)', () => {
-  const runOnTerminal = async (env: NodeJS.ProcessEnv) => {
+describe('kurel lint: colour (in-process; DESIGN §5.4, §11)', () => {
+  const runOnTerminal = async (env: NodeJS.ProcessEnv, flags: string[] = [], isTTY = true) => {
     let stdout = '';
     const io: CommandIo = {
       stdout: (text) => {
@@ -276,10 +296,10 @@ describe('kurel lint: colour on a terminal (in-process)', () => {
       stdin: () => Promise.resolve(new Uint8Array()),
       cwd: dir,
       env,
-      stdoutIsTTY: true,
-      stderrIsTTY: true,
+      stdoutIsTTY: isTTY,
+      stderrIsTTY: isTTY,
     };
-    const code = await runCli(['lint', join(dir, 'bad.yaml')], io);
+    const code = await runCli(['lint', join(dir, 'bad.yaml'), ...flags], io);
     return { code, stdout };
   };
 
@@ -296,6 +316,23 @@ describe('kurel lint: colour on a terminal (in-process)', () => {
   ])('prints no colour on a terminal when %s', async (_name, env) => {
     const { stdout } = await runOnTerminal(env);
     expect(stdout).not.toContain('\u001b[');
+  });
+
+  it('prints no colour when standard output is not a terminal and nothing asks for it', async () => {
+    expect((await runOnTerminal({}, [], false)).stdout).not.toContain('\u001b[');
+  });
+
+  it.each([
+    ['--color always off a terminal', {}, ['--color', 'always'], false, true],
+    ['--color always over NO_COLOR', { NO_COLOR: '1' }, ['--color', 'always'], false, true],
+    ['--color never on a terminal, over FORCE_COLOR', { FORCE_COLOR: '1' }, ['--color', 'never'], true, false],
+    ['FORCE_COLOR=1 off a terminal', { FORCE_COLOR: '1' }, [], false, true],
+    ['FORCE_COLOR=1 over NO_COLOR', { FORCE_COLOR: '1', NO_COLOR: '1' }, [], false, true],
+    ['FORCE_COLOR=0 on a terminal', { FORCE_COLOR: '0' }, [], true, false],
+    ['--color auto on a terminal', {}, ['--color', 'auto'], true, true],
+  ])('colours or not by the order of §11: %s', async (_name, env, flags, isTTY, coloured) => {
+    const { stdout } = await runOnTerminal(env, flags, isTTY);
+    expect(stdout.includes('\u001b[31merror\u001b[39m')).toBe(coloured);
   });
 });
 
@@ -370,7 +407,7 @@ describe.concurrent('kurel lint: inputs', () => {
     });
   });
 
-  it('follows a symbolic link that stays inside the folder and reports one that leaves it', async () => {
+  it('follows a symbolic link that stays inside the folder (the file it names is read once) and reports one that leaves it', async () => {
     const run = await lintJson(['linked']);
     expect({
       code: run.code,
@@ -378,7 +415,7 @@ describe.concurrent('kurel lint: inputs', () => {
       diagnostics: run.json.diagnostics.map((d) => [d.code, d.file]),
     }).toEqual({
       code: 1,
-      checked: ['linked/alias.yaml', 'linked/cluster.yaml'],
+      checked: ['linked/alias.yaml'],
       diagnostics: [['io-error', 'linked/escape.yaml']],
     });
   });
@@ -428,7 +465,7 @@ describe.concurrent('kurel lint: bad input never crashes it', () => {
 
   it.each([
     ['invalid YAML', `${HEADER}spec:\n\tcapabilities: {}\n`, { code: 'yaml-syntax', line: 6, column: 1, path: '' }],
-    ['an unclosed flow map', `${HEADER}spec: {capabilities: {}\n`, { code: 'yaml-syntax', line: 6, column: 1, path: '' }],
+    ['an unclosed flow map', `${HEADER}spec: {capabilities: {}\n`, { code: 'yaml-syntax', line: 5, column: 7, path: '' }],
     ['an alias bomb', bomb, { code: 'alias-limit', line: 12, column: 17, path: '/spec/capabilities/scaler/rendering/d/1' }],
     ['a second document', `${GOOD}---\n${GOOD}`, { code: 'multiple-documents', line: 11, column: 1, path: '' }],
     ['a non-string key', `${HEADER}8080: port\n`, { code: 'invalid-key', line: 5, column: 1, path: '/8080' }],
@@ -502,10 +539,47 @@ describe.concurrent('kurel: help and version', () => {
       '--plugin <module>',
       '--strict ',
       '--strict-capabilities',
-      '--format <format>',
+      '--format <format[=file]>',
+      '--color <when>',
+      '--quiet',
+      '--config <file>',
+      '--no-config',
       '--stdin-filepath <name>',
     ]) {
       expect(run.stdout).toContain(option);
     }
+  });
+});
+
+describe.concurrent('kurel lint: what a new user reads (issue 16, defect 15)', () => {
+  it('names a plugin package it cannot find from the working directory, not from its own files', async () => {
+    const run = await lintJson(['good.yaml', '--plugin', 'nope-pkg']);
+    expect(run.code).toBe(2);
+    expect(run.json.diagnostics).toMatchObject([
+      {
+        code: 'usage',
+        file: 'plugin:nope-pkg',
+        message: `plugin nope-pkg: cannot find the package nope-pkg from ${dir}; install it there, or give the plugin's path (./nope-pkg.mjs)`,
+      },
+    ]);
+  });
+
+  it('prints no blank source line and caret for an empty file', async () => {
+    file('cosmetic/empty.yaml', '');
+    const run = await lint(['cosmetic/empty.yaml']);
+    expect(run.stdout).toBe(
+      'cosmetic/empty.yaml:1:1 error empty-document the file is empty or holds only comments; expected a ClusterProfile or CapabilityDefinition\n1 file checked: 1 error, 0 warnings\nrun kurel explain empty-document for details\n',
+    );
+  });
+
+  it('gives no line and column to a path it could not read', async () => {
+    const run = await lint(['cosmetic/missing.yaml']);
+    expect(run.code).toBe(2);
+    expect(run.stdout.split('\n')[0]).toBe('cosmetic/missing.yaml: error io-error cannot read cosmetic/missing.yaml: no such file');
+  });
+
+  it('prints no lint envelope for a command whose output is not one', async () => {
+    const run = await runKurel(['schema', 'nope', '--format', 'json'], { cwd: dir });
+    expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 2, stdout: '', stderr: "error: unknown option '--format'\n" });
   });
 });

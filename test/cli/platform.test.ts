@@ -77,7 +77,8 @@ describe.concurrent('kurel lint --platform', () => {
         `${NEW}:16:9 error field-unavailable capability "service-routing": trafficDistribution needs kubernetes 1.30; this cluster runs 1.29`,
         '          trafficDistribution: PreferSameZone',
         '          ^^^^^^^^^^^^^^^^^^^',
-        '6 files checked: 1 error, 0 warnings',
+        '1 profile and 5 definition files checked: 1 error, 0 warnings',
+        'run kurel explain field-unavailable for details',
         '',
       ].join('\n'),
     );

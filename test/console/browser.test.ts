@@ -23,6 +23,8 @@ const missing = chromiumMissing();
 if (missing) console.warn(`skipping the web console browser tests: ${missing}`);
 
 const DEFINITIONS = fileURLToPath(new URL('../fixtures/console-definitions', import.meta.url));
+/** The package's definitions: named definitions replace the embedded default, so the console's service names both. */
+const PACKAGE_DEFINITIONS = fileURLToPath(new URL('../../definitions', import.meta.url));
 /** Where the screenshots go, for a person to look at (git-ignored). */
 const SCREENSHOTS = fileURLToPath(new URL('../../test-results/console/', import.meta.url));
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -132,7 +134,7 @@ describe.skipIf(missing !== undefined)('the web console in Chromium', () => {
 
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
-    [served, browser] = await Promise.all([startKurelServe(['--definitions', DEFINITIONS]), launchChromium()]);
+    [served, browser] = await Promise.all([startKurelServe(['--definitions', PACKAGE_DEFINITIONS, '--definitions', DEFINITIONS]), launchChromium()]);
   });
 
   afterAll(async () => {

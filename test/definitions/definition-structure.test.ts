@@ -224,7 +224,7 @@ describe('definition files with several documents', () => {
 
   it('reports a definitions file that is not valid YAML at the syntax error', () => {
     const loaded = load({ 'defs/bad.yaml': 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: [unclosed\nspec: {}\n' });
-    expect(pinned(loaded)).toEqual([errorAt('defs/bad.yaml', 'yaml-syntax', 5, 1, '')]);
+    expect(pinned(loaded)).toEqual([errorAt('defs/bad.yaml', 'yaml-syntax', 4, 9, '')]);
     expect(loaded.report.files).toEqual([{ path: 'defs/bad.yaml', kind: 'unknown', status: 'checked' }]);
   });
 });

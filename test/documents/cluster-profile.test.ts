@@ -71,6 +71,35 @@ describe('capability bindings', () => {
     expect(report.diagnostics[0]!.message).toBe('unknown field "controllerType" in spec.capabilities.expose (allowed: rendering, version)');
   });
 
+  it('recognises a forgotten rendering: level: one error at the first key, with the fix as hint (issue 16, defect 7)', () => {
+    const report = lintText(withBindings('expose:\n  controllerType: ingress\n  ingressClassName: nginx\npvc:\n  storageClassName: gp3'));
+    expect(report.diagnostics.map((d) => ({ code: d.code, line: d.line, column: d.column, path: d.path, message: d.message, hint: d.hint }))).toEqual([
+      {
+        code: 'unknown-field',
+        line: 8,
+        column: 7,
+        path: '/spec/capabilities/expose/controllerType',
+        message: 'capability "expose": keys controllerType, ingressClassName are written directly under the binding, which holds only rendering and version',
+        hint: 'indent these keys under rendering:',
+      },
+      {
+        code: 'unknown-field',
+        line: 11,
+        column: 7,
+        path: '/spec/capabilities/pvc/storageClassName',
+        message: 'capability "pvc": key storageClassName is written directly under the binding, which holds only rendering and version',
+        hint: 'indent this key under rendering:',
+      },
+    ]);
+    expect(report.files[0]!.resolved).toBeUndefined();
+  });
+
+  it('keeps the did-you-mean of a misspelled rendering key', () => {
+    expect(lintText(withBindings('pvc:\n  rendring: {storageClassName: gp3}')).diagnostics).toMatchObject([
+      { code: 'unknown-field', line: 8, column: 7, hint: 'did you mean rendering?' },
+    ]);
+  });
+
   it('reports a rendering that is not a map as wrong-type', () => {
     expect(diagnose(withBindings('pvc:\n  rendering: gp3'))).toEqual([err('wrong-type', 8, 18, '/spec/capabilities/pvc/rendering')]);
   });
@@ -108,11 +137,18 @@ describe('capability bindings', () => {
     });
   });
 
-  it('warns about a capability no handler or definition knows, with a hint for a near miss', () => {
+  it('warns about a capability no handler or definition knows, with a hint for a near miss, or to load its definition (issue 16, defect 14)', () => {
     const report = lintText(withBindings('certificates:\n  rendering: {issuerRef: {name: ca}}\nredis-sidecar.cache:\n  rendering: {image: redis}'));
     expect(report.diagnostics.map((d) => [d.code, d.severity, d.line, d.column, d.path, d.hint])).toEqual([
       ['unknown-capability', 'warning', 7, 5, '/spec/capabilities/certificates', 'did you mean certificate?'],
-      ['unknown-capability', 'warning', 9, 5, '/spec/capabilities/redis-sidecar.cache', undefined],
+      [
+        'unknown-capability',
+        'warning',
+        9,
+        5,
+        '/spec/capabilities/redis-sidecar.cache',
+        'if redis-sidecar is a custom capability, load its CapabilityDefinition: --definitions DIR, or definitions: in .kurel.yaml',
+      ],
     ]);
     expect(report.files[0]?.resolved?.capabilities).toEqual({ certificates: { issuerRef: { name: 'ca' } }, 'redis-sidecar.cache': { image: 'redis' } });
   });

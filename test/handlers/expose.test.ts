@@ -39,6 +39,33 @@ describe('expose: controllerType', () => {
     expect(report.diagnostics[0]!.message).toBe('capability "expose": controllerType must be one of ingress, gateway, found string "Ingress"');
   });
 
+  it('still judges every other key when controllerType names no branch (issue 16, defect 2)', () => {
+    const bindings = [
+      'expose:',
+      '  rendering:',
+      '    controllerType: ingres',
+      '    ingressClassName: 5',
+      '    sslRedirect: "yes"',
+      '    authSigninURL: https://auth.example.com/start',
+      '    gatewayNamespace: 7',
+      '    hostnames: [a]',
+    ].join('\n');
+    expect(diagnose(withBindings(bindings))).toEqual([
+      err('invalid-value', 9, 25, `${RENDERING}/controllerType`),
+      err('wrong-type', 10, 27, `${RENDERING}/ingressClassName`),
+      err('wrong-type', 11, 22, `${RENDERING}/sslRedirect`),
+      err('missing-required', 12, 9, `${RENDERING}/authURL`),
+      err('wrong-type', 13, 27, `${RENDERING}/gatewayNamespace`),
+      err('unknown-field', 14, 9, `${RENDERING}/hostnames`),
+    ]);
+  });
+
+  it('accepts a key without controllerType when some branch takes its value', () => {
+    expect(diagnose(withBindings('expose:\n  rendering:\n    gatewayName: public-gw\n    allowedHostnameWildcard: "*.apps.example.com"'))).toEqual([
+      err('missing-required', 8, 7, `${RENDERING}/controllerType`),
+    ]);
+  });
+
   it('reports a non-string controllerType as wrong-type', () => {
     expect(diagnose(withBindings('expose:\n  rendering:\n    controllerType: 123'))).toEqual([err('wrong-type', 9, 25, `${RENDERING}/controllerType`)]);
   });
@@ -98,6 +125,17 @@ describe('expose: ingress', () => {
     ['forceSslRedirect: 1', 'forceSslRedirect', 27],
   ])('reports %s as wrong-type: booleans are never coerced', (line, key, column) => {
     expect(diagnose(ingress(line))).toEqual([err('wrong-type', 11, column, `${RENDERING}/${key}`)]);
+  });
+
+  it.each([
+    ['"true"', 'remove the quotes: true'],
+    ["'false'", 'remove the quotes: false'],
+    ['"True"', 'remove the quotes: True'],
+    ['"yes"', 'write true (YAML 1.2 reads "yes" as a string)'],
+    ['off', 'write false (YAML 1.2 reads "off" as a string)'],
+  ])('hints at the cause for sslRedirect: %s (issue 16, defect 6)', (written, hint) => {
+    const [d] = lintText(ingress(`sslRedirect: ${written}`)).diagnostics;
+    expect(d).toMatchObject({ code: 'wrong-type', line: 11, column: 22, hint });
   });
 
   it('reports sslRedirect: yes as a string with a hint to write true', () => {

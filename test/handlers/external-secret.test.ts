@@ -24,6 +24,16 @@ describe('external-secret', () => {
     });
   });
 
+  it('reports a secretStoreRef.kind other than SecretStore or ClusterSecretStore as invalid-value with did-you-mean (issue 16, defect 12)', () => {
+    const report = lintText(secret([], ['kind: SecretStor']));
+    expect(report.diagnostics).toMatchObject([
+      { code: 'invalid-value', severity: 'error', line: 11, column: 17, path: `${RENDERING}/secretStoreRef/kind`, hint: 'did you mean SecretStore?' },
+    ]);
+    expect(report.diagnostics[0]!.message).toBe(
+      'capability "external-secret": secretStoreRef.kind must be one of SecretStore, ClusterSecretStore, "", found string "SecretStor"',
+    );
+  });
+
   it('defaults an empty secretStoreRef.kind', () => {
     expect(resolve(secret([], ['kind: ""']))).toEqual({
       'external-secret': { secretStoreRef: { name: 'vault', kind: 'ClusterSecretStore' } },
@@ -50,6 +60,15 @@ describe('external-secret', () => {
 
   it('reports a numeric refreshInterval as wrong-type', () => {
     expect(diagnose(secret(['refreshInterval: 3600']))).toEqual([err('wrong-type', 11, 26, `${RENDERING}/refreshInterval`)]);
+  });
+
+  it.each([
+    ['90', '"90s"'],
+    ['1.50', '"1.50s"'],
+  ])('hints a duration with a unit for refreshInterval: %s, so the quoted value passes (issue 16, defect 5)', (written, quoted) => {
+    const [d] = lintText(secret([`refreshInterval: ${written}`])).diagnostics;
+    expect(d!.hint).toBe(`quote it with a unit: ${quoted}`);
+    expect(diagnose(secret([`refreshInterval: ${quoted}`]))).toEqual([]);
   });
 
   it('reports a missing secretStoreRef at the rendering key', () => {

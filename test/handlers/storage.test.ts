@@ -23,6 +23,19 @@ describe('pvc', () => {
     ]);
   });
 
+  it.each([
+    ['1.10', '"1.10"'],
+    ['0x1F', '"0x1F"'],
+    ['1e3', '"1e3"'],
+    ['true', '"true"'],
+    ['*num', '"1.10"'],
+  ])('hints to quote storageClassName: %s as written in the source, not as parsed (issue 16, defect 5)', (written, quoted) => {
+    // The pass-through ingress binding holds the anchor an alias may refer to.
+    const text = withBindings(`ingress:\n  rendering: {x: &num 1.10}\npvc:\n  rendering:\n    storageClassName: ${written}`);
+    const [d] = lintText(text).diagnostics;
+    expect(d).toMatchObject({ code: 'wrong-type', line: 11, column: 27, hint: `quote it: ${quoted}` });
+  });
+
   it('reports an unknown key at the key with a did-you-mean hint', () => {
     const report = lintText(withBindings('pvc:\n  rendering:\n    storageClass: gp3'));
     expect(report.diagnostics).toMatchObject([

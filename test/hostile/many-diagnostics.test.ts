@@ -52,13 +52,13 @@ describe('125,000 problems in one file', { timeout: 60_000 }, () => {
   });
 
   it.each([
-    ['text', `cluster.yaml:1:1 warning too-many-problems ${SUMMARY}`, '1 file checked: 124999 errors, 0 warnings'],
+    ['text', `cluster.yaml:1:1 warning too-many-problems ${SUMMARY}`, '1 profile checked: 124999 errors, 0 warnings'],
     [
       'github',
       `::warning file=cluster.yaml,line=1,col=1,endLine=1,endColumn=1,title=too-many-problems::${SUMMARY}`,
-      '1 file checked: 124999 errors, 0 warnings',
+      '1 profile checked: 124999 errors, 0 warnings',
     ],
-    ['junit', `<failure type="too-many-problems" message="warning: ${SUMMARY}">`, '</testsuites>'],
+    ['junit', `<system-out>cluster.yaml:1:1 warning too-many-problems ${SUMMARY}`, '</testsuites>'],
     ['sarif', `"text": "${SUMMARY}"`, '"ruleId": "too-many-problems"'],
   ])('lints to %s with the summary, exit 1', async (format, summary, last) => {
     const run = await runKurel(['lint', 'cluster.yaml', '--format', format], { cwd: dir });

@@ -16,12 +16,14 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'kurel-symlinks-'));
   writeFileSync(join(dir, 'cluster.yaml'), PROFILE);
   mkdirSync(join(dir, 'defs', 'nested'), { recursive: true });
-  writeFileSync(join(dir, 'defs', 'cache.yaml'), DEFINITION);
+  mkdirSync(join(dir, 'defs', 'store'), { recursive: true });
+  writeFileSync(join(dir, 'defs', 'store', 'cache.yaml'), DEFINITION);
   symlinkSync('.', join(dir, 'defs', 'self')); // the folder inside itself
   symlinkSync('..', join(dir, 'defs', 'nested', 'up')); // a subfolder back to its parent
   symlinkSync('b.yaml', join(dir, 'defs', 'a.yaml')); // two links to each other
   symlinkSync('a.yaml', join(dir, 'defs', 'b.yaml'));
-  symlinkSync('../cache.yaml', join(dir, 'defs', 'nested', 'linked.yaml')); // stays inside: followed
+  // Stays inside: followed, and reached before the file it names (read once, under this name).
+  symlinkSync('../store/cache.yaml', join(dir, 'defs', 'nested', 'linked.yaml'));
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -42,7 +44,6 @@ describe('a symbolic link loop in a --definitions folder', () => {
       ],
       files: [
         ['cluster.yaml', 'ClusterProfile'],
-        ['defs/cache.yaml', 'CapabilityDefinition'],
         ['defs/nested/linked.yaml', 'CapabilityDefinition'],
       ],
     });

@@ -13,6 +13,7 @@ import type { KurelApp } from '../../src/http/app.js';
 import { prepareCatalogueLoader } from '../../src/http/catalogue-loader.js';
 import { startServer } from '../../src/http/server.js';
 import { ServiceState } from '../../src/http/service-state.js';
+import { inProcessRunner } from '../../src/http/work/in-process.js';
 import { startServe, waitFor } from '../helpers/serve.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest, testApp } from './support.js';
 
@@ -296,23 +297,14 @@ describe('the running app against openapi.yaml', () => {
   });
 
   it('answers unexpected failures, time-outs and overload as documented', async () => {
-    const catalogue = createCatalogue({
-      handlers: [
-        {
-          handler: {
-            type: 'flaky',
-            description: 'throws',
-            capabilityAware: false,
-            validateAndApplyDefaults: () => {
-              throw new Error('flaky');
-            },
-          },
-          source: 'plugin:flaky',
-        },
-      ],
+    // A plugin's own failure is a plugin-error diagnostic now; a service whose state breaks is not.
+    // A runner that fails: what neither the request nor a plugin explains.
+    const broken = new ServiceState({
+      ...inProcessRunner(createCatalogue()),
+      run: () => Promise.reject(new Error('flaky')),
     });
-    const failing = testApp({ catalogue });
-    const profile = GATEWAY_PROFILE.replace(/expose:[\s\S]*$/, 'flaky: {rendering: {}}\n');
+    const failing = testApp({ state: broken });
+    const profile = GATEWAY_PROFILE;
     expectDocumented('post', '/v1/validate', await request(failing.app).post('/v1/validate').set('Content-Type', 'application/yaml').send(profile));
     expectDocumented(
       'post',

@@ -4,6 +4,8 @@ import request from 'supertest';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { type RunningServer, startServer } from '../../src/http/server.js';
+import { ServiceState } from '../../src/http/service-state.js';
+import { inProcessRunner } from '../../src/http/work/in-process.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, sleep, startSlowRequest, testApp } from './support.js';
 
 const MIB = 1024 * 1024;
@@ -206,9 +208,9 @@ describe('request errors are RFC 9457 problems', () => {
   });
 
   it.each([
-    ['YAML', 'application/yaml', 'flaky:\n      rendering: {}\n'],
-    ['JSON', 'application/json', ''],
-  ])('answers 500 without a stack trace when a plugin throws while checking a %s profile, and logs the stack', async (_name, type) => {
+    ['YAML', 'application/yaml'],
+    ['JSON', 'application/json'],
+  ])('answers 200 with a plugin-error when a plugin throws while checking a %s profile (issue 16, defect 3)', async (_name, type) => {
     const catalogue = createCatalogue().withHandlers([
       {
         source: 'plugin:./flaky.mjs',
@@ -224,10 +226,33 @@ describe('request errors are RFC 9457 problems', () => {
         },
       },
     ]);
-    const { app, log } = testApp({ catalogue });
+    const { app } = testApp({ catalogue });
     const document = { ...GATEWAY_DOCUMENT, spec: { capabilities: { flaky: { rendering: {} } } } };
     const body = type === 'application/json' ? JSON.stringify(document) : GATEWAY_PROFILE.replace(/expose:[\s\S]*$/, 'flaky:\n      rendering: {}\n');
     const res = await request(app).post('/v1/validate').set('Content-Type', type).send(body);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      valid: false,
+      resolved: null,
+      diagnostics: [
+        {
+          code: 'plugin-error',
+          severity: 'error',
+          file: 'request',
+          message: 'capability "flaky": plugin ./flaky.mjs: validateAndApplyDefaults threw Error: flaky exploded',
+        },
+      ],
+    });
+  });
+
+  it('answers 500 without a stack trace on an unexpected failure, and logs the stack', async () => {
+    // A runner that fails: what neither the request nor a plugin explains.
+    const broken = new ServiceState({
+      ...inProcessRunner(createCatalogue()),
+      run: () => Promise.reject(new Error('flaky exploded')),
+    });
+    const { app, log } = testApp({ state: broken });
+    const res = await request(app).post('/v1/validate').set('Content-Type', 'application/yaml').send(GATEWAY_PROFILE);
     expectProblem(res, 500);
     expect(res.body.detail).toBe('an unexpected error occurred; the server log has the details under this request id');
     expect(res.text).not.toContain('flaky exploded');

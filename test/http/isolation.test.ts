@@ -299,9 +299,19 @@ describe('kurel serve started outside the package, with a 1 s send timeout and a
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('names the package definitions folder without its absolute path', async () => {
+  it('serves the definitions it was given instead of the embedded ones', async () => {
     const capabilities = JSON.parse((await get(served.url, '/v1/capabilities')).text) as { type: string; source: string }[];
-    expect(capabilities.find((c) => c.type === 'redis-sidecar')?.source).toBe('<kurel>/definitions/redis-sidecar.yaml');
+    expect(capabilities.find((c) => c.type === 'redis-sidecar')).toBeUndefined();
+  });
+
+  it('names the package definitions folder without its absolute path, when it names no definitions', async () => {
+    const bare = await startServe(['--port', '0', '--workers', '1'], { cwd: work });
+    try {
+      const capabilities = JSON.parse((await get(bare.url, '/v1/capabilities')).text) as { type: string; source: string }[];
+      expect(capabilities.find((c) => c.type === 'redis-sidecar')?.source).toBe('<kurel>/definitions/redis-sidecar.yaml');
+    } finally {
+      await bare.stop();
+    }
   });
 
   it('refuses a reload without the admin token, from loopback too', async () => {

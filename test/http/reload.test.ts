@@ -68,7 +68,7 @@ describe('reloading definitions', () => {
     expect(reload.status).toBe(200);
     expect(reload.body).toMatchObject({ reloaded: false, ok: false, definitions: 1 });
     expect(reload.body.diagnostics.map((d: { code: string; file: string; line: number }) => [d.code, d.file, d.line])).toEqual([
-      ['yaml-syntax', join(dir, 'broken.yaml'), 2],
+      ['yaml-syntax', join(dir, 'broken.yaml'), 1],
     ]);
 
     // The old definition still judges: port is an integer, not the string the new file allows.
@@ -84,7 +84,7 @@ describe('reloading definitions', () => {
 
     const failure = log.lines.find((l) => l['msg'] === 'reload failed: the previous definitions stay in service');
     expect(failure?.['level']).toBe(50);
-    expect(failure?.['errors']).toEqual([`${join(dir, 'broken.yaml')}:2:1 error yaml-syntax ${reload.body.diagnostics[0].message}`]);
+    expect(failure?.['errors']).toEqual([`${join(dir, 'broken.yaml')}:1:7 error yaml-syntax ${reload.body.diagnostics[0].message}`]);
 
     const metrics = (await request(app).get('/metrics')).text;
     expect(metrics).toContain('kurel_registry_last_reload_success 0');

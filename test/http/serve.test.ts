@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -131,6 +131,60 @@ describe('kurel serve', () => {
       expect(served.lines.some((l) => l['msg'] === 'reload failed: the previous definitions stay in service')).toBe(true);
       served.child.kill('SIGTERM');
       expect(await served.exit).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('judges as lint does when both read the same .kurel.yaml: its definitions replace the embedded ones (issue 16, defect 14)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kurel-serve-config-'));
+    try {
+      mkdirSync(join(dir, '.git'));
+      mkdirSync(join(dir, 'defs'));
+      writeFileSync(join(dir, '.kurel.yaml'), 'definitions: [defs/]\n');
+      writeFileSync(join(dir, 'defs', 'rate-limit.yaml'), readFileSync(join(ROOT, 'definitions', 'rate-limit.yaml')));
+      const profile =
+        'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: edge\nspec:\n  capabilities:\n    rate-limit:\n      rendering: {requestsPerSecond: "fifty"}\n    redis-sidecar:\n      rendering: {image: redis}\n';
+      writeFileSync(join(dir, 'edge.yaml'), profile);
+      const lint = await runKurel(['lint', 'edge.yaml', '--format', 'json'], { cwd: dir });
+      const served = await serve([], dir);
+      const res = await fetch(`${served.url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/yaml' }, body: profile });
+      const answer = (await res.json()) as { diagnostics: { code: string; severity: string; path: string }[] };
+      const pinned = (list: { code: string; severity: string; path: string }[]) => list.map((d) => [d.code, d.severity, d.path]);
+      expect(pinned(answer.diagnostics)).toEqual([
+        ['wrong-type', 'error', '/spec/capabilities/rate-limit/rendering/requestsPerSecond'],
+        // The embedded definitions/ (which define redis-sidecar) are replaced by the config's.
+        ['unknown-capability', 'warning', '/spec/capabilities/redis-sidecar'],
+      ]);
+      expect(pinned((JSON.parse(lint.stdout) as { diagnostics: { code: string; severity: string; path: string }[] }).diagnostics)).toEqual(
+        pinned(answer.diagnostics),
+      );
+      served.child.kill('SIGTERM');
+      expect(await served.exit).toBe(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('logs a refused start as one JSON line holding every error (issue 16, defect 11)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kurel-serve-'));
+    try {
+      writeFileSync(
+        join(dir, 'broken.yaml'),
+        'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: q}\nspec:\n  rendering:\n    properties:\n      a: {type: strin}\n',
+      );
+      const run = await runKurel(['serve', '--port', '0', '--definitions', dir], { cwd: ROOT });
+      expect(run.code).toBe(2);
+      const lines = run.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(lines.find((l) => l['level'] === 60)).toMatchObject({
+        msg: 'refusing to start: the definitions have errors',
+        errors: [
+          `${join(dir, 'broken.yaml')}:7:17 error invalid-value a.type must be one of string, integer, number, boolean, array, object, found string "strin"`,
+        ],
+      });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -40,9 +40,17 @@ describe('POST /v1/validate', () => {
     expect(res.body.diagnostics.map(pin)[0]).toEqual({ code: 'yaml-syntax', file: 'request', line: 1, column: 6, path: '' });
   });
 
-  it('reports an empty YAML body as empty-document', async () => {
+  it('answers an empty YAML body with 400, as an empty JSON body (issue 16, defect 10)', async () => {
     const { app } = testApp();
     const res = await request(app).post('/v1/validate').set('Content-Type', 'application/yaml').send('');
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(res.body).toMatchObject({ status: 400, detail: 'the request body is empty; expected a YAML document' });
+  });
+
+  it('reports a comments-only YAML body as empty-document in a 200: the body holds text, but no document', async () => {
+    const { app } = testApp();
+    const res = await request(app).post('/v1/validate').set('Content-Type', 'application/yaml').send('# nothing yet\n');
     expect(res.status).toBe(200);
     expect(res.body.diagnostics.map(pin)).toEqual([{ code: 'empty-document', file: 'request', line: 1, column: 1, path: '' }]);
   });

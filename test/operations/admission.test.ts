@@ -119,6 +119,20 @@ describe('admitReview: ClusterProfile', () => {
     expect(admitReview(createProfile(object), catalogue).response).toEqual({ uid: 'b2c1e0a4', allowed: true });
   });
 
+  it('warns at the annotation of a code that is unknown, cannot be silenced, or silences nothing', () => {
+    const metadata = { name: 'staging', annotations: { 'kurel.gokure.dev/disable': 'unknown-capabilty, too-deep, field-not-allowed' } };
+    const object = profile({ expose: { rendering: { controllerType: 'ingress', ingressClassName: 'nginx' } } }, metadata);
+    expect(admitReview(createProfile(object), catalogue).response).toEqual({
+      uid: 'b2c1e0a4',
+      allowed: true,
+      warnings: [
+        '/metadata/annotations/kurel.gokure.dev~1disable: kurel.gokure.dev/disable names "unknown-capabilty", which is not a kurel diagnostic code (unused-suppression)',
+        '/metadata/annotations/kurel.gokure.dev~1disable: kurel.gokure.dev/disable silences field-not-allowed, but the object has no field-not-allowed problem (unused-suppression)',
+        '/metadata/annotations/kurel.gokure.dev~1disable: too-deep cannot be silenced: it decides whether a run can be trusted (unused-suppression)',
+      ],
+    });
+  });
+
   it('never suppresses a code that decides whether the run can be trusted', () => {
     const metadata = { name: 'staging', annotations: { 'kurel.gokure.dev/disable': 'too-deep' } };
     let deep: unknown = 'x';

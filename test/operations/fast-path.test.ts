@@ -39,13 +39,18 @@ function bothWays<T>(work: () => T): { fast: T; full: T } {
   return { fast: work(), full: withoutFastPath(work) };
 }
 
-/** What a lint run reports, with source texts by file (the objects themselves differ). */
+/**
+ * What a run reports: its diagnostics, files and profiles, and the source text of every file a
+ * diagnostic names (what is printed under it). A run may keep other texts it happened to read in
+ * full; which ones differs with the reader, and nothing shows them.
+ */
 function reportOf(report: Pick<LintReport, 'diagnostics' | 'files' | 'sources'> & Partial<LintReport>) {
+  const named = new Set(report.diagnostics.map((d) => d.file));
   return {
     diagnostics: report.diagnostics,
     files: report.files,
     profiles: report.profiles,
-    sources: [...report.sources].map(([file, source]) => [file, source.text]).sort(),
+    sources: [...named].sort().map((file) => [file, report.sources.get(file)?.text]),
   };
 }
 

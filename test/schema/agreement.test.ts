@@ -12,8 +12,9 @@ import { parseYamlStream } from '../../src/yaml/source.js';
 import { type JsonEnvelope, runKurel } from '../helpers/cli.js';
 
 // The published schema and `kurel lint` must give the same verdict on every profile below.
-// Each bad profile holds one mistake and names what lint reports in its first line:
-// `# expect: <code> <JSON Pointer>`. Each good profile is valid but sits on an edge the
+// Each bad profile names what lint reports in its first lines, one `# expect: <code> <JSON
+// Pointer>` line per mistake: most hold one mistake; those named `*-and-more` hold several, so
+// that one mistake is seen not to hide the next (issue 16, defect 2). Each good profile is valid but sits on an edge the
 // schema must get right (null for an optional key, empty bindings, scoped keys).
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -49,10 +50,21 @@ function casesIn(dir: string): Case[] {
     .map((f) => ({ name: f.replace(/\.yaml$/, ''), file: `${dir}/${f}`, text: readFileSync(join(ROOT, dir, f), 'utf8') }));
 }
 
-function expectationOf(c: Case): { code: string; path: string } {
-  const match = /^# expect: (\S+) ?(\S*)\n/.exec(c.text);
-  if (!match) throw new Error(`${c.file} must start with "# expect: <code> <path>"`);
-  return { code: match[1]!, path: match[2]! };
+interface Expectation {
+  code: string;
+  path: string;
+}
+
+function expectationsOf(c: Case): Expectation[] {
+  const found: Expectation[] = [];
+  const pattern = /# expect: (\S+) ?(\S*)\n/y;
+  for (let match = pattern.exec(c.text); match; match = pattern.exec(c.text)) found.push({ code: match[1]!, path: match[2]! });
+  if (found.length === 0) throw new Error(`${c.file} must start with "# expect: <code> <path>"`);
+  return found;
+}
+
+function expectationOf(c: Case): Expectation {
+  return expectationsOf(c)[0]!;
 }
 
 function dataOf(text: string, file: string): { hasDocument: boolean; data: unknown } {
@@ -144,21 +156,28 @@ describe('kurel lint and the published schema agree', () => {
   const sayable = bad.filter((c) => !(c.name in NOT_IN_SCHEMA));
   const unsayable = bad.filter((c) => c.name in NOT_IN_SCHEMA);
 
-  it.each(sayable.map((c) => [c.name, c] as const))('both reject %s, for the same mistake', (_name, c) => {
-    const expected = expectationOf(c);
+  it.each(sayable.map((c) => [c.name, c] as const))('both reject %s, for the same mistakes', (_name, c) => {
+    const expected = expectationsOf(c);
     const errors = lintOfCorpus.get(c.file)!.filter((d) => d.severity === 'error');
-    expect(errors.map((d) => ({ code: d.code, path: d.path }))).toEqual([expected]);
+    expect(errors.map((d) => ({ code: d.code, path: d.path }))).toEqual(expected);
 
     const { hasDocument, data } = dataOf(c.text, c.file);
     expect(hasDocument).toBe(true);
     expect(builtinValidator(data)).toBe(false);
-    // The schema refuses it at the mistake (or at a node holding it), not for some other reason.
-    const allowed = new Set(ancestorsOrSelf(expected.path).filter((p) => p !== '' || expected.path === ''));
+    // The schema refuses it at each mistake (or at a node holding it), not for some other reason.
     const located = (builtinValidator.errors ?? []).filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'if').map(locate);
-    expect(
-      located.some((p) => allowed.has(p)),
-      `ajv errors at ${located.join(', ')}`,
-    ).toBe(true);
+    for (const { path } of expected) {
+      const allowed = new Set(ancestorsOrSelf(path).filter((p) => p !== '' || path === ''));
+      expect(
+        located.some((p) => allowed.has(p)),
+        `${path}: ajv errors at ${located.join(', ')}`,
+      ).toBe(true);
+    }
+  });
+
+  it('holds profiles with several mistakes behind a discriminator that names no branch', () => {
+    const several = bad.filter((c) => expectationsOf(c).length > 1).map((c) => c.name);
+    expect(several).toEqual(expect.arrayContaining(['expose-controller-type-missing-and-more', 'expose-controller-type-unknown-and-more']));
   });
 
   it.each(unsayable.map((c) => [c.name, c] as const))('lint rejects %s, which the schema cannot see', (name, c) => {

@@ -57,6 +57,7 @@ const EXAMPLES: Record<string, { before: JsonSchema; after: JsonSchema; class: '
   $schema: { before: {}, after: { $schema: 'https://json-schema.org/draft/2020-12/schema' }, class: 'patch' },
   $id: { before: {}, after: { $id: 'https://example.com/a' }, class: 'patch' },
   'x-expected': { before: { 'x-expected': 'a name' }, after: { 'x-expected': 'a DNS name' }, class: 'patch' },
+  'x-bare-number-unit': { before: { 'x-bare-number-unit': 's' }, after: { 'x-bare-number-unit': 'm' }, class: 'patch' },
   introducedIn: { before: { introducedIn: '1.29' }, after: { introducedIn: '1.30' }, class: 'breaking' },
   deprecatedIn: { before: {}, after: { deprecatedIn: '1.30' }, class: 'compatible' },
   removedIn: { before: {}, after: { removedIn: '1.30' }, class: 'breaking' },

@@ -120,14 +120,14 @@ describe('kurel schema', () => {
     const run = await runKurel(['schema', '--plugin', './broken.mjs'], { cwd: dir });
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('usage refusing to start: handler "expose"');
+    expect(run.stderr).toContain('plugin:./broken.mjs: error usage handler "expose"');
   });
 
   it('exits 1 and prints no schema when a definition file is not valid YAML', async () => {
     const run = await runKurel(['schema', '--definitions', 'bad-definitions'], { cwd: dir });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^bad-definitions\/broken\.yaml:4:1 error yaml-syntax /);
+    expect(run.stderr).toMatch(/^bad-definitions\/broken\.yaml:3:18 error yaml-syntax /);
   });
 
   it('exits 2 when a definitions folder cannot be read', async () => {

@@ -201,14 +201,17 @@ function reverseKeys(value: unknown): unknown {
 }
 
 describe('the version of a handler (DESIGN §8.1)', () => {
-  it('is 1.0.0 on every built-in', () => {
-    expect(
-      new Set(
-        createCatalogue()
-          .listHandlers()
-          .map((h) => h.handler.version),
-      ),
-    ).toEqual(new Set(['1.0.0']));
+  it('is 1.0.0 on every built-in but external-secret, which issue 16 moved to 2.0.0 (DESIGN §8.6)', () => {
+    // Limiting secretStoreRef.kind to SecretStore and ClusterSecretStore tightened its published
+    // schema: a breaking change by the compat rules, so a major bump.
+    const versions = new Map(
+      createCatalogue()
+        .listHandlers()
+        .map((h) => [h.handler.type, h.handler.version]),
+    );
+    expect(versions.get('external-secret')).toBe('2.0.0');
+    versions.delete('external-secret');
+    expect(new Set(versions.values())).toEqual(new Set(['1.0.0']));
   });
 
   it.each([

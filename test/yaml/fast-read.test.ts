@@ -236,7 +236,7 @@ const TRIGGERS: Record<string, [fallsBack: string, twin: string]> = {
   'escape beyond Unicode': ['a: "\\U00110000"\n', 'a: "\\U0010FFFF"\n'],
   'comment without white space': ['a: "x"#c\n', 'a: "x" #c\n'],
   'document end marker': ['a: 1\n...\n', 'a: 1\n'],
-  'suppression comment': ['# kurel-disable-next-line unknown-field\na: 1\n', '# kurel: disable\na: 1\n'],
+  'suppression comment': ['# kurel-disable unknown-field\na: 1\n', '# kurel-enable\na: 1\n'],
 };
 
 // Constructs found after the scan or by the fast parser itself.

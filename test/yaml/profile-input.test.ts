@@ -56,7 +56,7 @@ describe('reading a profile file', () => {
   });
 
   it('reports a syntax error and nothing else', () => {
-    expect(diagnose('apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata: {name: a\n')).toEqual([err('yaml-syntax', 4, 1, '')]);
+    expect(diagnose('apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata: {name: a\n')).toEqual([err('yaml-syntax', 3, 11, '')]);
   });
 
   it('reports a duplicate key at its second occurrence and still evaluates the rest', () => {

@@ -122,7 +122,7 @@ describe('parseYamlStream', () => {
   });
 
   it.each([
-    ['an unclosed flow map', 'a: {b: 1\n', 2, 1],
+    ['an unclosed flow map (at its {, issue 16 defect 9)', 'a: {b: 1\n', 1, 4],
     ['a tab used for indentation', 'a:\n\tb: 1\n', 2, 1],
     ['a bad indentation', 'a:\n  b: 1\n c: 2\n', 3, 1],
     ['an unclosed quote (at the end of the input)', 'a: "open\n', 2, 1],
@@ -130,6 +130,44 @@ describe('parseYamlStream', () => {
     const doc = parseYamlStream(text, 'f.yaml').documents[0]!;
     expect(doc.data).toBeUndefined();
     expect(doc.diagnostics[0]).toMatchObject({ code: 'yaml-syntax', severity: 'error', line, column });
+  });
+
+  const syntax = (text: string) =>
+    parseYamlStream(text, 'f.yaml').documents[0]!.diagnostics.map((d) => ({ line: d.line, column: d.column, message: d.message, hint: d.hint }));
+
+  it('reports a key indented one space too far once, on its own line, with a hint (issue 16, defect 9)', () => {
+    expect(syntax('spec:\n  rendering:\n    controllerType: gateway\n     gatewayName: public\n')).toEqual([
+      {
+        line: 4,
+        column: 6,
+        message: 'this line is indented deeper than the key above it, so YAML reads it as part of the value on line 3',
+        hint: 'check the indentation of line 4: keys of one map start at the same column',
+      },
+    ]);
+  });
+
+  it.each([
+    ['@', 'owner: @platform-team\n', 1, 8, '"@platform-team"'],
+    ['a backquote', 'run: `date`\n', 1, 6, '"`date`"'],
+    ['%', 'ratio: %50 # of nodes\n', 1, 8, '"%50"'],
+  ])('hints to quote a value starting with %s (issue 16, defect 9)', (_name, text, line, column, quoted) => {
+    const [d] = syntax(text);
+    expect(d).toMatchObject({
+      line,
+      column,
+      hint: `a value starting with ${text.charAt(column - 1)} is read as YAML syntax; if it is text, quote it: ${quoted}`,
+    });
+  });
+
+  it.each([
+    ['{', 'a:\n  b: {c: 1\n  d: 2\n', 2, 6, 'this { is never closed with }', 'close it with }, or, if the value is text, quote it: "{c: 1"'],
+    ['[', 'a:\n  b: [1, 2\n  d: 2\n', 2, 6, 'this [ is never closed with ]', 'close it with ], or, if the value is text, quote it: "[1, 2"'],
+  ])('reports an unclosed %s at itself, not where the text ends (issue 16, defect 9)', (_name, text, line, column, message, hint) => {
+    expect(syntax(text)).toEqual([{ line, column, message, hint }]);
+  });
+
+  it('hints to check the indentation of a line indented less than its siblings', () => {
+    expect(syntax('a:\n  b: 1\n c: 2\n')[0]).toMatchObject({ line: 3, column: 1, hint: 'check the indentation of line 3' });
   });
 
   it('writes yaml-syntax messages lowercase without a trailing period or position suffix', () => {
@@ -245,6 +283,24 @@ describe('anchors, aliases and merge keys', () => {
   it('reports an alias to an undefined anchor', () => {
     const doc = parseYamlStream('a: *nowhere\n', 'f.yaml').documents[0]!;
     expect(doc.diagnostics[0]).toMatchObject({ severity: 'error', line: 1, column: 4 });
+  });
+
+  it('hints to quote an unquoted wildcard hostname read as an alias (issue 16, defect 9)', () => {
+    const doc = parseYamlStream('allowedHostnameWildcard: *.apps.example.com\n', 'f.yaml').documents[0]!;
+    expect(doc.diagnostics).toMatchObject([
+      {
+        code: 'yaml-syntax',
+        line: 1,
+        column: 26,
+        message: 'alias *.apps.example.com has no anchor before it',
+        hint: 'a value starting with * is an alias; if it is text, quote it: "*.apps.example.com"',
+      },
+    ]);
+  });
+
+  it('reports an alias with no anchor in a merge list once (issue 16, defect 9)', () => {
+    const doc = parseYamlStream('base: &base {a: 1}\nm:\n  <<: [*base, *nope]\n', 'f.yaml').documents[0]!;
+    expect(doc.diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([['yaml-syntax', 3, 15]]);
   });
 });
 

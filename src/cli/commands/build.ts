@@ -2,9 +2,10 @@ import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { appendAll } from '../../core/data.js';
-import { compareDiagnostics, type Diagnostic } from '../../core/diagnostics.js';
+import { compareDiagnostics, type Diagnostic, unsuppressed } from '../../core/diagnostics.js';
 import type { FileReport, InputFile } from '../../core/input.js';
 import { stringifyJson } from '../../core/json-text.js';
+import { PROFILE } from '../../documents/read-input.js';
 import { expandFileArguments } from '../../files/expand-globs.js';
 import { gatherInputs, isDirectory } from '../../files/gather-inputs.js';
 import { type ReadResult, readSourceFile } from '../../files/read-file.js';
@@ -13,11 +14,12 @@ import { buildEnvelope } from '../../operations/envelopes.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
+import { type CatalogueCommandOptions, configOf, configureCommand, textRefusal } from '../apply-config.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
 import { formatTable } from '../format/table.js';
-import { formatText, paletteFor, summarize } from '../format/text.js';
+import { type ColorChoice, formatText, paletteFor, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
 
@@ -27,18 +29,12 @@ export const BUILD_FORMATS = ['text', 'json'] as const;
 export const BUILD_OUTPUTS = ['yaml', 'json'] as const;
 
 /** Options of `kurel build`. */
-export interface BuildCommandOptions {
+export interface BuildCommandOptions extends CatalogueCommandOptions {
   /** Every `--profile` (files or globs). */
   profile: string[];
-  definitions: string[];
-  capabilityDef: string[];
-  plugin: string[];
-  strictCapabilities: boolean;
-  /** `--require-pinned` (false or absent with `--no-require-pinned`). */
-  requirePinned?: boolean;
-  /** `--lockfile FILE`, or false for `--no-lockfile`. */
-  lockfile?: string | false;
   output: (typeof BUILD_OUTPUTS)[number];
+  /** `--color`; `auto` by default. */
+  color?: ColorChoice;
   format: (typeof BUILD_FORMATS)[number];
   /** `--platform COMPONENT=VERSION` flags: they win over the profile's spec.platform. */
   platform?: string[];
@@ -62,7 +58,13 @@ export interface ProfileResult {
  * the app file's folder, and its `definitions/` is always loaded. With several profiles (or a
  * glob), the application is judged against each, and the exit code is 1 when any fails.
  */
-export async function runBuild(target: string, options: BuildCommandOptions, io: CommandIo): Promise<number> {
+export async function runBuild(target: string, flags: BuildCommandOptions, io: CommandIo): Promise<number> {
+  const configured = configureCommand(flags, io, (problems, sources) => {
+    if (flags.format === 'json') io.stdout(`${stringifyJson(buildEnvelope(false, problems, [], null))}\n`);
+    else textRefusal(io)(problems, sources);
+  });
+  if (!configured.ok) return configured.exitCode;
+  const { options, run } = configured;
   const diagnostics: Diagnostic[] = [];
   let fatal = false;
   const isPackageDir = await isDirectory(target);
@@ -87,7 +89,7 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
   const handlers = await loadCommandHandlers(options.plugin, io.cwd);
   if (handlers.refused) diagnostics.push(handlers.diagnostic);
   fatal ||= handlers.refused;
-  const lockfile = readCommandLockfile(options, io.cwd);
+  const lockfile = readCommandLockfile(options, io.cwd, { config: configOf(run) });
   appendAll(diagnostics, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
   const lock = lockFollowing(lockfile, io.cwd, 'follow');
@@ -103,7 +105,7 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
         { application: { file: appFile, content: application.bytes }, profile: { file, content: read.bytes }, definitions },
         handlers.catalogue,
         {
-          strictCapabilities: options.strictCapabilities,
+          strictCapabilities: options.strictCapabilities === true,
           platform: platformOptions(options.platform, options.platformDefault),
           requirePinned: options.requirePinned === true,
           lock,
@@ -115,7 +117,7 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
   const sources = new Map<string, SourceText>(lockfile.sources);
   for (const { report } of results) for (const [file, source] of report?.sources ?? []) sources.set(file, source);
   const many = profiles.files.length > 1 || profiles.hadGlob;
-  if (!many) return printSingle(results[0], { diagnostics, fatal, sources, application }, options, io);
+  if (!many) return printSingle(results[0], { diagnostics, fatal, sources, appFile, application }, options, io);
 
   const perProfile: ProfileResult[] = results.map(({ profile, read, report }) => {
     const own = [...diagnostics, ...(read.ok ? [] : [read.diagnostic]), ...(report?.diagnostics ?? [])].sort(compareDiagnostics);
@@ -132,10 +134,10 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
     return code;
   }
   if (all.length > 0) {
-    const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env);
-    const checked = uniqueFiles(results.flatMap((r) => r.report?.files ?? [])).filter((f) => f.status === 'checked').length;
+    const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env, options.color);
+    const checked = uniqueFiles(results.flatMap((r) => r.report?.files ?? []));
     const reported = reportProblems(all);
-    io.stderr(`${formatText(reported.diagnostics, sources, palette)}\n${summarize(reported, checked)}\n`);
+    io.stderr(`${withBody(formatText(unsuppressed(reported.diagnostics), sources, palette))}${summarize(reported, checked)}\n`);
   }
   io.stdout(
     `${formatProfileTable(
@@ -149,7 +151,7 @@ export async function runBuild(target: string, options: BuildCommandOptions, io:
 /** One profile: the envelope and output `kurel build` always had. */
 function printSingle(
   result: { profile: string; read: ReadResult; report: BuildReport | undefined } | undefined,
-  run: { diagnostics: Diagnostic[]; fatal: boolean; sources: Map<string, SourceText>; application: ReadResult },
+  run: { diagnostics: Diagnostic[]; fatal: boolean; sources: Map<string, SourceText>; appFile: string; application: ReadResult },
   options: BuildCommandOptions,
   io: CommandIo,
 ): number {
@@ -171,9 +173,10 @@ function printSingle(
     return code;
   }
   if (diagnostics.length > 0) {
-    const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env);
-    const checked = report?.files.filter((f) => f.status === 'checked').length ?? countRead(run.application, ...(result ? [result.read] : []));
-    io.stderr(`${formatText(reported.diagnostics, run.sources, palette)}\n${summarize(reported, checked)}\n`);
+    const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env, options.color);
+    const checked =
+      report?.files ?? readReports([run.appFile, 'Application', run.application], ...(result ? [[result.profile, PROFILE, result.read] as const] : []));
+    io.stderr(`${withBody(formatText(unsuppressed(reported.diagnostics), run.sources, palette))}${summarize(reported, checked)}\n`);
   }
   if (resolved) {
     io.stdout(options.output === 'json' ? `${stringifyJson(resolved)}\n` : stringify(resolved, { lineWidth: 0, aliasDuplicateObjects: false }));
@@ -192,7 +195,7 @@ export function formatProfileTable(results: readonly ProfileResult[], versions: 
     const resolved = Object.entries(versions[i] ?? {})
       .map(([key, version]) => `${key}@${version}`)
       .join(', ');
-    const first = r.diagnostics.find((d) => d.severity === 'error');
+    const first = r.diagnostics.find((d) => d.severity === 'error' && d.suppressed === undefined);
     const error = first ? `${first.file}:${first.line}:${first.column} ${first.code} ${first.message}` : '-';
     return [r.profile, r.valid ? 'valid' : 'invalid', resolved || '-', error];
   });
@@ -230,6 +233,12 @@ async function withoutRepeatedFiles(inputs: readonly InputFile[]): Promise<Input
   return unique;
 }
 
-function countRead(...reads: ReadResult[]): number {
-  return reads.filter((read) => read.ok).length;
+// What a build that stopped before reading its documents can still count: the files it read.
+function readReports(...reads: (readonly [path: string, kind: string, read: ReadResult])[]): FileReport[] {
+  return reads.filter(([, , read]) => read.ok).map(([path, kind]) => ({ path, kind, status: 'checked' }));
+}
+
+// Diagnostics, each with its lines, then the summary; nothing before the summary when every problem was suppressed.
+function withBody(text: string): string {
+  return text === '' ? '' : `${text}\n`;
 }

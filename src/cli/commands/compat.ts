@@ -7,6 +7,7 @@ import { readSourceFile } from '../../files/read-file.js';
 import { type CompatPair, type CompatRun, compatOfDefinitions, compatOfFiles } from '../../operations/compat.js';
 import type { CompatEnvelope } from '../../operations/envelopes.js';
 import { reportProblems } from '../../operations/report-problems.js';
+import { type ConfigurableOptions, configureCommand } from '../apply-config.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
 import { formatCompatGithub, formatCompatText } from '../format/compat.js';
 import { formatGithub } from '../format/github.js';
@@ -14,7 +15,7 @@ import { formatText, paletteFor } from '../format/text.js';
 import type { CommandIo } from '../io.js';
 
 /** Options of `kurel compat`. */
-export interface CompatCommandOptions {
+export interface CompatCommandOptions extends ConfigurableOptions {
   definitions: string[];
   capabilityDef: string[];
   format: 'text' | 'json' | 'github';
@@ -29,8 +30,12 @@ const COMMAND_LINE = '<command line>';
  * declares the bump it needs and no document has an error, 1 otherwise, 2 for bad usage or
  * a path that cannot be read.
  */
-export async function runCompat(args: readonly string[], options: CompatCommandOptions, io: CommandIo): Promise<number> {
-  const hasDefinitionFlags = options.definitions.length > 0 || options.capabilityDef.length > 0;
+export async function runCompat(args: readonly string[], flags: CompatCommandOptions, io: CommandIo): Promise<number> {
+  const configured = configureCommand(flags, io, (diagnostics) => finish(flags, io, refused(diagnostics)));
+  if (!configured.ok) return configured.exitCode;
+  // The mode follows the command line; the definitions searched are the configuration's and the flags'.
+  const hasDefinitionFlags = flags.definitions.length > 0 || flags.capabilityDef.length > 0;
+  const options = configured.options;
   if (args.length === 2 && !hasDefinitionFlags && (await isFile(args[0]!)) && (await isFile(args[1]!))) {
     const [first, second] = args.map((path) => readSourceFile(path));
     if (first!.ok && second!.ok) {
@@ -43,7 +48,7 @@ export async function runCompat(args: readonly string[], options: CompatCommandO
     }
     return finish(options, io, refused([first!, second!].flatMap((r) => (r.ok ? [] : [r.diagnostic]))));
   }
-  if (!hasDefinitionFlags) return finish(options, io, refused(await withoutDefinitions(args)));
+  if (options.definitions.length === 0 && options.capabilityDef.length === 0) return finish(options, io, refused(await withoutDefinitions(args)));
   const gathered = await gatherInputs({ definitionDirs: options.definitions, definitionFiles: options.capabilityDef });
   if (gathered.fatal) return finish(options, io, refused(gathered.diagnostics));
   if (gathered.inputs.length === 0) {

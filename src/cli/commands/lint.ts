@@ -1,30 +1,43 @@
+import { relative, resolve, sep } from 'node:path';
+import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { appendAll } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
-import type { RunInput } from '../../core/input.js';
-import { gatherDeferredInputs, STDIN_NAME } from '../../files/gather-inputs.js';
+import type { FileReport, RunInput } from '../../core/input.js';
+import { CONFIG_FILE_NAME } from '../../documents/kurel-config.js';
+import { gatherDeferredInputs, type Search, STDIN_NAME } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
+import type { SourceText } from '../../yaml/source.js';
+import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
-import { exitCodeOf } from '../exit-code.js';
-import { type LintFormat, renderReport } from '../format/index.js';
-import { paletteFor } from '../format/text.js';
+import { EXIT, exitCodeOf } from '../exit-code.js';
+import { renderReport } from '../format/index.js';
+import { type ColorChoice, PLAIN, paletteFor, summarize } from '../format/text.js';
+import { globMatcher } from '../glob.js';
 import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
+import { openReports, planReports, type ReportTarget, writeReport } from '../report-targets.js';
+import { type RunConfig, STRICT_CAPABILITY_CODES, severityLayers } from '../run-config.js';
 
 /** Options of `kurel lint`. */
-export interface LintCommandOptions {
+export interface LintCommandOptions extends ConfigurableOptions {
   definitions: string[];
   capabilityDef: string[];
-  plugin: string[];
-  strict: boolean;
-  strictCapabilities: boolean;
-  /** `--require-pinned` (false or absent with `--no-require-pinned`). */
+  plugin: PluginRef[];
+  strict?: boolean;
+  strictCapabilities?: boolean;
+  /** `--require-pinned` (false with `--no-require-pinned`). */
   requirePinned?: boolean;
   /** `--lockfile FILE`, or false for `--no-lockfile`. */
   lockfile?: string | false;
-  format: LintFormat;
+  /** Every `--format FORMAT[=FILE]`; none means text on standard output. */
+  format: ReportTarget[];
+  /** `--color`; `auto` by default. */
+  color?: ColorChoice;
+  /** `--quiet`: text and GitHub output show only what fails the run. */
+  quiet?: boolean;
   stdinFilepath?: string;
   /** `--platform COMPONENT=VERSION` flags: they win over every profile's spec.platform. */
   platform?: string[];
@@ -33,7 +46,24 @@ export interface LintCommandOptions {
 }
 
 /** Runs `kurel lint`; returns the exit code. */
-export async function runLint(paths: readonly string[], options: LintCommandOptions, io: CommandIo): Promise<number> {
+export async function runLint(paths: readonly string[], flags: LintCommandOptions, io: CommandIo): Promise<number> {
+  const palette = paletteFor({ isTTY: io.stdoutIsTTY }, io.env, flags.color);
+  const plan = planReports(flags.format);
+  const stdoutFormat = plan.ok ? plan.stdout : undefined;
+  // Problems found before anything is linted (the command line, the configuration) go to standard output, as text unless another format goes there.
+  const refuse = (diagnostics: Diagnostic[], sources: Map<string, SourceText>) => {
+    const reported = reportProblems(diagnostics);
+    const view = { valid: false, diagnostics: reported.diagnostics, problems: reported, files: [], sources, palette };
+    io.stdout(`${renderReport(stdoutFormat ?? 'text', view)}\n`);
+  };
+  if (!plan.ok) {
+    refuse([plan.diagnostic], new Map());
+    return EXIT.usage;
+  }
+  const configured = configureCommand(flags, io, refuse);
+  if (!configured.ok) return configured.exitCode;
+  const { options, run } = configured;
+  const matches = await globMatcher(run);
   // Files are read as the run reaches them, so it never holds every text at once.
   const gathered = await gatherDeferredInputs(
     {
@@ -41,6 +71,8 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
       definitionDirs: options.definitions,
       definitionFiles: options.capabilityDef,
       ...(options.stdinFilepath ? { stdinName: options.stdinFilepath } : {}),
+      cwd: io.cwd,
+      ...(run && run.config.ignore.length > 0 ? { ignore: (path: string) => matches(configRelative(run, path, io.cwd), run.config.ignore) } : {}),
     },
     io.stdin,
   );
@@ -49,39 +81,80 @@ export async function runLint(paths: readonly string[], options: LintCommandOpti
   const handlers = await loadCommandHandlers(options.plugin, io.cwd);
   if (handlers.refused) extra.push(handlers.diagnostic);
   fatal ||= handlers.refused;
-  const lockfile = readCommandLockfile(options, io.cwd);
+  const lockfile = readCommandLockfile(options, io.cwd, { config: configOf(run) });
   appendAll(extra, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
   // An unreadable path still exits 2, but the readable inputs are linted and reported too.
   const report: LintOutcome = handlers.refused
     ? readFailures(gathered.inputs)
     : lintInputs(gathered.inputs, handlers.catalogue, {
-        strictCapabilities: options.strictCapabilities,
+        severityOf: severityLayers(run, flags, io.cwd, matches, STRICT_CAPABILITY_CODES),
         platform: platformOptions(options.platform, options.platformDefault),
         requirePinned: options.requirePinned === true,
         lock: lockFollowing(lockfile, io.cwd, 'follow', { unnamedStdin: options.stdinFilepath ? undefined : STDIN_NAME }),
         // Only the JSON report shows resolved profiles.
-        keepResolved: options.format === 'json',
+        keepResolved: plan.stdout === 'json' || plan.files.some((f) => f.format === 'json'),
       });
   for (const [file, source] of lockfile.sources) report.sources.set(file, source);
   fatal ||= report.unreadable;
-  if (!fatal && !gathered.inputs.some((i) => i.origin !== 'definition') && extra.length === 0 && report.unread === 0) {
-    extra.push(fileDiagnostic(paths.join(' ') || '<command line>', 'io-error', 'no input found: no *.yaml or *.yml files in the paths given'));
+  if (!handlers.refused) {
+    const empty = emptySearches(gathered.searches, report.files, run);
+    appendAll(extra, empty);
+    fatal ||= empty.length > 0;
+  }
+
+  const opened = openReports(plan.files, io.cwd);
+  for (const failed of opened) {
+    if (failed.ok) continue;
+    extra.push(failed.diagnostic);
     fatal = true;
   }
   const diagnostics = [...extra, ...report.diagnostics];
-  const code = exitCodeOf(diagnostics, { fatal, strict: options.strict });
+  const strict = options.strict === true;
+  const code = exitCodeOf(diagnostics, { fatal, strict });
   const reported = reportProblems(diagnostics);
-  const text = renderReport(options.format, {
+  const view = {
     valid: code === 0,
     diagnostics: reported.diagnostics,
     problems: reported,
     files: report.files,
     sources: report.sources,
-    palette: paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env),
-  });
-  io.stdout(`${text}\n`);
+    strict,
+    quiet: flags.quiet === true,
+  };
+  // Files never get colour (DESIGN §11).
+  for (const target of opened) if (target.ok) writeReport(target.fd, `${renderReport(target.format, { ...view, palette: PLAIN })}\n`);
+  // When every report goes to a file, the summary still goes to standard output.
+  io.stdout(`${plan.stdout ? renderReport(plan.stdout, { ...view, palette }) : summarize(reported, report.files)}\n`);
   return code;
+}
+
+/**
+ * DESIGN §5.4, §11: a folder or glob argument must yield a ClusterProfile or a
+ * CapabilityDefinition (a file it found that was checked); one whose files were all ignored by
+ * the configuration says so. Each is an `io-error` (exit 2) at the argument.
+ */
+function emptySearches(searches: readonly Search[], files: readonly FileReport[], run: RunConfig | undefined): Diagnostic[] {
+  const checked = new Set(files.filter((f) => f.status === 'checked').map((f) => f.path));
+  const out: Diagnostic[] = [];
+  for (const search of searches) {
+    if (search.files.some((file) => checked.has(file))) continue;
+    const where = `${search.argument}`;
+    if (search.files.length === 0 && search.ignored > 0) {
+      const all = search.ignored === 1 ? 'the 1 file' : `all ${search.ignored} files`;
+      out.push(
+        fileDiagnostic(search.argument, 'io-error', `${all} under ${where} ${search.ignored === 1 ? 'is' : 'are'} ignored by ${run?.file ?? CONFIG_FILE_NAME}`),
+      );
+    } else {
+      out.push(fileDiagnostic(search.argument, 'io-error', `no profile or definition found in ${where}`));
+    }
+  }
+  return out;
+}
+
+// A path as found, relative to the configuration's folder with `/`, as its globs are written.
+function configRelative(run: RunConfig, path: string, cwd: string): string {
+  return relative(run.dir, resolve(cwd, path)).split(sep).join('/');
 }
 
 type LintOutcome = Pick<LintReport, 'diagnostics' | 'files' | 'sources' | 'unread' | 'unreadable'>;

@@ -1,5 +1,6 @@
 import { appendAll } from '../../core/data.js';
 import { compareDiagnostics, type Diagnostic, fileDiagnostic, hasErrors } from '../../core/diagnostics.js';
+import type { FileReport } from '../../core/input.js';
 import { stringifyJson } from '../../core/json-text.js';
 import { writeLockText } from '../../documents/capability-lock.js';
 import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
@@ -11,6 +12,7 @@ import { type LockPlan, planLock } from '../../operations/lock.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
+import { type CatalogueCommandOptions, configOf, configureCommand } from '../apply-config.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, lockKeyExists, readCommandLockfile } from '../command-lockfile.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
@@ -19,14 +21,7 @@ import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
 
 /** Options of `kurel lock`. */
-export interface LockCommandOptions {
-  definitions: string[];
-  capabilityDef: string[];
-  plugin: string[];
-  strictCapabilities: boolean;
-  requirePinned?: boolean;
-  /** `--lockfile FILE`; false (`--no-lockfile`) is a usage error here. */
-  lockfile?: string | false;
+export interface LockCommandOptions extends CatalogueCommandOptions {
   check: boolean;
   update: boolean;
   format: 'text' | 'json';
@@ -42,7 +37,10 @@ export interface LockCommandOptions {
  * lock is stable), then writes the lockfile when its data changes; `--check` writes nothing and
  * exits 1 when it would; any error in the inputs writes nothing (exit 1).
  */
-export async function runLock(paths: readonly string[], options: LockCommandOptions, io: CommandIo): Promise<number> {
+export async function runLock(paths: readonly string[], flags: LockCommandOptions, io: CommandIo): Promise<number> {
+  const configured = configureCommand(flags, io, (diagnostics, sources) => finish(flags, io, { diagnostics, fatal: true, sources }));
+  if (!configured.ok) return configured.exitCode;
+  const { options, run } = configured;
   if (options.lockfile === false) {
     return finish(options, io, {
       diagnostics: [fileDiagnostic('<command line>', 'usage', 'kurel lock writes a lockfile; --no-lockfile leaves it nowhere to go')],
@@ -63,7 +61,7 @@ export async function runLock(paths: readonly string[], options: LockCommandOpti
   const handlers = await loadCommandHandlers(options.plugin, io.cwd);
   if (handlers.refused) diagnostics.push(handlers.diagnostic);
   fatal ||= handlers.refused;
-  const lockfile = readCommandLockfile(options, io.cwd, { mayBeMissing: true });
+  const lockfile = readCommandLockfile(options, io.cwd, { config: configOf(run), mayBeMissing: true });
   appendAll(diagnostics, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
   const location = lockfile.location!;
@@ -77,14 +75,14 @@ export async function runLock(paths: readonly string[], options: LockCommandOpti
   const unnamedStdin = options.stdinFilepath ? undefined : STDIN_NAME;
   const following = lockFollowing(lockfile, io.cwd, 'stable', { unnamedStdin, update: options.update });
   const report = lintInputs(gathered.inputs, handlers.catalogue, {
-    strictCapabilities: options.strictCapabilities,
+    strictCapabilities: options.strictCapabilities === true,
     platform: platformOptions(options.platform, options.platformDefault),
     requirePinned: options.requirePinned === true,
     lock: following,
   });
   appendAll(diagnostics, report.diagnostics);
   for (const [file, source] of report.sources) sources.set(file, source);
-  const checked = report.files.filter((f) => f.status === 'checked').length;
+  const checked = report.files;
   if (hasErrors(diagnostics)) return finish(options, io, { diagnostics, fatal: false, sources, lockfile: location.display, checked });
 
   const plan = planLock(report.profiles, report.catalogue, lockfile.lock, {
@@ -110,8 +108,8 @@ interface LockOutcome {
   lockfile?: string;
   /** Present when the inputs were clean and a lockfile was planned. */
   plan?: LockPlan;
-  /** Files checked, for the summary line. */
-  checked?: number;
+  /** The files read, for the summary line. */
+  checked?: readonly FileReport[];
 }
 
 function finish(options: LockCommandOptions, io: CommandIo, outcome: LockOutcome): number {
@@ -129,7 +127,7 @@ function finish(options: LockCommandOptions, io: CommandIo, outcome: LockOutcome
   const lines: string[] = [];
   if (diagnostics.length > 0) {
     lines.push(formatText(diagnostics, outcome.sources ?? new Map(), paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env)));
-    lines.push(summarize(reported, outcome.checked ?? 0));
+    lines.push(summarize(reported, outcome.checked ?? []));
   }
   const name = outcome.lockfile ?? 'the lockfile';
   if (!outcome.plan) {

@@ -9,6 +9,7 @@ import { reportProblems } from '../../operations/report-problems.js';
 import { unifiedDiff } from '../../operations/unified-diff.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
+import { type CatalogueCommandOptions, configOf, configureCommand } from '../apply-config.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
@@ -18,16 +19,9 @@ import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
 
 /** Options of `kurel migrate`. */
-export interface MigrateCommandOptions {
+export interface MigrateCommandOptions extends CatalogueCommandOptions {
   /** `--to NAME@VERSION` flags. */
   to: string[];
-  definitions: string[];
-  capabilityDef: string[];
-  plugin: string[];
-  strictCapabilities: boolean;
-  requirePinned?: boolean;
-  /** `--lockfile FILE`, or false for `--no-lockfile`. */
-  lockfile?: string | false;
   write: boolean;
   check: boolean;
   lossy: boolean;
@@ -44,7 +38,10 @@ export interface MigrateCommandOptions {
  * change; `--check` exits 1 when any would; `--write` rewrites them, atomically and only when the
  * run has no error. Exit 0 for a clean migration, 1 for errors, 2 for bad usage.
  */
-export async function runMigrate(paths: readonly string[], options: MigrateCommandOptions, io: CommandIo): Promise<number> {
+export async function runMigrate(paths: readonly string[], flags: MigrateCommandOptions, io: CommandIo): Promise<number> {
+  const configured = configureCommand(flags, io, (diagnostics, sources) => finish(flags, io, { diagnostics, fatal: true, sources }));
+  if (!configured.ok) return configured.exitCode;
+  const { options, run } = configured;
   const usage = (message: string) => fileDiagnostic('<command line>', 'usage', message);
   const reading = readMigrationTargets(options.to);
   if (reading.problems.length > 0) return finish(options, io, { diagnostics: reading.problems.map((p) => usage(`--to ${p}`)), fatal: true });
@@ -57,6 +54,7 @@ export async function runMigrate(paths: readonly string[], options: MigrateComma
       definitionDirs: options.definitions,
       definitionFiles: options.capabilityDef,
       ...(options.stdinFilepath ? { stdinName: options.stdinFilepath } : {}),
+      cwd: io.cwd,
     },
     io.stdin,
   );
@@ -67,7 +65,7 @@ export async function runMigrate(paths: readonly string[], options: MigrateComma
     diagnostics.push(handlers.diagnostic);
     return finish(options, io, { diagnostics, fatal: true });
   }
-  const lockfile = readCommandLockfile(options, io.cwd);
+  const lockfile = readCommandLockfile(options, io.cwd, { config: configOf(run) });
   appendAll(diagnostics, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
   if (!fatal && !gathered.inputs.some((i) => i.origin !== 'definition')) {
@@ -78,7 +76,7 @@ export async function runMigrate(paths: readonly string[], options: MigrateComma
 
   const report = migrateInputs(gathered.inputs, handlers.catalogue, reading.targets, {
     lossy: options.lossy,
-    strictCapabilities: options.strictCapabilities,
+    strictCapabilities: options.strictCapabilities === true,
     requirePinned: options.requirePinned === true,
     platform: platformOptions(options.platform, options.platformDefault),
     lock: lockFollowing(lockfile, io.cwd, 'follow', { unnamedStdin: options.stdinFilepath ? undefined : STDIN_NAME }),

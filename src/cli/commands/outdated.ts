@@ -8,6 +8,7 @@ import { lintInputs } from '../../operations/lint.js';
 import { type OutdatedRow, outdatedRows } from '../../operations/outdated.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
+import { type CatalogueCommandOptions, configOf, configureCommand } from '../apply-config.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
 import { exitCodeOf } from '../exit-code.js';
@@ -17,13 +18,7 @@ import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
 
 /** Options of `kurel outdated`. */
-export interface OutdatedCommandOptions {
-  definitions: string[];
-  capabilityDef: string[];
-  plugin: string[];
-  strictCapabilities: boolean;
-  requirePinned?: boolean;
-  lockfile?: string | false;
+export interface OutdatedCommandOptions extends CatalogueCommandOptions {
   format: 'text' | 'json';
   stdinFilepath?: string;
   /** `--platform COMPONENT=VERSION` flags: they win over every profile's spec.platform. */
@@ -38,9 +33,12 @@ export interface OutdatedCommandOptions {
  * highest release. Without paths, the profiles the lockfile lists. Exit 0 unless the inputs
  * have errors (1) or cannot be read (2).
  */
-export async function runOutdated(paths: readonly string[], options: OutdatedCommandOptions, io: CommandIo): Promise<number> {
+export async function runOutdated(paths: readonly string[], flags: OutdatedCommandOptions, io: CommandIo): Promise<number> {
+  const configured = configureCommand(flags, io, (problems, sources) => finish(flags, io, problems, true, [], sources));
+  if (!configured.ok) return configured.exitCode;
+  const { options, run } = configured;
   const diagnostics: Diagnostic[] = [];
-  const lockfile = readCommandLockfile(options, io.cwd);
+  const lockfile = readCommandLockfile(options, io.cwd, { config: configOf(run) });
   appendAll(diagnostics, lockfile.diagnostics);
   let fatal = lockfile.fatal;
   let inputs = [...paths];
@@ -69,7 +67,7 @@ export async function runOutdated(paths: readonly string[], options: OutdatedCom
     return finish(options, io, diagnostics, true, []);
   }
   const report = lintInputs(gathered.inputs, handlers.catalogue, {
-    strictCapabilities: options.strictCapabilities,
+    strictCapabilities: options.strictCapabilities === true,
     platform: platformOptions(options.platform, options.platformDefault),
     requirePinned: options.requirePinned === true,
     lock: lockFollowing(lockfile, io.cwd, 'follow', { unnamedStdin: options.stdinFilepath ? undefined : STDIN_NAME }),

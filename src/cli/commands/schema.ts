@@ -17,7 +17,7 @@ export async function runSchema(type: string | undefined, options: PublishOption
   const loaded = await loadPublishedCatalogue(options, io);
   if (!loaded.ok) return loaded.exitCode;
   const { catalogue } = loaded;
-  const platform = narrowingPlatform(options.platform, options.platformDefault);
+  const platform = narrowingPlatform(options.platform, loaded.platformDefault);
   if (type === undefined) {
     io.stdout(`${stringifyJson(clusterProfileJsonSchema(catalogue, { platform }))}\n`);
     return EXIT.ok;

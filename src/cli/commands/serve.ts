@@ -1,17 +1,20 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
+import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { locateLockfile } from '../../files/lockfile-location.js';
 import { embeddedDefinitionsDir } from '../../files/package-files.js';
 import { type DefinitionFolder, runService } from '../../http/entry.js';
+import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
+import { STRICT_CAPABILITY_CODES, severityLayers } from '../run-config.js';
 
 /** Options of `kurel serve`. */
-export interface ServeCommandOptions {
+export interface ServeCommandOptions extends ConfigurableOptions {
   host: string;
   port: string;
   definitions: string[];
-  plugin: string[];
+  plugin: PluginRef[];
   /** Serve HTTPS only with this certificate (PEM), reloaded when it changes. */
   tlsCert?: string;
   /** The private key (PEM) of `tlsCert`. */
@@ -38,11 +41,16 @@ export interface ServeCommandOptions {
 export const MIN_WORKER_MEMORY_MIB = 64;
 
 /**
- * Runs `kurel serve` until SIGTERM or SIGINT, with the embedded `definitions/` and every
- * `--definitions` folder. Returns the exit code: 0 after a clean drain, 1 when connections had
- * to be cut, 2 when it could not start (a flag it cannot use included).
+ * Runs `kurel serve` until SIGTERM or SIGINT, with the definitions `.kurel.yaml` and the flags
+ * name, or the embedded `definitions/` when they name none. Returns the exit code: 0 after a
+ * clean drain, 1 when connections had to be cut, 2 when it could not start (a flag it cannot
+ * use, or a configuration with a problem, included).
  */
-export async function runServe(options: ServeCommandOptions, io: CommandIo): Promise<number> {
+export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promise<number> {
+  // The configuration is read once, at start (DESIGN §11): a reload re-reads the folders only.
+  const configured = configureCommand(flags, io);
+  if (!configured.ok) return configured.exitCode;
+  const { options, run } = configured;
   const usage = (message: string) => {
     io.stderr(`error: ${message}\n`);
     return EXIT.usage;
@@ -64,14 +72,22 @@ export async function runServe(options: ServeCommandOptions, io: CommandIo): Pro
   const sendTimeoutMs = parseDuration(options.sendTimeout);
   if (sendTimeoutMs === undefined) return usage(`--send-timeout must be a duration such as 30s or 500ms, found ${JSON.stringify(options.sendTimeout)}`);
   // A service follows a lockfile only when one is named, so a stray file in a container's working directory never stops it.
-  const lockfile = locateLockfile({ flag: options.lockfile, cwd: io.cwd, namedOnly: true });
+  const lockfile = locateLockfile({ flag: options.lockfile, config: configOf(run), cwd: io.cwd, namedOnly: true });
+  // The embedded definitions are a default (DESIGN §5.1, §11): definitions named by the
+  // configuration or a flag replace them, so the service judges as CI does, and a team's
+  // versioned redis-sidecar never meets the embedded unversioned one.
+  const named = options.definitions.length + options.capabilityDef.length > 0;
+  const severity = severityLayers(run, {}, io.cwd, () => false, STRICT_CAPABILITY_CODES)('request');
   return runService(
     {
       ...(lockfile ? { lockfile: { path: lockfile.path, display: lockfile.display } } : {}),
       requirePinned: options.requirePinned === true,
+      ...(options.platformDefault ? { platformDefault: options.platformDefault } : {}),
+      ...(Object.keys(severity).length > 0 ? { severity } : {}),
       host: options.host,
       port,
-      definitionFolders: [...embeddedFolders(io.cwd), ...options.definitions.map((dir) => ({ path: dir, name: dir }))],
+      definitionFolders: named ? options.definitions.map((dir) => ({ path: dir, name: dir })) : embeddedFolders(io.cwd),
+      definitionFiles: options.capabilityDef,
       watchedDirs: options.watchDefinitions ? options.definitions : undefined,
       plugins: options.plugin,
       cwd: io.cwd,

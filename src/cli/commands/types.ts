@@ -26,7 +26,7 @@ const BANNER = `/**
 export async function runTypes(options: TypesCommandOptions, io: CommandIo): Promise<number> {
   const loaded = await loadPublishedCatalogue(options, io);
   if (!loaded.ok) return loaded.exitCode;
-  const platform = narrowingPlatform(options.platform, options.platformDefault);
+  const platform = narrowingPlatform(options.platform, loaded.platformDefault);
   const source = await declarationsOf(clusterProfileJsonSchema(loaded.catalogue, { platform }));
   if (options.out === undefined) {
     io.stdout(source);

@@ -6,25 +6,23 @@ import { escapeControls } from './escape.js';
  * `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=<code>::<message>`. A clean run
  * prints no annotation.
  */
-export function formatGithub(diagnostics: readonly Diagnostic[]): string {
-  return diagnostics.map(annotationOf).join('\n');
+export function formatGithub(diagnostics: readonly Diagnostic[], positioned: (d: Diagnostic) => boolean = () => true): string {
+  return diagnostics.map((d) => annotationOf(d, positioned(d))).join('\n');
 }
 
-function annotationOf(d: Diagnostic): string {
+function annotationOf(d: Diagnostic, positioned: boolean): string {
   // An annotation's columns must lie on one line, and GitHub's endColumn is the last column
   // marked; a span over several lines is pointed at by its start.
   const oneLine = d.endLine === d.line;
   const endColumn = oneLine ? Math.max(d.column, d.endColumn - 1) : d.column;
-  const properties = [
-    ['file', escapeControls(d.file)],
-    ['line', String(d.line)],
-    ['col', String(d.column)],
-    ['endLine', String(d.line)],
-    ['endColumn', String(endColumn)],
-    ['title', d.code],
-  ]
-    .map(([name, value]) => `${name}=${escapeProperty(value!)}`)
-    .join(',');
+  // A problem with no place in a file (an unreadable path, the command line) names no line;
+  // one with no file at all (`<command line>`) names no file.
+  const file = ['file', escapeControls(d.file)];
+  const unplaced = d.file.startsWith('<') ? [] : [file];
+  const place = positioned
+    ? [file, ['line', String(d.line)], ['col', String(d.column)], ['endLine', String(d.line)], ['endColumn', String(endColumn)]]
+    : unplaced;
+  const properties = [...place, ['title', d.code]].map(([name, value]) => `${name}=${escapeProperty(value!)}`).join(',');
   // Only the line between message and hint is a real line break; the input's are escaped.
   const message = d.hint ? `${escapeControls(d.message)}\n${escapeControls(d.hint)}` : escapeControls(d.message);
   return `::${d.severity} ${properties}::${escapeData(message)}`;

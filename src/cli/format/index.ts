@@ -3,6 +3,7 @@ import type { FileReport } from '../../core/input.js';
 import { stringifyJson } from '../../core/json-text.js';
 import { envelopeOf } from '../../operations/envelopes.js';
 import type { SourceText } from '../../yaml/source.js';
+import { escapeControls } from './escape.js';
 import { formatGithub } from './github.js';
 import { formatJunit } from './junit.js';
 import { formatSarif } from './sarif.js';
@@ -16,34 +17,56 @@ export type LintFormat = (typeof LINT_FORMATS)[number];
 /** Everything a formatter may print. */
 export interface ReportView {
   valid: boolean;
-  /** The diagnostics to print: the run's problems as `reportProblems` cuts them. */
+  /** The diagnostics to print: the run's problems as `reportProblems` cuts them, suppressed ones included. */
   diagnostics: readonly Diagnostic[];
   /** Every problem of the run, shown or not, for the summary line. */
   problems: ProblemCounts;
   files: readonly FileReport[];
   sources: ReadonlyMap<string, SourceText>;
   palette: Palette;
+  /** `--strict`: warnings fail the run too. */
+  strict?: boolean;
+  /** `--quiet`: text and GitHub output leave out the warnings that do not fail the run. */
+  quiet?: boolean;
 }
 
 /** Renders a lint report in the chosen format (the text ends without a newline). */
 export function renderReport(format: LintFormat, view: ReportView): string {
+  // A diagnostic has a place in a file when kurel read that file's text.
+  const positioned = (d: Diagnostic) => view.sources.has(d.file);
+  // Suppressed problems stay in JSON and SARIF, which say so; the other formats leave them out.
+  const unsuppressed = view.diagnostics.filter((d) => d.suppressed === undefined);
+  const fails = (d: Diagnostic) => d.severity === 'error' || view.strict === true;
+  const shown = view.quiet ? unsuppressed.filter(fails) : unsuppressed;
   switch (format) {
     case 'json':
       return stringifyJson(envelopeOf('run', view.valid, view.diagnostics, view.files));
     case 'text': {
-      const body = formatText(view.diagnostics, view.sources, view.palette);
-      const summary = summarize(view.problems, view.files.filter((f) => f.status === 'checked').length);
-      return body ? `${body}\n${summary}` : summary;
+      const body = formatText(shown, view.sources, view.palette);
+      const lines = [...(body ? [body] : []), summarize(view.problems, view.files), ...skippedLines(view.files)];
+      // One pointer to the explanations per run, naming the first code shown.
+      if (shown.length > 0) lines.push(view.palette.dim(`run kurel explain ${shown[0]!.code} for details`));
+      return lines.join('\n');
     }
     case 'sarif':
-      return formatSarif(view.diagnostics);
+      return formatSarif(view.diagnostics, positioned);
     case 'github': {
       // Annotations for the runner, then the summary as plain log text (a clean run prints only it).
-      const annotations = formatGithub(view.diagnostics);
-      const summary = summarize(view.problems, view.files.filter((f) => f.status === 'checked').length);
+      const annotations = formatGithub(shown, positioned);
+      const summary = summarize(view.problems, view.files);
       return annotations ? `${annotations}\n${summary}` : summary;
     }
     case 'junit':
-      return formatJunit(view.diagnostics, view.files);
+      return formatJunit(unsuppressed, view.files, { strict: view.strict === true, positioned });
   }
+}
+
+/** The files a run read but did not lint, each with why (DESIGN §5.4: never passed over in silence). */
+function skippedLines(files: readonly FileReport[]): string[] {
+  const skipped = files.filter((f) => f.status === 'skipped');
+  if (skipped.length === 0) return [];
+  return [
+    `skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'}:`,
+    ...skipped.map((f) => `  ${escapeControls(f.path)}: ${escapeControls(f.reason ?? 'not linted')}`),
+  ];
 }

@@ -4,10 +4,20 @@ import { escapeControls } from './escape.js';
 
 /**
  * Formats a lint run as JUnit XML: one test case per file (files that were read, and any other
- * file a diagnostic names, such as an unreadable path), a `<failure>` per diagnostic, a
- * `<skipped>` for a file that was not linted. A clean run is a suite of passing test cases.
+ * file a diagnostic names, such as an unreadable path), a `<failure>` per diagnostic that fails
+ * the run (errors; warnings too under `strict`), the other warnings in the case's
+ * `<system-out>`, a `<skipped>` for a file that was not linted. A run that exits 0 is a suite
+ * of passing test cases.
  */
-export function formatJunit(diagnostics: readonly Diagnostic[], files: readonly FileReport[]): string {
+export function formatJunit(
+  diagnostics: readonly Diagnostic[],
+  files: readonly FileReport[],
+  options: { strict?: boolean; positioned?: (d: Diagnostic) => boolean } = {},
+): string {
+  const positioned = options.positioned ?? (() => true);
+  const failureOf = (d: Diagnostic) =>
+    `      <failure type="${d.code}" message="${escapeXmlAttribute(`${d.severity}: ${escapeControls(d.message)}`)}">${escapeXml(describe(d, positioned(d)))}</failure>`;
+  const fails = (d: Diagnostic) => d.severity === 'error' || options.strict === true;
   const byFile = new Map<string, Diagnostic[]>();
   for (const d of diagnostics) {
     const list = byFile.get(d.file);
@@ -21,16 +31,19 @@ export function formatJunit(diagnostics: readonly Diagnostic[], files: readonly 
   const cases = names.map((name) => {
     const shown = escapeXmlAttribute(escapeControls(name));
     const open = `    <testcase name="${shown}" classname="kurel.lint" file="${shown}"`;
-    const failures = byFile.get(name) ?? [];
+    const found = byFile.get(name) ?? [];
+    const failures = found.filter(fails);
+    const notes = found.filter((d) => !fails(d));
     const reason = skipped.get(name);
-    if (failures.length === 0 && reason === undefined) return `${open}/>`;
+    if (found.length === 0 && reason === undefined) return `${open}/>`;
     const body = [
-      ...(reason !== undefined && failures.length === 0 ? [`      <skipped message="${escapeXmlAttribute(escapeControls(reason))}"/>`] : []),
+      ...(reason !== undefined && found.length === 0 ? [`      <skipped message="${escapeXmlAttribute(escapeControls(reason))}"/>`] : []),
       ...failures.map(failureOf),
+      ...(notes.length > 0 ? [`      <system-out>${escapeXml(notes.map((d) => describe(d, positioned(d))).join('\n'))}</system-out>`] : []),
     ];
     return [`${open}>`, ...body, '    </testcase>'].join('\n');
   });
-  const failureCount = names.filter((name) => byFile.has(name)).length;
+  const failureCount = names.filter((name) => (byFile.get(name) ?? []).some(fails)).length;
   const skippedCount = names.filter((name) => skipped.has(name) && !byFile.has(name)).length;
   const counts = `tests="${names.length}" failures="${failureCount}" errors="0" skipped="${skippedCount}"`;
   return [
@@ -43,16 +56,14 @@ export function formatJunit(diagnostics: readonly Diagnostic[], files: readonly 
   ].join('\n');
 }
 
-// Its lines are the only line breaks of a failure; the input's are escaped, as its other controls.
-function failureOf(d: Diagnostic): string {
-  const message = escapeControls(d.message);
-  const where = `${escapeControls(d.file)}:${d.line}:${d.column}`;
-  const text = [
-    `${where} ${d.severity} ${d.code} ${message}`,
+// Its lines are the only line breaks of a failure or a note; the input's are escaped, as its other controls.
+function describe(d: Diagnostic, positioned: boolean): string {
+  const where = positioned ? `${escapeControls(d.file)}:${d.line}:${d.column}` : `${escapeControls(d.file)}:`;
+  return [
+    `${where} ${d.severity} ${d.code} ${escapeControls(d.message)}`,
     ...(d.path ? [`path: ${escapeControls(d.path)}`] : []),
     ...(d.hint ? [`hint: ${escapeControls(d.hint)}`] : []),
   ].join('\n');
-  return `      <failure type="${d.code}" message="${escapeXmlAttribute(`${d.severity}: ${message}`)}">${escapeXml(text)}</failure>`;
 }
 
 /**

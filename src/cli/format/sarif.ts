@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostic, DiagnosticCode } from '../../core/diagnostics.js';
 import { stringifyJson } from '../../core/json-text.js';
 import { VERSION } from '../../core/version.js';
+import { readCodePage } from '../../files/package-files.js';
 
 /** What each diagnostic code means, in one line: the rule descriptions of a SARIF run. */
 export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
@@ -40,6 +41,8 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   'field-unavailable': "a key, value or capability the cluster's platform version does not have",
   'field-deprecated': "a key, value or capability deprecated at the cluster's platform version",
   'too-many-problems': 'a run found more problems than it reports; the rest are counted',
+  'plugin-error': 'a plugin handler threw or returned a malformed result while validating a binding',
+  'unused-suppression': 'a kurel-disable comment that silences nothing, is malformed, or names a code it cannot silence',
   'migration-lossy': 'a migration would drop a value the file sets',
   'migration-needs-value': 'the version migrated to requires a property the file does not set',
   'migration-unsupported': 'a migration would change a value reached through an alias or a merge key',
@@ -53,29 +56,63 @@ const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
  * every result has a physical location with a region (columns 1-based, end exclusive, as
  * SARIF counts them). A clean run is a run with no results.
  */
-export function formatSarif(diagnostics: readonly Diagnostic[]): string {
+export function formatSarif(diagnostics: readonly Diagnostic[], positioned: (d: Diagnostic) => boolean = () => true): string {
   const codes = [...new Set(diagnostics.map((d) => d.code))].sort();
-  const rules = codes.map((code) => ({ id: code, shortDescription: { text: CODE_SUMMARIES[code] } }));
+  const rules = codes.map((code) => ruleOf(code));
   const results = diagnostics.map((d) => ({
     ruleId: d.code,
     ruleIndex: codes.indexOf(d.code),
     level: d.severity,
     message: { text: d.hint ? `${d.message}; ${d.hint}` : d.message },
-    locations: [
-      {
-        physicalLocation: {
-          artifactLocation: artifactOf(d.file),
-          region: { startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn },
-        },
-      },
-    ],
+    // A problem with no place in a file has no region; one with no file (`<command line>`) no location.
+    locations: d.file.startsWith('<')
+      ? []
+      : [
+          {
+            physicalLocation: {
+              artifactLocation: artifactOf(d.file),
+              ...(positioned(d) ? { region: { startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn } } : {}),
+            },
+          },
+        ],
+    ...(d.suppressed ? { suppressions: [{ kind: 'inSource', ...(d.suppressed.reason !== undefined ? { justification: d.suppressed.reason } : {}) }] } : {}),
     ...(d.path !== '' ? { properties: { path: d.path } } : {}),
   }));
   return stringifyJson({
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
-    runs: [{ tool: { driver: { name: 'kurel', version: VERSION, rules } }, results }],
+    // Columns count UTF-16 code units, as kurel's do (DESIGN §11).
+    runs: [{ tool: { driver: { name: 'kurel', version: VERSION, rules } }, columnKind: 'utf16CodeUnits', results }],
   });
+}
+
+// A rule carries the code's explanation page (DESIGN §5.4): the page as `help`, the first
+// paragraph of what it means as `fullDescription`.
+function ruleOf(code: DiagnosticCode) {
+  const page = readCodePage(code);
+  const meaning = page === undefined ? undefined : firstParagraph(page, '## What it means');
+  return {
+    id: code,
+    shortDescription: { text: CODE_SUMMARIES[code] },
+    ...(meaning !== undefined ? { fullDescription: { text: meaning } } : {}),
+    ...(page !== undefined ? { help: { text: page, markdown: page } } : {}),
+  };
+}
+
+/** The first paragraph after a heading of a Markdown page, its lines joined, or undefined. */
+export function firstParagraph(page: string, heading: string): string | undefined {
+  const lines = page.split('\n');
+  const at = lines.indexOf(heading);
+  if (at === -1) return undefined;
+  const paragraph: string[] = [];
+  for (const line of lines.slice(at + 1)) {
+    if (line.trim() === '') {
+      if (paragraph.length > 0) break;
+      continue;
+    }
+    paragraph.push(line.trim());
+  }
+  return paragraph.length > 0 ? paragraph.join(' ') : undefined;
 }
 
 // SARIF locations are URI references: absolute paths become file: URLs, relative ones stay

@@ -1,4 +1,6 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
+import type { FileReport } from '../../core/input.js';
+import { DEFINITION, PROFILE } from '../../documents/read-input.js';
 import type { SourceText } from '../../yaml/source.js';
 import { escapeControls, escapedIndent, escapedWidth } from './escape.js';
 
@@ -15,11 +17,31 @@ export interface Palette {
 const wrap = (open: number, close: number) => (text: string) => `\u001b[${open}m${text}\u001b[${close}m`;
 const plain = (text: string) => text;
 
-/** A palette for a stream: colour only on a terminal, never when `NO_COLOR` is set. */
-export function paletteFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): Palette {
-  const colour = stream.isTTY === true && (env['NO_COLOR'] === undefined || env['NO_COLOR'] === '') && env['TERM'] !== 'dumb';
-  if (!colour) return { red: plain, yellow: plain, dim: plain, bold: plain, cyan: plain, green: plain };
-  return { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22), cyan: wrap(36, 39), green: wrap(32, 39) };
+/** `--color`: `auto` (the default) decides by the environment and the stream. */
+export const COLOR_CHOICES = ['auto', 'always', 'never'] as const;
+/** One of {@link COLOR_CHOICES}. */
+export type ColorChoice = (typeof COLOR_CHOICES)[number];
+
+/** A palette without colour: what files always get. */
+export const PLAIN: Palette = { red: plain, yellow: plain, dim: plain, bold: plain, cyan: plain, green: plain };
+
+/**
+ * A palette for a stream (DESIGN §5.4, §11): `--color always` or `never` first; then
+ * `FORCE_COLOR` (which beats `NO_COLOR`; `0` or `false` turns colour off); then `NO_COLOR`;
+ * else colour only on a terminal that is not `TERM=dumb`.
+ */
+export function paletteFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env, choice: ColorChoice = 'auto'): Palette {
+  return isColour(stream, env, choice)
+    ? { red: wrap(31, 39), yellow: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22), cyan: wrap(36, 39), green: wrap(32, 39) }
+    : PLAIN;
+}
+
+function isColour(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv, choice: ColorChoice): boolean {
+  if (choice !== 'auto') return choice === 'always';
+  const force = env['FORCE_COLOR'];
+  if (force !== undefined) return force !== '0' && force.toLowerCase() !== 'false';
+  if (env['NO_COLOR'] !== undefined && env['NO_COLOR'] !== '') return false;
+  return stream.isTTY === true && env['TERM'] !== 'dumb';
 }
 
 /**
@@ -30,10 +52,13 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
   const lines: string[] = [];
   for (const d of diagnostics) {
     const severity = d.severity === 'error' ? palette.red('error') : palette.yellow('warning');
-    lines.push(`${palette.bold(`${escapeControls(d.file)}:${d.line}:${d.column}`)} ${severity} ${palette.dim(d.code)} ${escapeControls(d.message)}`);
     const source = sources.get(d.file);
+    // Without the file's text (an unreadable path, the command line, a plugin) there is no line to point at.
+    const where = source ? `${d.file}:${d.line}:${d.column}` : `${d.file}:`;
+    lines.push(`${palette.bold(escapeControls(where))} ${severity} ${palette.dim(d.code)} ${escapeControls(d.message)}`);
     const excerpt = source ? sourceLine(source, d.line) : undefined;
-    if (excerpt !== undefined) {
+    // A caret under a blank line (an empty file) shows nothing.
+    if (excerpt !== undefined && excerpt.trim() !== '') {
       lines.push(`  ${escapeControls(excerpt)}`);
       // The caret goes under the escaped text; a column past the part of a long line shown gets none.
       const start = d.column - 1;
@@ -48,18 +73,45 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
   return lines.join('\n');
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 /** A run's problems by severity, shown or not. */
 export interface ProblemCounts {
   errors: number;
   warnings: number;
+  /** Problems comments in the files suppressed, counted apart. */
+  suppressed?: number;
 }
 
-/** A one-line summary of every problem of a run, shown or not: `2 errors, 1 warning`. */
-export function summarize(problems: ProblemCounts, fileCount: number): string {
+/**
+ * A one-line summary of every problem of a run, shown or not: what was checked (given the
+ * file reports, profiles and definition files are counted apart: `1 profile and 4 definition
+ * files checked`), then `2 errors, 1 warning` or `no problems`.
+ */
+export function summarize(problems: ProblemCounts, checked: number | readonly FileReport[]): string {
   const { errors, warnings } = problems;
-  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  if (errors + warnings === 0) return `${plural(fileCount, 'file')} checked: no problems`;
-  return `${plural(fileCount, 'file')} checked: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}`;
+  const what = `${typeof checked === 'number' ? plural(checked, 'file') : describeChecked(checked)} checked`;
+  const suppressed = problems.suppressed ? ` (${problems.suppressed} suppressed)` : '';
+  if (errors + warnings === 0) return `${what}: no problems${suppressed}`;
+  return `${what}: ${plural(errors, 'error')}, ${plural(warnings, 'warning')}${suppressed}`;
+}
+
+// How checked files of each kind are counted in a summary; any other kind is a file.
+const KIND_WORDS: Readonly<Record<string, string>> = { [PROFILE]: 'profile', [DEFINITION]: 'definition file', Application: 'application' };
+
+function describeChecked(files: readonly FileReport[]): string {
+  const counts = new Map<string, number>();
+  for (const f of files) {
+    if (f.status !== 'checked') continue;
+    const word = KIND_WORDS[f.kind] ?? 'file';
+    counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  const known = Object.values(KIND_WORDS).filter((word) => counts.has(word));
+  const parts = known.map((word) => plural(counts.get(word)!, word));
+  const others = counts.get('file');
+  if (others !== undefined) parts.push(plural(others, known.length > 0 ? 'other file' : 'file'));
+  if (parts.length === 0) return '0 files';
+  return parts.length === 1 ? parts[0]! : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1]}`;
 }
 
 function sourceLine(source: SourceText, line: number): string | undefined {

@@ -59,17 +59,26 @@ export function performTask(catalogue: Catalogue, task: WorkTask): WorkAnswer {
  * reporting as every command's are.
  */
 function validate(catalogue: Catalogue, bodyKind: BodyKind, body: Uint8Array, versions: VersionOptions): ProfileVerdict {
-  const verdict = judge(catalogue, bodyKind, body, { requirePinned: versions.requirePinned });
+  const severity = versions.severity;
+  const verdict = judge(catalogue, bodyKind, body, {
+    requirePinned: versions.requirePinned,
+    platform: { repositoryDefault: versions.platformDefault },
+    ...(severity ? { severityOf: () => severity } : {}),
+  });
   return { ...verdict, diagnostics: reportProblems(verdict.diagnostics).diagnostics };
 }
 
 function judge(catalogue: Catalogue, bodyKind: BodyKind, body: Uint8Array, options: LintOptions): ProfileVerdict {
-  if (bodyKind === 'yaml') return validateProfile({ profile: { file: REQUEST_FILE, content: body } }, catalogue, options);
+  if (bodyKind === 'yaml') {
+    // As for JSON: a request with no body at all is not a document with a mistake in it.
+    if (body.length === 0) throw new HttpProblem(400, 'the request body is empty; expected a YAML document');
+    return validateProfile({ profile: { file: REQUEST_FILE, content: body } }, catalogue, options);
+  }
   const { text, data } = decodeJsonBody(body);
   if (!isEnvelope(data)) return validateJsonProfile(REQUEST_FILE, text, data, catalogue, options);
   const envelope = readEnvelope(text, data, ['profile']);
   const { profile, definitions } = envelope;
-  const requestOptions: LintOptions = { ...options, platform: { overrides: envelope.platform } };
+  const requestOptions: LintOptions = { ...options, platform: { ...options.platform, overrides: envelope.platform } };
   return profile.data !== undefined && definitions.length === 0
     ? validateJsonProfile(REQUEST_FILE, profile.text, profile.data, catalogue, requestOptions)
     : validateProfile({ profile: { file: REQUEST_FILE, content: profile.text }, definitions }, catalogue, requestOptions);
@@ -90,7 +99,7 @@ function build(catalogue: Catalogue, body: Uint8Array, versions: VersionOptions)
     },
     // The request's definitions make a catalogue of their own; the one in service never changes.
     catalogue,
-    { requirePinned: versions.requirePinned, platform: { overrides: envelope.platform } },
+    { requirePinned: versions.requirePinned, platform: { repositoryDefault: versions.platformDefault, overrides: envelope.platform } },
   );
   const valid = !report.diagnostics.some((d) => d.severity === 'error');
   return { valid, diagnostics: reportProblems(report.diagnostics).diagnostics, application: valid ? report.application : null };
@@ -120,7 +129,7 @@ function migrate(catalogue: Catalogue, body: Uint8Array, versions: VersionOption
   const report = migrateInputs(inputs, catalogue, reading.targets, {
     requirePinned: versions.requirePinned,
     lossy: lossy === true,
-    platform: { overrides: envelope.platform },
+    platform: { repositoryDefault: versions.platformDefault, overrides: envelope.platform },
   });
   if (report.fatal) throw new HttpProblem(400, `"to": ${report.diagnostics.map((d) => d.message).join('; ')}`);
   const valid = !report.diagnostics.some((d) => d.severity === 'error');

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { type Diagnostic, hasErrors } from '../../core/diagnostics.js';
 import { gatherInputs } from '../../files/gather-inputs.js';
 import type { LockfileLocation } from '../../files/lockfile-location.js';
@@ -18,7 +19,9 @@ export interface DefinitionFolder {
 /** What the service's worker pools are loaded from. */
 export interface PoolSources {
   definitionFolders: readonly DefinitionFolder[];
-  plugins: readonly string[];
+  /** Definition files (the config file's `capabilityDefs`), named as given. */
+  definitionFiles?: readonly string[];
+  plugins: readonly PluginRef[];
   cwd: string;
   /** The lockfile the service serves (`--lockfile`), read again at every load. */
   lockfile?: Pick<LockfileLocation, 'path' | 'display'> | undefined;
@@ -38,7 +41,11 @@ export interface PoolSources {
  */
 export function poolLoader(sources: PoolSources): RunnerLoader {
   return async () => {
-    const gathered = await gatherInputs({ definitionDirs: sources.definitionFolders.map((folder) => folder.path) });
+    const gathered = await gatherInputs({
+      definitionDirs: sources.definitionFolders.map((folder) => folder.path),
+      definitionFiles: sources.definitionFiles ?? [],
+      cwd: sources.cwd,
+    });
     const rename = renamer(sources.definitionFolders);
     const gatheredDiagnostics = gathered.diagnostics.map(
       (d): Diagnostic => ({ ...d, file: rename(d.file), message: renameIn(d.message, sources.definitionFolders) }),

@@ -1,4 +1,6 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
+import type { SeverityRules } from '../../documents/kurel-config.js';
+import type { Platform } from '../../schema/platform-version.js';
 import type { BodyKind } from '../body.js';
 
 /**
@@ -16,10 +18,14 @@ export type WorkTask =
   | { kind: 'capability'; type: string; platform?: unknown; version?: unknown }
   | { kind: 'cluster-profile-schema'; platform?: unknown };
 
-/** How the service judges versions in requests (its flags). */
+/** How the service judges versions in requests (its flags and its `.kurel.yaml`): plain data, to cross to a worker. */
 export interface VersionOptions {
   /** `--require-pinned`: a binding of a versioned definition without `version` is an error. */
   requirePinned: boolean;
+  /** The config file's `platform`: versions for the components a request's profile does not name. */
+  platformDefault?: Platform | undefined;
+  /** The config file's severities (its `strictCapabilities` and `severity`), applied to every validation as lint applies them. */
+  severity?: SeverityRules | undefined;
 }
 
 /** A problem a task found with its request (a body that cannot be decoded, an unknown type). */

@@ -1,11 +1,12 @@
+import type { PluginRef } from '../../catalogue/load-plugins.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { LockfileText } from './follow-lockfile.js';
 import type { RegistrySummary, WorkTask } from './task.js';
 
 /** What every worker of a pool is started with: the same plugins and definition bytes, so all build the same catalogue. */
 export interface WorkerSetup {
-  /** Plugin specifiers, resolved from `cwd` as `--plugin` is. */
-  plugins: readonly string[];
+  /** Plugin specifiers, resolved from `cwd` as `--plugin` is (or from the config file's folder). */
+  plugins: readonly PluginRef[];
   cwd: string;
   /** The definition files the main thread read, named as they are shown in diagnostics. */
   definitions: readonly { file: string; content: Uint8Array }[];
