@@ -109,22 +109,12 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
       setExit(await runBuild(target, options, io));
     });
 
-  program
-    .command('lock')
-    .description('lint profiles and write kurel.lock.yaml: the definition version and digest every binding resolves to')
-    .argument('<paths...>', 'ClusterProfile files, directories or - for standard input')
-    .addOption(definitionsOption())
-    .addOption(capabilityDefOption())
-    .addOption(pluginOption())
-    .addOption(platformOption(PROFILE_PLATFORM))
-    .addOption(configOption())
-    .addOption(noConfigOption())
-    .option('--strict-capabilities', 'report unknown capabilities as errors')
-    .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
-    .addOption(requirePinnedOption())
-    .addOption(noRequirePinnedOption())
-    .addOption(lockfileOption())
-    .addOption(noLockfileOption())
+  withCatalogueFlags(
+    program
+      .command('lock')
+      .description('lint profiles and write kurel.lock.yaml: the definition version and digest every binding resolves to')
+      .argument('<paths...>', 'ClusterProfile files, directories or - for standard input'),
+  )
     .addOption(new Option('--check', 'write nothing; exit 1 when the lockfile would change (for CI)').default(false).conflicts('update'))
     .option('--update', 'resolve every binding afresh to the highest version its pin allows, accepting changed digests', false)
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
@@ -135,22 +125,12 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
       setExit(await runLock(paths, options, io));
     });
 
-  program
-    .command('outdated')
-    .description('for every binding of a versioned definition: its pin, resolved and locked versions, the highest its pin allows and the highest release')
-    .argument('[paths...]', 'ClusterProfile files or directories (default: the profiles the lockfile lists)')
-    .addOption(definitionsOption())
-    .addOption(capabilityDefOption())
-    .addOption(pluginOption())
-    .addOption(platformOption(PROFILE_PLATFORM))
-    .addOption(configOption())
-    .addOption(noConfigOption())
-    .option('--strict-capabilities', 'report unknown capabilities as errors')
-    .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
-    .addOption(requirePinnedOption())
-    .addOption(noRequirePinnedOption())
-    .addOption(lockfileOption())
-    .addOption(noLockfileOption())
+  withCatalogueFlags(
+    program
+      .command('outdated')
+      .description('for every binding of a versioned definition: its pin, resolved and locked versions, the highest its pin allows and the highest release')
+      .argument('[paths...]', 'ClusterProfile files or directories (default: the profiles the lockfile lists)'),
+  )
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--stdin-filepath <name>', 'the file name to report for standard input')
     .exitOverride()
@@ -159,27 +139,17 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
       setExit(await runOutdated(paths, options, io));
     });
 
-  program
-    .command('migrate')
-    .description("move every binding of a definition to another of its versions, rewriting the profiles' text and keeping every comment")
-    .argument('<paths...>', 'ClusterProfile files, directories or - for standard input (read only: it cannot be rewritten)')
-    .addOption(
-      new Option('--to <name@version>', 'the definition and the exact version to migrate its bindings to, such as redis-sidecar@2.0.0 (repeatable)')
-        .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value])
-        .makeOptionMandatory(),
-    )
-    .addOption(definitionsOption())
-    .addOption(capabilityDefOption())
-    .addOption(pluginOption())
-    .addOption(platformOption(PROFILE_PLATFORM))
-    .addOption(configOption())
-    .addOption(noConfigOption())
-    .option('--strict-capabilities', 'report unknown capabilities as errors')
-    .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
-    .addOption(requirePinnedOption())
-    .addOption(noRequirePinnedOption())
-    .addOption(lockfileOption())
-    .addOption(noLockfileOption())
+  withCatalogueFlags(
+    program
+      .command('migrate')
+      .description("move every binding of a definition to another of its versions, rewriting the profiles' text and keeping every comment")
+      .argument('<paths...>', 'ClusterProfile files, directories or - for standard input (read only: it cannot be rewritten)')
+      .addOption(
+        new Option('--to <name@version>', 'the definition and the exact version to migrate its bindings to, such as redis-sidecar@2.0.0 (repeatable)')
+          .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value])
+          .makeOptionMandatory(),
+      ),
+  )
     .addOption(
       new Option('--write', 'rewrite the files in place (atomically, all or none; nothing is written when there is an error)')
         .default(false)
@@ -375,4 +345,21 @@ if (isMain) {
       process.exitCode = EXIT.usage;
     },
   );
+}
+
+/** The flags of every command that judges profiles against a catalogue and a lockfile, in the order help lists them. */
+function withCatalogueFlags(command: Command): Command {
+  return command
+    .addOption(definitionsOption())
+    .addOption(capabilityDefOption())
+    .addOption(pluginOption())
+    .addOption(platformOption(PROFILE_PLATFORM))
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .option('--strict-capabilities', 'report unknown capabilities as errors')
+    .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
+    .addOption(requirePinnedOption())
+    .addOption(noRequirePinnedOption())
+    .addOption(lockfileOption())
+    .addOption(noLockfileOption());
 }
