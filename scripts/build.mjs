@@ -5,17 +5,21 @@
 
 import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 // What every command's start needs is bundled into the CLI: one file read instead of hundreds
 // (TypeBox alone is ~200 files) is what keeps `kurel lint` within 2x of `node -e 0` (DESIGN §6).
 // Everything else stays external and loads only in the commands using it (ajv, ...), except what
 // `kurel serve` needs, bundled into its own chunk (below).
-const CLI_BUNDLED = new Set(['yaml', 'js-yaml', '@sinclair/typebox', 'commander', 'semver', 'canonicalize']);
-// yaml's ES module build (shipped as its browser entry, same source) lets esbuild drop what is unused.
-const YAML_ESM = fileURLToPath(new URL('../node_modules/yaml/browser/index.js', import.meta.url));
+const CLI_BUNDLED = new Set(['js-yaml', '@sinclair/typebox', 'commander', 'canonicalize']);
+// Packages most runs never use: `src/core/lazy-package.ts` requires each on first use, from one
+// CommonJS file bundled next to that module's chunk (the packages' own files, ~70 for `yaml`,
+// would cost the first use about 40 ms more). A clean lint needs neither: the fast path reads
+// its YAML, and it holds no version to compare.
+const LAZY_PACKAGES = { yaml: 'KUREL_YAML_BUNDLE', semver: 'KUREL_SEMVER_BUNDLE' };
+const LAZY_LOADER = 'src/core/lazy-package.ts';
 const packageOf = (spec) =>
   spec
     .split('/')
@@ -27,8 +31,18 @@ const SERVE_BUNDLED = new Set(['express', 'pino', 'prom-client']);
 const bundleStartupPackages = {
   name: 'bundle-startup-packages',
   setup(b) {
+    // commander requires child_process as it loads, for executable subcommands kurel has none of;
+    // loading it (with net, dgram and the stream modules) cost about 6 ms of every start.
+    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
+      args.importer.includes('/node_modules/commander/') ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `module.exports = new Proxy({}, { get: (_, key) => require('node:${args.path}')[key] });`,
+      loader: 'js',
+    }));
     b.onResolve({ filter: /^[^./]/ }, (args) => {
-      if (args.path === 'yaml') return { path: YAML_ESM };
+      if (packageOf(args.path) in LAZY_PACKAGES)
+        return { errors: [{ text: `${args.importer} imports ${args.path}: require it with ${LAZY_LOADER}, which loads it on first use` }] };
       if (args.path.startsWith('node:')) return { path: args.path, external: true };
       if (CLI_BUNDLED.has(packageOf(args.path)) || SERVE_BUNDLED.has(packageOf(args.path))) return undefined;
       // What a bundled package requires is bundled with it (Node's built-ins stay external).
@@ -108,15 +122,35 @@ try {
   };
   // The library leaves its dependencies to the embedding program's node_modules.
   await build({ ...common, entryPoints: { index: 'src/index.ts' }, packages: 'external' });
-  await build({
+  const cli = await build({
     ...common,
     // The worker threads of `kurel serve` share the CLI's chunks; piscina stays external, since it
     // starts its own worker script from its package folder.
     entryPoints: { cli: 'src/cli/main.ts', 'serve-worker': 'src/http/work/worker.ts' },
     plugins: [bundleStartupPackages],
+    define: Object.fromEntries(Object.entries(LAZY_PACKAGES).map(([name, constant]) => [constant, JSON.stringify(`./${name}.cjs`)])),
+    metafile: true,
     // Bundled CommonJS (commander) requires node built-ins; ES modules have no `require` of their own.
     banner: { js: "import { createRequire as __kurelCreateRequire } from 'node:module'; const require = __kurelCreateRequire(import.meta.url);" },
   });
+  // The bundles' paths are relative to the chunk holding the loader, which both entries share.
+  const holder = Object.entries(cli.metafile.outputs).find(([, output]) => LAZY_LOADER in output.inputs)?.[0];
+  if (!holder?.startsWith(`${staging}/chunks/`))
+    throw new Error(`${LAZY_LOADER} was bundled into ${holder ?? 'no output'}, not a chunk beside the lazy bundles`);
+  for (const name of Object.keys(LAZY_PACKAGES)) {
+    await build({
+      entryPoints: [createRequire(import.meta.url).resolve(name)],
+      outfile: `${staging}/chunks/${name}.cjs`,
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      legalComments: 'none',
+      minifyWhitespace: true,
+      minifySyntax: true,
+      logLevel: 'warning',
+    });
+  }
   chmodSync(`${staging}/cli.js`, 0o755);
   await buildConsole(staging);
   const old = `dist.old-${process.pid}`;

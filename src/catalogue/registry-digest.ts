@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { compareBytes } from '../core/data.js';
+import { sha256Digest } from '../core/sha256.js';
 import { VERSION } from '../core/version.js';
 import type { Catalogue } from './catalogue.js';
 
@@ -31,7 +31,7 @@ export function registryDigest(catalogue: Catalogue): string {
     const text = registryLines(catalogue)
       .map((line) => `${line}\n`)
       .join('');
-    digest = `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+    digest = sha256Digest(text);
     digests.set(catalogue, digest);
   }
   return digest;

@@ -1,11 +1,14 @@
-import compare from 'semver/functions/compare.js';
-import prerelease from 'semver/functions/prerelease.js';
-import satisfies from 'semver/functions/satisfies.js';
-import valid from 'semver/functions/valid.js';
-import maxSatisfying from 'semver/ranges/max-satisfying.js';
-import subset from 'semver/ranges/subset.js';
-import validRange from 'semver/ranges/valid.js';
+import type * as SemverLib from 'semver';
 import { truncate } from './data.js';
+import { requireLazily } from './lazy-package.js';
+
+let lib: typeof SemverLib | undefined;
+
+/** The `semver` package, loaded on first use: a lint without versions or pins never needs it. */
+export function semver(): typeof SemverLib {
+  lib ??= requireLazily('semver') as typeof SemverLib;
+  return lib;
+}
 
 /** Why a version or pin text is refused, and how to write it instead. */
 export interface VersionRefusal {
@@ -33,8 +36,13 @@ export function refuseDefinitionVersion(text: string): VersionRefusal | undefine
 
 /** True for a version a definition or handler may declare: `semver.valid(s) === s` and no build metadata. */
 export function isDefinitionVersion(text: string): boolean {
-  return text.length <= 256 && !text.includes('+') && valid(text) === text;
+  if (PLAIN_RELEASE.test(text)) return true;
+  return text.length <= 256 && !text.includes('+') && semver().valid(text) === text;
 }
+
+// MAJOR.MINOR.PATCH of at most 15 digits each (below 2^53), which semver reads as written: the
+// versions of the built-in handlers, checked at every start, need not load semver.
+const PLAIN_RELEASE = /^(?:0|[1-9]\d{0,14})\.(?:0|[1-9]\d{0,14})\.(?:0|[1-9]\d{0,14})$/;
 
 // One comparator of a pin: an optional operator directly followed by a (partial) version.
 const COMPARATOR = /^(<=|>=|<|>|~|\^)?(0|[1-9]\d*)(\.(0|[1-9]\d*|x|\*)){0,2}(-[0-9A-Za-z.-]+)?$/;
@@ -51,15 +59,15 @@ export function refusePin(text: string): VersionRefusal | undefined {
   const shown = JSON.stringify(truncate(text));
   const expected = 'an exact version (2.1.3), a partial one (2.1, 2) or a range (^2.1.0, ~2.1.3, ">=2.1 <3")';
   if (text.length === 0) return { reason: `version must be ${expected}, found an empty string`, hint: 'to use the highest release, omit version' };
-  if (text.length > 256 || !matchesPinGrammar(text) || validRange(text) === null) {
+  if (text.length > 256 || !matchesPinGrammar(text) || semver().validRange(text) === null) {
     const bare = text
       .trim()
       .replace(/^[=vV]+/, '')
       .replace(/^(\^|~)[vV]/, '$1');
-    const hint = bare !== text && bare !== '' && matchesPinGrammar(bare) && validRange(bare) !== null ? `write ${bare}` : undefined;
+    const hint = bare !== text && bare !== '' && matchesPinGrammar(bare) && semver().validRange(bare) !== null ? `write ${bare}` : undefined;
     return { reason: `version must be ${expected}, found ${shown}`, ...(hint ? { hint } : {}) };
   }
-  if (subset('*', text)) {
+  if (semver().subset('*', text)) {
     return { reason: `version ${shown} allows every version, so it pins nothing`, hint: 'to use the highest release, omit version' };
   }
   return undefined;
@@ -76,12 +84,12 @@ function matchesPinGrammar(text: string): boolean {
 
 /** Orders versions by SemVer precedence, lowest first. */
 export function compareVersions(a: string, b: string): number {
-  return compare(a, b);
+  return semver().compare(a, b);
 }
 
 /** True for a prerelease version (`2.0.0-rc.1`). */
 export function isPrerelease(version: string): boolean {
-  return prerelease(version) !== null;
+  return semver().prerelease(version) !== null;
 }
 
 /**
@@ -105,12 +113,12 @@ export function latestVersion(versions: readonly string[]): string | undefined {
  */
 export function resolvePin(versions: readonly string[], pin: string | undefined): string | undefined {
   if (pin === undefined) return latestVersion(versions);
-  return maxSatisfying([...versions], pin) ?? undefined;
+  return semver().maxSatisfying([...versions], pin) ?? undefined;
 }
 
 /** True when `version` satisfies the valid pin `pin` (semver's default prerelease rule). */
 export function satisfiesPin(version: string, pin: string): boolean {
-  return satisfies(version, pin);
+  return semver().satisfies(version, pin);
 }
 
 /** Sorts versions ascending by SemVer precedence; returns a new list. */

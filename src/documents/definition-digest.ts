@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import { isMap, setOwn } from '../core/data.js';
+import { sha256Digest } from '../core/sha256.js';
 
 /**
  * The digest of a CapabilityDefinition document (DESIGN §8.1, §11 "Digest"): `sha256:` and the
@@ -15,12 +15,7 @@ export function definitionDigest(data: unknown): string {
   const subject: Record<string, unknown> = {};
   setOwn(subject, 'name', metadata['name'] ?? null);
   setOwn(subject, 'spec', normaliseSpec(document['spec']));
-  return `sha256:${createHash('sha256').update(canonicalText(subject), 'utf8').digest('hex')}`;
-}
-
-/** The hex SHA-256 of a text, prefixed `sha256:`. */
-export function sha256Digest(text: string): string {
-  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+  return sha256Digest(canonicalText(subject));
 }
 
 function normaliseSpec(raw: unknown): Record<string, unknown> {

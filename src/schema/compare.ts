@@ -1,12 +1,8 @@
-import inc from 'semver/functions/inc.js';
-import major from 'semver/functions/major.js';
-import minor from 'semver/functions/minor.js';
-import patch from 'semver/functions/patch.js';
 import { sameData } from '../core/canonical-json.js';
 import { compareText } from '../core/data.js';
 import type { Path } from '../core/diagnostics.js';
 import { isSchemaObject, type JsonSchema } from '../core/json-schema.js';
-import { isPrerelease } from '../core/versions.js';
+import { isPrerelease, semver } from '../core/versions.js';
 import {
   CHANGE_CLASSES,
   type ChangeClass,
@@ -160,7 +156,7 @@ const BUMP_ORDER: readonly Bump[] = ['none', 'patch', 'minor', 'major'];
  * anything may break: a breaking change needs a minor bump and anything else a patch (§11).
  */
 export function neededBump(changes: readonly { class: ChangeClass }[], from?: string): Bump {
-  const isInitialDevelopment = from !== undefined && major(from) === 0;
+  const isInitialDevelopment = from !== undefined && semver().major(from) === 0;
   if (changes.some((c) => c.class === 'breaking')) return isInitialDevelopment ? 'minor' : 'major';
   if (changes.some((c) => c.class === 'compatible')) return isInitialDevelopment ? 'patch' : 'minor';
   return changes.length > 0 ? 'patch' : 'none';
@@ -171,9 +167,9 @@ export function neededBump(changes: readonly { class: ChangeClass }[], from?: st
  * release it leads to): `2.1.0 → 2.2.0-rc.1` declares minor. `none` when the cores are equal.
  */
 export function declaredBump(from: string, to: string): Bump {
-  if (major(from) !== major(to)) return 'major';
-  if (minor(from) !== minor(to)) return 'minor';
-  return patch(from) !== patch(to) ? 'patch' : 'none';
+  if (semver().major(from) !== semver().major(to)) return 'major';
+  if (semver().minor(from) !== semver().minor(to)) return 'minor';
+  return semver().patch(from) !== semver().patch(to) ? 'patch' : 'none';
 }
 
 /** True when the declared bump is at least the needed one. */
@@ -188,5 +184,5 @@ export function bumpCovers(declared: Bump, needed: Bump): boolean {
  */
 export function versionDeclaring(from: string, bump: Bump): string {
   if (bump === 'none') return from;
-  return inc(from, bump === 'patch' && isPrerelease(from) ? 'prerelease' : bump) ?? from;
+  return semver().inc(from, bump === 'patch' && isPrerelease(from) ? 'prerelease' : bump) ?? from;
 }

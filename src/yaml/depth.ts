@@ -1,5 +1,5 @@
-import { CST, Parser } from 'yaml';
 import { LIMITS } from '../core/limits.js';
+import { yaml } from './yaml-lib.js';
 
 interface TokenLike {
   type?: string;
@@ -27,7 +27,7 @@ export const SURELY_TOO_DEEP = 1_000;
  * before it is read, so a file nested thousands deep is not tokenised twice.
  */
 export function findTooDeep(text: string, end: number = text.length): number | undefined {
-  for (const token of new Parser().parse(text.slice(0, end))) {
+  for (const token of new (yaml().Parser)().parse(text.slice(0, end))) {
     const found = deepestStart((token as TokenLike).value, 0);
     if (found !== undefined) return found;
   }
@@ -91,7 +91,7 @@ export class NestingWatch {
       this.leaveLineStart(lexeme);
       return undefined;
     }
-    const type = CST.tokenType(lexeme);
+    const type = yaml().CST.tokenType(lexeme);
     let depth = 0;
     switch (type) {
       case 'scalar':

@@ -1,28 +1,11 @@
-import {
-  type Alias,
-  Composer,
-  type CST,
-  type Document,
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  Lexer,
-  LineCounter,
-  type Node,
-  type Pair,
-  Parser,
-  type ScalarTag,
-  visit,
-  type YAMLError,
-  YAMLParseError,
-} from 'yaml';
+import type { Alias, CST, Document, Node, Pair, Parser, ScalarTag, YAMLError } from 'yaml';
 import { type Diagnostic, type DiagnosticCode, defaultPart, type Issue, type Part, type Path, toPointer } from '../core/diagnostics.js';
 import { LIMITS } from '../core/limits.js';
 import { decodeText, stripBom } from './decode.js';
 import { findTooDeep, NestingWatch } from './depth.js';
 import { explainSyntaxErrors } from './syntax-errors.js';
 import { type RangedIssue, rangeOf, toData } from './to-data.js';
+import { yaml } from './yaml-lib.js';
 
 /** Anything diagnostics can be positioned in: it maps a data path to a source range. */
 export interface Locatable {
@@ -43,7 +26,7 @@ export interface Span {
 
 /** The source text of one file and its line index. */
 export class SourceText {
-  readonly lineCounter = new LineCounter();
+  readonly lineCounter = new (yaml().LineCounter)();
   private readonly anchorLines = new WeakMap<Node, number>();
   constructor(
     readonly file: string,
@@ -177,7 +160,7 @@ export class SourceDocument implements YamlDocument {
 
   /** True when the document has no content (empty or only comments). */
   get isEmpty(): boolean {
-    return this.doc.contents === null || (isScalar(this.doc.contents) && this.doc.contents.value === null && this.doc.contents.source === '');
+    return this.doc.contents === null || (yaml().isScalar(this.doc.contents) && this.doc.contents.value === null && this.doc.contents.source === '');
   }
 
   toDiagnostic(issue: Issue): Diagnostic {
@@ -211,13 +194,13 @@ export class SourceDocument implements YamlDocument {
   sourceTextAt(path: Path): string | undefined {
     let node: unknown = this.doc.contents;
     for (const segment of path) {
-      if (isAlias(node)) node = this.resolve(node);
-      if (isMap(node)) node = this.findPair(node, String(segment))?.pair.value;
-      else if (isSeq(node) && typeof segment === 'number') node = node.items[segment];
+      if (yaml().isAlias(node)) node = this.resolve(node);
+      if (yaml().isMap(node)) node = this.findPair(node, String(segment))?.pair.value;
+      else if (yaml().isSeq(node) && typeof segment === 'number') node = node.items[segment];
       else return undefined;
     }
-    if (isAlias(node)) node = this.resolve(node);
-    if (!isScalar(node)) return undefined;
+    if (yaml().isAlias(node)) node = this.resolve(node);
+    if (!yaml().isScalar(node)) return undefined;
     const [start, end] = rangeOf(node);
     return this.source.text.slice(start, end);
   }
@@ -230,17 +213,17 @@ export class SourceDocument implements YamlDocument {
     let alias: Alias | undefined;
     let found = 0;
     for (const segment of path) {
-      if (isAlias(node)) {
+      if (yaml().isAlias(node)) {
         alias ??= node;
         node = this.resolve(node);
       }
-      if (isMap(node)) {
+      if (yaml().isMap(node)) {
         const hit = this.findPair(node, String(segment));
         if (!hit) break;
         if (hit.via) alias ??= hit.via;
         keyNode = hit.pair.key as Node;
         node = hit.pair.value;
-      } else if (isSeq(node) && typeof segment === 'number' && segment >= 0 && segment < node.items.length) {
+      } else if (yaml().isSeq(node) && typeof segment === 'number' && segment >= 0 && segment < node.items.length) {
         keyNode = undefined;
         node = node.items[segment];
       } else {
@@ -250,7 +233,7 @@ export class SourceDocument implements YamlDocument {
     }
     if (found < path.length) part = 'key';
     // The value itself may be an alias (`name: *n`): point at it and name its anchor too.
-    if (part === 'value' && isAlias(node)) alias ??= node;
+    if (part === 'value' && yaml().isAlias(node)) alias ??= node;
     let range: readonly [number, number];
     if (alias) {
       range = rangeOf(alias);
@@ -258,7 +241,7 @@ export class SourceDocument implements YamlDocument {
       range = keyNode ? rangeOf(keyNode) : this.source.firstLine(...rangeOf(node as Node));
     } else {
       const valueNode = node as Node | null;
-      const empty = !valueNode || (isScalar(valueNode) && valueNode.value === null && !valueNode.source);
+      const empty = !valueNode || (yaml().isScalar(valueNode) && valueNode.value === null && !valueNode.source);
       range = empty && keyNode ? rangeOf(keyNode) : rangeOf(valueNode);
     }
     const span = this.source.span(range[0], range[1]);
@@ -275,10 +258,10 @@ export class SourceDocument implements YamlDocument {
     if (own) return { pair: own };
     // Keys a merge (`<<: *x`) brought in point at the `*x`.
     for (const source of index.merged) {
-      const resolved = isAlias(source) ? this.resolve(source) : (source as Node);
-      if (!isMap(resolved)) continue;
+      const resolved = yaml().isAlias(source) ? this.resolve(source) : (source as Node);
+      if (!yaml().isMap(resolved)) continue;
       const hit = this.findPair(resolved, key);
-      if (hit) return { pair: hit.pair, via: isAlias(source) ? source : hit.via };
+      if (hit) return { pair: hit.pair, via: yaml().isAlias(source) ? source : hit.via };
     }
     return undefined;
   }
@@ -290,9 +273,9 @@ export class SourceDocument implements YamlDocument {
       index = { own: new Map(), merged: [] };
       for (const pair of (map as unknown as { items: Pair[] }).items) {
         const k = pair.key as Node | null;
-        if (isScalar(k) && typeof k.value === 'string' && !index.own.has(k.value)) index.own.set(k.value, pair);
-        else if (isScalar(k) && typeof k.value === 'symbol') {
-          if (isSeq(pair.value)) for (const item of pair.value.items as unknown[]) index.merged.push(item);
+        if (yaml().isScalar(k) && typeof k.value === 'string' && !index.own.has(k.value)) index.own.set(k.value, pair);
+        else if (yaml().isScalar(k) && typeof k.value === 'symbol') {
+          if (yaml().isSeq(pair.value)) for (const item of pair.value.items as unknown[]) index.merged.push(item);
           else index.merged.push(pair.value);
         }
       }
@@ -304,7 +287,7 @@ export class SourceDocument implements YamlDocument {
   private resolve(alias: Alias): Node | undefined {
     if (!this.anchorIndex) {
       const index = new Map<string, Node[]>();
-      visit(this.doc, {
+      yaml().visit(this.doc, {
         Node: (_key, node) => {
           if (node.anchor) {
             const list = index.get(node.anchor) ?? [];
@@ -418,7 +401,7 @@ function parseDocuments(source: SourceText): Document.Parsed[] {
     resolveKnownTags: false,
     customTags: [FLOAT_WRITTEN_AS_INTEGER],
   };
-  const parser = new Parser(source.lineCounter.addNewLine);
+  const parser = new (yaml().Parser)(source.lineCounter.addNewLine);
   let tokens: Iterable<CST.Token>;
   if (NestingWatch.isNeeded(text)) {
     // `Parser.parse` marks the first line itself; fed lexeme by lexeme, the parser does not.
@@ -427,12 +410,12 @@ function parseDocuments(source: SourceText): Document.Parsed[] {
   } else {
     tokens = parser.parse(text);
   }
-  return Array.from(new Composer(options).compose(tokens)) as Document.Parsed[];
+  return Array.from(new (yaml().Composer)(options).compose(tokens)) as Document.Parsed[];
 }
 
 function* watchedTokens(text: string, parser: Parser, watch: NestingWatch): Generator<CST.Token> {
   // What `Parser.parse` does, with each lexeme shown to the watch first.
-  for (const lexeme of new Lexer().lex(text)) {
+  for (const lexeme of new (yaml().Lexer)().lex(text)) {
     const offset = watch.see(lexeme);
     if (offset !== undefined) throw new SurelyTooDeep(offset);
     yield* parser.next(lexeme);
@@ -494,7 +477,7 @@ function unsupportedVersion(source: SourceText, doc: Document.Parsed, start: num
   if (written === undefined || written === '1.2') return undefined;
   const range: [number, number] = [at, at + 6 + written.length];
   const message = `%YAML ${written} is not supported: kurel reads YAML 1.2 only, where on, 0777 and 1:20 are read as written; remove the directive`;
-  return { at, error: new YAMLParseError(range, 'BAD_DIRECTIVE', message), diagnostic: source.diagnosticAt('yaml-syntax', message, range) };
+  return { at, error: new (yaml().YAMLParseError)(range, 'BAD_DIRECTIVE', message), diagnostic: source.diagnosticAt('yaml-syntax', message, range) };
 }
 
 function yamlErrorDiagnostic(source: SourceText, err: YAMLError, severity: 'error' | 'warning' = 'error'): Diagnostic {

@@ -1,5 +1,5 @@
-import { Parser } from 'yaml';
 import type { SourceText } from './source.js';
+import { yaml } from './yaml-lib.js';
 
 /** The word every suppression comment starts with; a text without it has none (checked first, cheaply). */
 export const SUPPRESSION_KEYWORD = 'kurel-disable';
@@ -44,7 +44,7 @@ export function readSuppressionComments(source: SourceText): SuppressionComment[
   // Comments met since the last content, waiting to learn whether a document's content follows them.
   let pending: CstNode[] = [];
   const before = new Map<CstNode, number>();
-  for (const token of new Parser().parse(text) as Iterable<CstNode>) {
+  for (const token of new (yaml().Parser)().parse(text) as Iterable<CstNode>) {
     if (token.type === 'comment') {
       comments.push(token);
       pending.push(token);

@@ -1,22 +1,8 @@
-import {
-  type Alias,
-  Composer,
-  CST,
-  type Document,
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  type Node,
-  type Pair,
-  Parser,
-  type Scalar,
-  visit,
-  type YAMLMap,
-} from 'yaml';
+import type { Alias, CST, Document, Node, Pair, Scalar, YAMLMap } from 'yaml';
 import { type Path, toPointer } from '../core/diagnostics.js';
 import { SourceText, type Span } from './source.js';
 import { rangeOf } from './to-data.js';
+import { yaml } from './yaml-lib.js';
 
 /**
  * One change to a YAML text, addressed by data path. Paths of `rename-key`, `drop-key` and
@@ -126,14 +112,14 @@ class Editor {
 
   constructor(readonly text: string) {
     this.source = new SourceText('', text);
-    const tokens = [...new Parser(this.source.lineCounter.addNewLine).parse(text)];
+    const tokens = [...new (yaml().Parser)(this.source.lineCounter.addNewLine).parse(text)];
     for (const token of tokens) collectComments(token, this.comments);
     this.comments.sort((a, b) => a[0] - b[0]);
     for (const [start] of this.comments) this.commentStarts.add(start);
-    const doc = [...new Composer(PARSE_OPTIONS).compose(tokens)][0] as Document.Parsed | undefined;
+    const doc = [...new (yaml().Composer)(PARSE_OPTIONS).compose(tokens)][0] as Document.Parsed | undefined;
     if (!doc || doc.errors.length > 0) throw new Error('text edits need a YAML document that parses');
     this.doc = doc;
-    visit(doc, {
+    yaml().visit(doc, {
       Alias: (_key, node) => {
         this.aliases.push(node);
       },
@@ -152,8 +138,8 @@ class Editor {
     let parent: Pair | undefined;
     const containers: Node[] = [];
     for (const [index, segment] of path.entries()) {
-      if (isAlias(node)) return this.refuse(edit, node);
-      if (isMap(node)) {
+      if (yaml().isAlias(node)) return this.refuse(edit, node);
+      if (yaml().isMap(node)) {
         containers.push(node);
         const key = String(segment);
         const merged = this.mergeProviding(node, key);
@@ -163,7 +149,7 @@ class Editor {
         if (index === path.length - 1) return this.checkLeaks(edit, { edit, pair, map: node, parent }, containers);
         parent = pair;
         node = pair.value;
-      } else if (isSeq(node) && typeof segment === 'number' && segment >= 0 && segment < node.items.length) {
+      } else if (yaml().isSeq(node) && typeof segment === 'number' && segment >= 0 && segment < node.items.length) {
         containers.push(node);
         parent = undefined;
         node = node.items[segment];
@@ -187,7 +173,7 @@ class Editor {
         const value = pair.value as Node | null;
         if (isEmptyScalar(value))
           return [{ start: this.afterIndicator(pair), end: this.afterIndicator(pair), text: ` ${formatScalar(edit.value, 'QUOTE_DOUBLE')}` }];
-        if (!isScalar(value)) throw new Error(`the value at ${toPointer(edit.path)} is not a scalar`);
+        if (!yaml().isScalar(value)) throw new Error(`the value at ${toPointer(edit.path)} is not a scalar`);
         const [start, end] = this.scalarExtent(value);
         return [{ start, end, text: formatScalar(edit.value, value.type, { inFlow: isFlow(map), isKey: false }) }];
       }
@@ -217,11 +203,11 @@ class Editor {
       const at = this.afterIndicator(holder);
       return [{ start: at, end: at, text: `${holder.srcToken?.sep?.some((t) => t.type === 'map-value-ind') ? ' ' : ': '}{${entry}}` }];
     }
-    if (isScalar(target) && target.value === null) {
+    if (yaml().isScalar(target) && target.value === null) {
       const [start, end] = rangeOf(target);
       return [{ start, end, text: `{${entry}}` }];
     }
-    if (!isMap(target)) throw new Error(`the value at ${toPointer(edit.path)} is not a map`);
+    if (!yaml().isMap(target)) throw new Error(`the value at ${toPointer(edit.path)} is not a map`);
     const first = target.items[0];
     if (isFlow(target)) {
       if (!first) {
@@ -322,7 +308,7 @@ class Editor {
   private refuse(edit: TextEdit, through: Node): EditRefusal {
     const [start, end] = rangeOf(through);
     const span = this.source.span(start, end);
-    if (isAlias(through)) {
+    if (yaml().isAlias(through)) {
       const target = this.resolve(through);
       if (target) span.anchorLine = this.source.anchorLine(target);
       return { edit, through: `*${through.source}`, span };
@@ -339,10 +325,10 @@ class Editor {
     if (edit.kind === 'rename-key') changed.push(at.pair.key as Node);
     if (edit.kind === 'replace-value' || edit.kind === 'insert-first') {
       const value = at.pair.value as Node | null;
-      if (isAlias(value)) return this.refuse(edit, value);
+      if (yaml().isAlias(value)) return this.refuse(edit, value);
       if (value) changed.push(value);
     }
-    if (edit.kind === 'insert-first' && isMap(at.pair.value)) {
+    if (edit.kind === 'insert-first' && yaml().isMap(at.pair.value)) {
       const merged = this.mergeProviding(at.pair.value, edit.key);
       if (merged) return this.refuse(edit, merged);
     }
@@ -367,12 +353,12 @@ class Editor {
   private mergeProviding(map: YAMLMap, key: string): Node | undefined {
     for (const pair of map.items) {
       const k = pair.key as Node | null;
-      if (!(isScalar(k) && typeof k.value === 'symbol')) continue;
-      const sources = isSeq(pair.value) ? (pair.value.items as Node[]) : [pair.value as Node];
+      if (!(yaml().isScalar(k) && typeof k.value === 'symbol')) continue;
+      const sources = yaml().isSeq(pair.value) ? (pair.value.items as Node[]) : [pair.value as Node];
       for (const source of sources) {
-        const resolved = isAlias(source) ? this.resolve(source) : source;
-        if (!isMap(resolved)) continue;
-        if (ownPair(resolved, key) || this.mergeProviding(resolved, key)) return isAlias(source) ? source : k;
+        const resolved = yaml().isAlias(source) ? this.resolve(source) : source;
+        if (!yaml().isMap(resolved)) continue;
+        if (ownPair(resolved, key) || this.mergeProviding(resolved, key)) return yaml().isAlias(source) ? source : k;
       }
     }
     return undefined;
@@ -496,7 +482,7 @@ function collectComments(token: unknown, out: (readonly [number, number])[]): vo
 function ownPair(map: YAMLMap, key: string): Pair | undefined {
   return map.items.find((pair) => {
     const k = pair.key as Node | null;
-    return isScalar(k) && typeof k.value === 'string' && k.value === key;
+    return yaml().isScalar(k) && typeof k.value === 'string' && k.value === key;
   });
 }
 
@@ -505,7 +491,7 @@ function isFlow(map: YAMLMap): boolean {
 }
 
 function isEmptyScalar(node: Node | null): boolean {
-  return node === null || (isScalar(node) && node.value === null && rangeOf(node)[0] === rangeOf(node)[1]);
+  return node === null || (yaml().isScalar(node) && node.value === null && rangeOf(node)[0] === rangeOf(node)[1]);
 }
 
 /** Where a pair's text starts: its key, or an anchor, tag or `?` written before the key. */
@@ -532,18 +518,18 @@ function formatScalar(value: string, style: Scalar.Type | undefined, context: { 
 
 function stringifyScalar(value: string, type: Scalar.Type, context: { inFlow: boolean; isKey: boolean }): string | undefined {
   const token: CST.FlowScalar = { type: 'scalar', offset: 0, indent: 0, source: '' };
-  CST.setScalarValue(token, value, { type, inFlow: context.inFlow, implicitKey: context.isKey });
+  yaml().CST.setScalarValue(token, value, { type, inFlow: context.inFlow, implicitKey: context.isKey });
   return token.type === 'scalar' || token.type === 'single-quoted-scalar' || token.type === 'double-quoted-scalar' ? token.source : undefined;
 }
 
 // What the core schema reads a written scalar as, in the place it will stand.
 function readsAs(written: string, context: { inFlow: boolean; isKey: boolean }): unknown {
   const entry = context.isKey ? `${written}: 0` : `k: ${written}`;
-  const doc = [...new Composer({ ...PARSE_OPTIONS, merge: false }).compose(new Parser().parse(context.inFlow ? `{${entry}}` : entry))][0];
-  if (!doc || doc.errors.length > 0 || !isMap(doc.contents) || doc.contents.items.length !== 1) return undefined;
+  const doc = [...new (yaml().Composer)({ ...PARSE_OPTIONS, merge: false }).compose(new (yaml().Parser)().parse(context.inFlow ? `{${entry}}` : entry))][0];
+  if (!doc || doc.errors.length > 0 || !yaml().isMap(doc.contents) || doc.contents.items.length !== 1) return undefined;
   const pair = doc.contents.items[0]!;
   const node = (context.isKey ? pair.key : pair.value) as Node | null;
-  return isScalar(node) ? node.value : undefined;
+  return yaml().isScalar(node) ? node.value : undefined;
 }
 
 /**

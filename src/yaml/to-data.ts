@@ -1,7 +1,8 @@
-import { type Alias, type Document, isAlias, isMap, isScalar, isSeq, type Node, type Pair } from 'yaml';
+import type { Alias, Document, Node, Pair } from 'yaml';
 import { setOwn } from '../core/data.js';
 import type { DiagnosticCode, Path } from '../core/diagnostics.js';
 import { LIMITS } from '../core/limits.js';
+import { yaml } from './yaml-lib.js';
 
 /** A problem found while reading the YAML tree, with its source offsets. */
 export interface RangedIssue {
@@ -47,7 +48,7 @@ export function toData(
   const sizes = new WeakMap<object, number>();
 
   const convert = (node: unknown, path: Path, depth: number): unknown => {
-    if (isAlias(node)) return resolveAlias(node, path);
+    if (yaml().isAlias(node)) return resolveAlias(node, path);
     produced += 1;
     if (node === null || node === undefined) return null;
     const n = node as Node;
@@ -57,9 +58,9 @@ export function toData(
       byName.set(n.anchor, n);
       anchors.set(n, { value: undefined, done: false, count: 0, aliasCount: 0, size: 1 });
     }
-    if (isScalar(n)) value = scalarValue(n.value);
-    else if (isMap(n)) value = convertMap(n.items as Pair[], path, depth + 1, n);
-    else if (isSeq(n)) value = convertSeq(n.items, path, depth + 1, n);
+    if (yaml().isScalar(n)) value = scalarValue(n.value);
+    else if (yaml().isMap(n)) value = convertMap(n.items as Pair[], path, depth + 1, n);
+    else if (yaml().isSeq(n)) value = convertSeq(n.items, path, depth + 1, n);
     else value = null;
     if (n.anchor) {
       const state = anchors.get(n)!;
@@ -87,7 +88,7 @@ export function toData(
     issues.push({
       code: 'alias-limit',
       message: `${culprit} expands the document beyond ${budget} values, the limit for a document of ${sourceNodes} nodes${
-        isAlias(at) && byName.has(at.source) ? ` (anchor on line ${anchorLineOf(byName.get(at.source)!)})` : ''
+        yaml().isAlias(at) && byName.has(at.source) ? ` (anchor on line ${anchorLineOf(byName.get(at.source)!)})` : ''
       }`,
       path,
       range: rangeOf(at),
@@ -149,7 +150,7 @@ export function toData(
     let firstKeys: Map<string, number> | undefined;
     for (const pair of pairs) {
       const key = pair.key as Node | null;
-      if (isScalar(key) && typeof key.value === 'symbol') {
+      if (yaml().isScalar(key) && typeof key.value === 'symbol') {
         merges.push(pair.value);
         continue;
       }
@@ -159,7 +160,7 @@ export function toData(
           code: 'invalid-key',
           message: describeBadKey(key),
           // A scalar key is named as written (`/123`); a missing or complex key has no name.
-          path: isScalar(key) && key.value !== null ? [...path, String(key.source ?? key.value)] : path,
+          path: yaml().isScalar(key) && key.value !== null ? [...path, String(key.source ?? key.value)] : path,
           range: key ? rangeOf(key) : rangeOf(node),
         });
         continue;
@@ -183,11 +184,11 @@ export function toData(
   };
 
   const applyMerge = (out: Record<string, unknown>, source: unknown, path: Path, depth: number): void => {
-    const sources = isSeq(source) ? source.items : [source];
+    const sources = yaml().isSeq(source) ? source.items : [source];
     for (const item of sources) {
-      const data = isAlias(item) ? resolveAlias(item, path, true) : convert(item, path, depth - 1);
+      const data = yaml().isAlias(item) ? resolveAlias(item, path, true) : convert(item, path, depth - 1);
       // An alias with no anchor is reported once, as itself.
-      if (isAlias(item) && !byName.has(item.source)) continue;
+      if (yaml().isAlias(item) && !byName.has(item.source)) continue;
       if (data === null || typeof data !== 'object' || Array.isArray(data)) {
         issues.push({
           code: 'wrong-type',
@@ -206,7 +207,7 @@ export function toData(
         cost += 1 + sizeOf(source[key]);
         if (cost > room) break;
       }
-      spend(cost, item as Node, path, isAlias(item) ? `alias *${item.source}` : 'a merge key (<<)');
+      spend(cost, item as Node, path, yaml().isAlias(item) ? `alias *${item.source}` : 'a merge key (<<)');
       for (const key of copied) setOwn(out, key, source[key]);
     }
   };
@@ -253,12 +254,12 @@ export function toData(
 
   // The `yaml` package's weight of a node: the heaviest alias inside it, or 1.
   const aliasWeight = (node: unknown): number => {
-    if (isAlias(node)) {
+    if (yaml().isAlias(node)) {
       const target = byName.get(node.source);
       const state = target ? anchors.get(target) : undefined;
       return state ? state.count * state.aliasCount : 0;
     }
-    if (isMap(node) || isSeq(node)) {
+    if (yaml().isMap(node) || yaml().isSeq(node)) {
       let weight = 0;
       for (const item of node.items as unknown[]) {
         const w = isPairLike(item) ? Math.max(aliasWeight(item.key), aliasWeight(item.value)) : aliasWeight(item);
@@ -298,11 +299,11 @@ function countSourceNodes(root: unknown): number {
   while (stack.length > 0) {
     const node = stack.pop();
     if (node === null || node === undefined) continue;
-    if (isMap(node)) {
+    if (yaml().isMap(node)) {
       for (const pair of node.items as Pair[]) stack.push(pair.key, pair.value);
-    } else if (isSeq(node)) {
+    } else if (yaml().isSeq(node)) {
       for (const item of node.items) stack.push(item);
-    } else if (!isScalar(node) && !isAlias(node)) {
+    } else if (!yaml().isScalar(node) && !yaml().isAlias(node)) {
       continue;
     }
     count += 1;
@@ -311,7 +312,7 @@ function countSourceNodes(root: unknown): number {
 }
 
 function isPairLike(item: unknown): item is Pair {
-  return typeof item === 'object' && item !== null && 'key' in item && 'value' in item && !isScalar(item);
+  return typeof item === 'object' && item !== null && 'key' in item && 'value' in item && !yaml().isScalar(item);
 }
 
 function scalarValue(value: unknown): unknown {
@@ -325,13 +326,13 @@ function scalarValue(value: unknown): unknown {
 }
 
 function keyName(key: Node | null): string | undefined {
-  if (isScalar(key) && typeof key.value === 'string') return key.value;
+  if (yaml().isScalar(key) && typeof key.value === 'string') return key.value;
   return undefined;
 }
 
 function describeBadKey(key: Node | null): string {
   if (key === null) return 'a map key is missing: keys must be non-empty strings';
-  if (isScalar(key)) {
+  if (yaml().isScalar(key)) {
     const v = key.value;
     return `keys must be strings, found ${scalarKind(key.value)} ${String(key.source ?? v)}; quote it to use it as a name`;
   }
@@ -345,8 +346,8 @@ function scalarKind(v: unknown): string {
 }
 
 function collectionKind(node: Node): string {
-  if (isMap(node)) return 'map';
-  return isSeq(node) ? 'list' : 'alias';
+  if (yaml().isMap(node)) return 'map';
+  return yaml().isSeq(node) ? 'list' : 'alias';
 }
 
 // The offset of each string key's first occurrence in a map.
@@ -354,7 +355,7 @@ function indexFirstKeys(pairs: readonly Pair[]): Map<string, number> {
   const first = new Map<string, number>();
   for (const pair of pairs) {
     const key = pair.key as Node | null;
-    if (isScalar(key) && typeof key.value === 'string' && !first.has(key.value)) first.set(key.value, rangeOf(key)[0]);
+    if (yaml().isScalar(key) && typeof key.value === 'string' && !first.has(key.value)) first.set(key.value, rangeOf(key)[0]);
   }
   return first;
 }

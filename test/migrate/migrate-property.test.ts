@@ -272,12 +272,17 @@ describe('kurel migrate, for generated definitions and profiles valid at their f
     fc.assert(
       fc.property(cases, fc.nat(3), ({ definitions, versions, profile, moving }, pick) => {
         const target = versions[pick % versions.length]!;
-        const after = run(profile, definitions, target, true).files[0]!.after.split('\n');
+        // A block map that loses every key is written `{}` after its key (text-edits.ts): its line differs by that alone.
+        const withoutEmptyMap = (line: string) => line.replace(/^(\s*[\w-]+:) \{\}(?=\s|$)/, '$1');
+        const after = run(profile, definitions, target, true).files[0]!.after.split('\n').map(withoutEmptyMap);
         const mentions = (line: string) =>
           line.includes('version:') || line.trimStart().startsWith('#') || [...moving].some((name) => new RegExp(`\\b${name}\\b`).test(line));
         expect(
           isSubsequence(
-            profile.split('\n').filter((line) => !mentions(line)),
+            profile
+              .split('\n')
+              .filter((line) => !mentions(line))
+              .map(withoutEmptyMap),
             after,
           ),
         ).toBe(true);

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { latestVersion, refuseDefinitionVersion, refusePin, resolvePin } from '../../src/core/versions.js';
+import valid from 'semver/functions/valid.js';
+import { isDefinitionVersion, latestVersion, refuseDefinitionVersion, refusePin, resolvePin } from '../../src/core/versions.js';
 
 describe('the grammar of a definition version (DESIGN §11)', () => {
   it.each(['1.2.0', '0.0.1', '2.0.0-rc.1', '10.20.30', '1.0.0-alpha.beta.1'])('accepts %s', (version) => {
@@ -26,6 +27,20 @@ describe('the grammar of a definition version (DESIGN §11)', () => {
 
   it('keeps a message short for a 10,000-character version', () => {
     expect(refuseDefinitionVersion('1'.repeat(10_000))!.reason.length).toBeLessThan(300);
+  });
+
+  // Plain releases are accepted without loading semver (the built-ins' versions, at every start).
+  it('accepts exactly what semver prints as written, without build metadata, for any text', () => {
+    const part = fc.oneof(fc.nat(), fc.constantFrom('0', '00', '01', '9007199254740991', '9007199254740992', '123456789012345', '1234567890123456'));
+    const versionLike = fc
+      .tuple(part, part, part, fc.constantFrom('', '-rc.1', '-0a', '-01', '+b', ' ', '.0'), fc.constantFrom('', 'v', '='))
+      .map(([a, b, c, tail, lead]) => `${lead}${a}.${b}.${c}${tail}`);
+    fc.assert(
+      fc.property(fc.oneof(versionLike, fc.string()), (text) => {
+        expect(isDefinitionVersion(text)).toBe(text.length <= 256 && !text.includes('+') && valid(text) === text);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

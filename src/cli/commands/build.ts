@@ -1,6 +1,5 @@
 import { realpath } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
-import { stringify } from 'yaml';
 import { appendAll } from '../../core/data.js';
 import { compareDiagnostics, type Diagnostic, unsuppressed } from '../../core/diagnostics.js';
 import type { FileReport, InputFile } from '../../core/input.js';
@@ -14,6 +13,7 @@ import { buildEnvelope } from '../../operations/envelopes.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
+import { yaml } from '../../yaml/yaml-lib.js';
 import { type CatalogueCommandOptions, configOf, configureCommand, textRefusal } from '../apply-config.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
@@ -179,7 +179,7 @@ function printSingle(
     io.stderr(`${withBody(formatText(unsuppressed(reported.diagnostics), run.sources, palette))}${summarize(reported, checked)}\n`);
   }
   if (resolved) {
-    io.stdout(options.output === 'json' ? `${stringifyJson(resolved)}\n` : stringify(resolved, { lineWidth: 0, aliasDuplicateObjects: false }));
+    io.stdout(options.output === 'json' ? `${stringifyJson(resolved)}\n` : yaml().stringify(resolved, { lineWidth: 0, aliasDuplicateObjects: false }));
   }
   return code;
 }

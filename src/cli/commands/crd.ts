@@ -1,6 +1,6 @@
-import { stringify } from 'yaml';
 import { stringifyJson } from '../../core/json-text.js';
 import { generateCrds } from '../../operations/crd.js';
+import { yaml } from '../../yaml/yaml-lib.js';
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
 
@@ -18,7 +18,7 @@ export function runCrd(options: CrdCommandOptions, io: CommandIo): number {
   if (options.format === 'json') {
     io.stdout(`${stringifyJson({ apiVersion: 'v1', kind: 'List', items: crds })}\n`);
   } else {
-    io.stdout(crds.map((crd) => stringify(crd, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n'));
+    io.stdout(crds.map((crd) => yaml().stringify(crd, { lineWidth: 0, aliasDuplicateObjects: false })).join('---\n'));
   }
   return EXIT.ok;
 }
