@@ -115,7 +115,7 @@ try {
     legalComments: 'none',
     // Less text for V8 to parse at every start (about 5% of a lint's wall time); names are
     // kept, so stack traces still read.
-    minifyWhitespace: true,
+    minifyWhitespace: !process.env.KUREL_READABLE_BUILD,
     minifySyntax: true,
     chunkNames: 'chunks/[name]-[hash]',
     logLevel: 'warning',

@@ -167,9 +167,10 @@ async function noStdin(): Promise<Uint8Array> {
 }
 
 // One file by any name it is reached by; a path that cannot be resolved stands for itself.
+// The native call is one realpath(3); the JavaScript one stats every component of every path.
 function realPathOf(path: string): string {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return resolve(path);
   }

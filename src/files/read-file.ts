@@ -16,8 +16,8 @@ export type ReadResult =
  * Reads a regular file within the size limit; never throws. A device, FIFO or socket is an
  * `io-error` and never read (§7.2): the file is opened without blocking, so a FIFO with no
  * writer cannot stall the run, and what it is is asked of the open file, so it cannot be
- * swapped after the question. A file that grows past the limit while it is read is
- * `file-too-large` too. Reads synchronously: a run reads many small files, and awaiting each
+ * swapped after the question. At most the size it had when opened is read (a file reporting
+ * none, up to the limit, past which it is `file-too-large`). Reads synchronously: a run reads many small files, and awaiting each
  * one on the thread pool left a 1,000-file load idle a third of its time.
  */
 export function readSourceFile(path: string, display: string = path): ReadResult {
@@ -77,9 +77,9 @@ function tooLarge(display: string, found: string): ReadResult {
   };
 }
 
-// Reads until the end of the file or `most` bytes, whichever comes first. The size the file had
-// when opened is read into a buffer of its own, and one more read says whether that was all
-// (a file may grow, and some report no size at all).
+// Reads the size the file had when opened, or, for a file that reports no size (procfs and
+// the like), until its end or `most` bytes, whichever comes first. A file that grows while it
+// is read is read as it was when opened.
 function readUpTo(fd: number, expected: number, most: number): Uint8Array {
   const exact = Buffer.allocUnsafeSlow(expected);
   let length = 0;
@@ -88,6 +88,7 @@ function readUpTo(fd: number, expected: number, most: number): Uint8Array {
     if (read === 0) return exact.subarray(0, length);
     length += read;
   }
+  if (expected > 0) return exact;
   const chunks: Buffer[] = [exact];
   while (length < most) {
     const read = readSync(fd, scratch, 0, Math.min(scratch.length, most - length), null);
