@@ -31,15 +31,20 @@ const SERVE_BUNDLED = new Set(['express', 'pino', 'prom-client']);
 const bundleStartupPackages = {
   name: 'bundle-startup-packages',
   setup(b) {
-    // commander requires child_process as it loads, for executable subcommands kurel has none of;
-    // loading it (with net, dgram and the stream modules) cost about 6 ms of every start.
-    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.importer.includes('/node_modules/commander/') ? { path: 'child_process', namespace: 'lazy-builtin' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
-      contents: `module.exports = new Proxy({}, { get: (_, key) => require('node:${args.path}')[key] });`,
-      loader: 'js',
-    }));
+    // Required as these packages load, used only on paths kurel never takes: each becomes a proxy
+    // that requires it on first use. commander's child_process runs executable subcommands (with
+    // net, dgram and the stream modules it cost ~6 ms of every start); raw-body's iconv-lite
+    // and body-parser's decode charsets, which `express.raw` never asks for (~490 KB of the service's chunk).
+    b.onResolve({ filter: /^(node:)?child_process$|^iconv-lite$/ }, (args) => {
+      const deferred =
+        args.path === 'iconv-lite' ? /\/node_modules\/(raw-body|body-parser)\//.test(args.importer) : args.importer.includes('/node_modules/commander/');
+      return deferred ? { path: args.path.replace(/^node:/, ''), namespace: 'deferred' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => {
+      const target = args.path === 'iconv-lite' ? `./${args.path}.cjs` : `node:${args.path}`;
+      return { contents: `module.exports = new Proxy({}, { get: (_, key) => require(${JSON.stringify(target)})[key] });`, loader: 'js' };
+    });
+    b.onResolve({ filter: /\.cjs$/, namespace: 'deferred' }, (args) => ({ path: args.path, external: true }));
     b.onResolve({ filter: /^[^./]/ }, (args) => {
       if (packageOf(args.path) in LAZY_PACKAGES)
         return { errors: [{ text: `${args.importer} imports ${args.path}: require it with ${LAZY_LOADER}, which loads it on first use` }] };
@@ -137,7 +142,12 @@ try {
   const holder = Object.entries(cli.metafile.outputs).find(([, output]) => LAZY_LOADER in output.inputs)?.[0];
   if (!holder?.startsWith(`${staging}/chunks/`))
     throw new Error(`${LAZY_LOADER} was bundled into ${holder ?? 'no output'}, not a chunk beside the lazy bundles`);
-  for (const name of Object.keys(LAZY_PACKAGES)) {
+  // The service's chunk, which holds raw-body's proxy, is a chunk too.
+  const rawBody = Object.entries(cli.metafile.outputs).find(([, output]) =>
+    Object.keys(output.inputs).some((input) => input.includes('node_modules/raw-body/')),
+  )?.[0];
+  if (!rawBody?.startsWith(`${staging}/chunks/`)) throw new Error(`raw-body was bundled into ${rawBody ?? 'no output'}, not a chunk beside iconv-lite.cjs`);
+  for (const name of [...Object.keys(LAZY_PACKAGES), 'iconv-lite']) {
     await build({
       entryPoints: [createRequire(import.meta.url).resolve(name)],
       outfile: `${staging}/chunks/${name}.cjs`,
