@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
 import valid from 'semver/functions/valid.js';
+import { describe, expect, it } from 'vitest';
 import { isDefinitionVersion, latestVersion, refuseDefinitionVersion, refusePin, resolvePin } from '../../src/core/versions.js';
 
 describe('the grammar of a definition version (DESIGN §11)', () => {

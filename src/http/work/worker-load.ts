@@ -1,6 +1,6 @@
-// The entry of a worker thread of `kurel serve` (bundled as dist/serve-worker.js, run by piscina).
-// It loads its catalogue while it is imported, so the pool gives it no task before it has loaded,
-// and reports how the load went to the main thread.
+// What a worker thread of `kurel serve` runs once its turn to load has come (worker.ts): it loads
+// its catalogue while it is imported, so the pool gives it no task before it has loaded, and
+// reports how the load went to the main thread.
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Catalogue } from '../../catalogue/catalogue.js';
@@ -14,10 +14,6 @@ import type { WorkAnswer } from './task.js';
 import { type PostedTask, WORKER_REPORT, type WorkerReport, type WorkerSetup } from './worker-setup.js';
 
 const setup = workerData as WorkerSetup;
-// The first worker of a pool loads alone; the others wait until it has (see WorkerSetup.startGate).
-// A wait with a time-out, so a worker terminated while it waits ends at once.
-const gate = setup.startGate;
-if (gate && Atomics.add(gate, 0, 1) > 0) while (Atomics.load(gate, 1) === 0) Atomics.wait(gate, 1, 0, 50);
 let catalogue: Catalogue | undefined;
 let report: WorkerReport;
 try {
@@ -54,7 +50,7 @@ if (!catalogue) await new Promise<never>(() => undefined);
 const loadedCatalogue = catalogue as Catalogue;
 
 /** Does one task with this worker's catalogue; the answer's bytes are moved to the main thread, not copied. */
-export default function run({ task, started }: PostedTask): WorkAnswer | ReturnType<typeof move> {
+export function run({ task, started }: PostedTask): WorkAnswer | ReturnType<typeof move> {
   Atomics.store(started, 0, 1);
   const answer = performTask(loadedCatalogue, task);
   if (!('body' in answer)) return answer;
