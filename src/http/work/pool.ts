@@ -82,6 +82,9 @@ export async function startPool(options: PoolOptions): Promise<PoolStart> {
     settleEvery = resolve;
   });
   let loading = true;
+  // Once the pool closes, a worker that finishes loading is neither counted nor a replacement:
+  // closing while workers still load settles the load, and their reports come after.
+  let closed = false;
   const reports = new Map<number, WorkerReport>();
   const timeoutMs = options.loadTimeoutMs ?? DEFAULT_LOAD_TIMEOUT_MS;
   const timer = setTimeout(() => fail([fileDiagnostic('<worker>', 'usage', `the worker threads did not all load within ${timeoutMs} ms`)]), timeoutMs);
@@ -97,7 +100,7 @@ export async function startPool(options: PoolOptions): Promise<PoolStart> {
   // 'error' event without a listener would end the process.
   piscina.on('message', (message: unknown) => {
     const report = reportIn(message);
-    if (!report) return;
+    if (!report || closed) return;
     if (report.ok) loadedThreads.add(report.threadId);
     if (loading) {
       if (!report.ok) return fail(report.diagnostics);
@@ -148,6 +151,7 @@ export async function startPool(options: PoolOptions): Promise<PoolStart> {
       );
     },
     close() {
+      closed = true;
       // A pool closed while workers still load settles `ready` and stops its load timer, which
       // would otherwise keep the process alive.
       fail([fileDiagnostic('<worker>', 'usage', 'the worker pool was closed before every worker had loaded')]);
