@@ -502,6 +502,8 @@ describe.skipIf(missing !== undefined)('the web console in Chromium', () => {
       await expectNoProblems(watch);
       await page.close();
     } finally {
+      // Connections the browser still holds would keep close() waiting.
+      proxy.server.closeAllConnections();
       await new Promise((resolve) => proxy.server.close(resolve));
     }
   });
