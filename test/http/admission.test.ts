@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import request from 'supertest';
 import { describe, expect, it } from 'vitest';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
+import { lintInputs } from '../../src/operations/lint.js';
 import { testApp } from './support.js';
 
 // DESIGN §9.1 and §11 "Kubernetes": the webhook route as an API server calls it.
@@ -44,6 +47,24 @@ describe('POST /v1/admission', () => {
     });
     const metrics = await request(app).get('/metrics');
     expect(metrics.text).toContain('kurel_validations_total{operation="admission",verdict="invalid"} 1');
+  });
+
+  it("judges a profile at the service's platform default, as POST /v1/validate does", async () => {
+    const content = readFileSync(new URL('../../definitions/service-routing.yaml', import.meta.url), 'utf8');
+    const catalogue = lintInputs([{ file: 'definitions/service-routing.yaml', content, origin: 'definition' }], createCatalogue()).catalogue;
+    const { app } = testApp({ catalogue, platformDefault: { kubernetes: '1.31' } });
+    const object = profile({ 'service-routing': { rendering: { trafficDistribution: 'PreferSameZone' } } });
+    const message = 'capability "service-routing": trafficDistribution value "PreferSameZone" needs kubernetes 1.33; this cluster runs 1.31';
+    const validated = await request(app).post('/v1/validate').set('Content-Type', 'application/json').send(JSON.stringify(object));
+    expect(validated.body.diagnostics.map((d: { code: string; message: string }) => [d.code, d.message])).toEqual([['field-unavailable', message]]);
+    const res = await post(app, JSON.stringify(review(object)));
+    expect(res.body.response).toEqual({
+      uid: '705ab4f5',
+      allowed: false,
+      status: { code: 422, reason: 'Invalid', message: `/spec/capabilities/service-routing/rendering/trafficDistribution: ${message} (field-unavailable)` },
+    });
+    const newer = testApp({ catalogue, platformDefault: { kubernetes: '1.33' } });
+    expect((await post(newer.app, JSON.stringify(review(object)))).body.response).toEqual({ uid: '705ab4f5', allowed: true });
   });
 
   it('answers a malformed request inside a review with allowed: false and status 400', async () => {

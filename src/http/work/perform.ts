@@ -210,7 +210,13 @@ function admissionAnswer(catalogue: Catalogue, body: Uint8Array, versions: Versi
   const { data } = decodeJsonBody(body);
   const identity = readReviewIdentity(data);
   if ('problem' in identity) throw new HttpProblem(400, identity.problem);
-  const answer = admitReview(data as Record<string, unknown>, catalogue, { requirePinned: versions.requirePinned });
+  // Judged as POST /v1/validate judges a profile: the configuration's platform and severities too.
+  const severity = versions.severity;
+  const answer = admitReview(data as Record<string, unknown>, catalogue, {
+    requirePinned: versions.requirePinned,
+    platform: { repositoryDefault: versions.platformDefault },
+    ...(severity ? { severityOf: () => severity } : {}),
+  });
   return { ...jsonAnswer(answer), verdict: { operation: 'admission', valid: answer.response.allowed } };
 }
 
