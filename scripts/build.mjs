@@ -25,6 +25,14 @@ const LAZY_LOADER = 'src/core/lazy-package.ts';
 // direct calls; its CommonJS build calls through a module object at every step, about 7% slower
 // on a 1 MB profile read in full.
 const BUNDLE_ENTRIES = { yaml: fileURLToPath(new URL('../node_modules/yaml/browser/index.js', import.meta.url)) };
+// Required by bundled packages as they load, for paths kurel never takes. commander's
+// child_process runs executable subcommands (with net, dgram and the stream modules it cost ~6 ms
+// of every start); raw-body's and body-parser's iconv-lite decodes charsets, which `express.raw`
+// never asks for (~490 KB of the service's chunk), and is bundled like the lazy packages.
+const DEFERRED = [
+  { name: 'child_process', importer: /\/node_modules\/commander\//, target: 'node:child_process' },
+  { name: 'iconv-lite', importer: /\/node_modules\/(raw-body|body-parser)\//, target: './iconv-lite.cjs' },
+];
 const packageOf = (spec) =>
   spec
     .split('/')
@@ -37,16 +45,13 @@ const bundleStartupPackages = {
   name: 'bundle-startup-packages',
   setup(b) {
     // Required as these packages load, used only on paths kurel never takes: each becomes a proxy
-    // that requires it on first use. commander's child_process runs executable subcommands (with
-    // net, dgram and the stream modules it cost ~6 ms of every start); raw-body's iconv-lite
-    // and body-parser's decode charsets, which `express.raw` never asks for (~490 KB of the service's chunk).
-    b.onResolve({ filter: /^(node:)?child_process$|^iconv-lite$/ }, (args) => {
-      const deferred =
-        args.path === 'iconv-lite' ? /\/node_modules\/(raw-body|body-parser)\//.test(args.importer) : args.importer.includes('/node_modules/commander/');
-      return deferred ? { path: args.path.replace(/^node:/, ''), namespace: 'deferred' } : undefined;
+    // that requires it on first use (see DEFERRED).
+    b.onResolve({ filter: /^(node:)?[a-z_-]+$/ }, (args) => {
+      const deferred = DEFERRED.find((d) => d.name === args.path.replace(/^node:/, '') && d.importer.test(args.importer));
+      return deferred ? { path: deferred.name, namespace: 'deferred' } : undefined;
     });
     b.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => {
-      const target = args.path === 'iconv-lite' ? `./${args.path}.cjs` : `node:${args.path}`;
+      const target = DEFERRED.find((d) => d.name === args.path).target;
       return { contents: `module.exports = new Proxy({}, { get: (_, key) => require(${JSON.stringify(target)})[key] });`, loader: 'js' };
     });
     b.onResolve({ filter: /\.cjs$/, namespace: 'deferred' }, (args) => ({ path: args.path, external: true }));
@@ -143,15 +148,15 @@ try {
     // Bundled CommonJS (commander) requires node built-ins; ES modules have no `require` of their own.
     banner: { js: "import { createRequire as __kurelCreateRequire } from 'node:module'; const require = __kurelCreateRequire(import.meta.url);" },
   });
-  // The bundles' paths are relative to the chunk holding the loader, which both entries share.
-  const holder = Object.entries(cli.metafile.outputs).find(([, output]) => LAZY_LOADER in output.inputs)?.[0];
-  if (!holder?.startsWith(`${staging}/chunks/`))
-    throw new Error(`${LAZY_LOADER} was bundled into ${holder ?? 'no output'}, not a chunk beside the lazy bundles`);
-  // The service's chunk, which holds raw-body's proxy, is a chunk too.
-  const rawBody = Object.entries(cli.metafile.outputs).find(([, output]) =>
-    Object.keys(output.inputs).some((input) => input.includes('node_modules/raw-body/')),
-  )?.[0];
-  if (!rawBody?.startsWith(`${staging}/chunks/`)) throw new Error(`raw-body was bundled into ${rawBody ?? 'no output'}, not a chunk beside iconv-lite.cjs`);
+  // The bundles' paths are relative to the chunks requiring them: the loader's, which both entries
+  // share, and the service's, which holds raw-body's proxy.
+  for (const [what, holds] of [
+    [LAZY_LOADER, (input) => input === LAZY_LOADER],
+    ['raw-body', (input) => input.includes('node_modules/raw-body/')],
+  ]) {
+    const holder = Object.entries(cli.metafile.outputs).find(([, output]) => Object.keys(output.inputs).some(holds))?.[0];
+    if (!holder?.startsWith(`${staging}/chunks/`)) throw new Error(`${what} was bundled into ${holder ?? 'no output'}, not a chunk beside the lazy bundles`);
+  }
   for (const name of [...Object.keys(LAZY_PACKAGES), 'iconv-lite']) {
     await build({
       entryPoints: [BUNDLE_ENTRIES[name] ?? createRequire(import.meta.url).resolve(name)],
