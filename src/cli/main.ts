@@ -30,6 +30,8 @@ const platformOption = (what: string) => new Option('--platform <component=versi
 const configOption = () => new Option('--config <file>', 'read this configuration file instead of the .kurel.yaml found above the working directory');
 const noConfigOption = () => new Option('--no-config', 'read no configuration file');
 // DESIGN §5.4: --color first, then FORCE_COLOR, then NO_COLOR, else whether the stream is a terminal.
+// `--format text|json`, the output choice of most commands (lint's takes report targets).
+const textOrJsonOption = () => new Option('--format <format>', 'output format').choices(['text', 'json']).default('text');
 const colorOption = () =>
   new Option('--color <when>', 'colour the text output: auto (on a terminal), always or never').choices([...COLOR_CHOICES]).default('auto');
 const PROFILE_PLATFORM = "judge profiles at this platform version, such as kubernetes=1.29, over the profile's spec.platform (repeatable)";
@@ -102,7 +104,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(noLockfileOption())
     .addOption(new Option('--output <format>', 'how the resolved application is printed with --format text').choices(['yaml', 'json']).default('yaml'))
     .addOption(colorOption())
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(textOrJsonOption())
     .exitOverride()
     .action(async (target: string, options) => {
       const { runBuild } = await import('./commands/build.js');
@@ -117,7 +119,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
   )
     .addOption(new Option('--check', 'write nothing; exit 1 when the lockfile would change (for CI)').default(false).conflicts('update'))
     .option('--update', 'resolve every binding afresh to the highest version its pin allows, accepting changed digests', false)
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(textOrJsonOption())
     .option('--stdin-filepath <name>', 'the file name to report (and lock) for standard input')
     .exitOverride()
     .action(async (paths: string[], options) => {
@@ -131,7 +133,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
       .description('for every binding of a versioned definition: its pin, resolved and locked versions, the highest its pin allows and the highest release')
       .argument('[paths...]', 'ClusterProfile files or directories (default: the profiles the lockfile lists)'),
   )
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(textOrJsonOption())
     .option('--stdin-filepath <name>', 'the file name to report for standard input')
     .exitOverride()
     .action(async (paths: string[], options) => {
@@ -157,7 +159,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     )
     .option('--check', 'write nothing; exit 1 when any file would change (for CI)', false)
     .option('--lossy', 'drop values the version migrated to has no place for (a warning instead of an error)', false)
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(textOrJsonOption())
     .option('--stdin-filepath <name>', 'the file name to report for standard input')
     .exitOverride()
     .action(async (paths: string[], options) => {
@@ -220,7 +222,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(pluginOption())
     .addOption(configOption())
     .addOption(noConfigOption())
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .addOption(textOrJsonOption())
     .exitOverride()
     .action(async (options) => {
       const { runCapabilities } = await import('./commands/capabilities.js');

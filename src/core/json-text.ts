@@ -17,3 +17,13 @@ export function stringifyJson(value: unknown, indent = 2): string {
   );
   return sawBigInt ? text.replace(/"\\u0000bigint:(-?\d+)"/g, '$1') : text;
 }
+
+/** Compact JSON as {@link stringifyJson} writes it: the native encoder, unless a bigint makes it throw. */
+export function compactJson(value: unknown): string {
+  try {
+    return JSON.stringify(value);
+  } catch (err) {
+    if (!(err instanceof TypeError)) throw err;
+    return stringifyJson(value, 0);
+  }
+}

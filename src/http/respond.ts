@@ -1,16 +1,9 @@
 import type { Response } from 'express';
-import { stringifyJson } from '../core/json-text.js';
+import { compactJson } from '../core/json-text.js';
 
 /** Answers with a compact JSON body; integers beyond 2^53 (kept exact as bigint) keep every digit. */
 export function sendJson(res: Response, status: number, value: unknown, mediaType = 'application/json'): void {
-  let text: string;
-  try {
-    text = JSON.stringify(value);
-  } catch (err) {
-    if (!(err instanceof TypeError)) throw err;
-    text = stringifyJson(value, 0);
-  }
-  sendText(res, status, mediaType, text);
+  sendText(res, status, mediaType, compactJson(value));
 }
 
 /** Answers with a UTF-8 text body (HEAD gets the headers only); bypasses express's `send`, which only adds work here. */

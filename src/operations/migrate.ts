@@ -1,7 +1,7 @@
 import type { CapabilityDefinitionEntry, Catalogue } from '../catalogue/catalogue.js';
 import { canonicalJson } from '../core/canonical-json.js';
 import { describeValue, isMap } from '../core/data.js';
-import { compareDiagnostics, type Diagnostic, describePath, error, type Issue, type Path, toPointer, warning } from '../core/diagnostics.js';
+import { compareDiagnostics, type Diagnostic, describePath, error, fileDiagnostic, type Issue, type Path, toPointer, warning } from '../core/diagnostics.js';
 import type { InputFile } from '../core/input.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { compareVersions, isDefinitionVersion, isPrerelease, refuseDefinitionVersion, sortVersions } from '../core/versions.js';
@@ -177,17 +177,7 @@ export function migrateInputs(
 /** A target name no definition has, one without versions, or a version it lacks: usage errors. */
 function targetProblems(targets: readonly MigrationTarget[], catalogue: Catalogue): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const usage = (message: string): Diagnostic => ({
-    code: 'usage',
-    severity: 'error',
-    message,
-    file: '<command line>',
-    line: 1,
-    column: 1,
-    endLine: 1,
-    endColumn: 1,
-    path: '',
-  });
+  const usage = (message: string): Diagnostic => fileDiagnostic('<command line>', 'usage', message);
   for (const { name, version } of targets) {
     if (catalogue.isBroken(name)) continue;
     const versions = catalogue.versionSource(name) === 'definition' ? catalogue.versionsOf(name) : [];

@@ -101,7 +101,8 @@ function singleDocument(text: string): boolean {
   return REST_OF_MARKER_LINE.test(text) && BLANK_OR_COMMENTS.test(text.slice(0, end - 3));
 }
 
-function hasLongLine(text: string): boolean {
+/** True when a line is over {@link MAX_LINE} characters (see there). */
+export function hasLongLine(text: string): boolean {
   if (text.length <= MAX_LINE) return false;
   let start = 0;
   for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {

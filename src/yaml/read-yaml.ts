@@ -1,7 +1,7 @@
 import { isMap } from '../core/data.js';
 import type { Diagnostic, Issue, Part, Path } from '../core/diagnostics.js';
 import { decodeText } from './decode.js';
-import { readFast } from './fast-read.js';
+import { hasLongLine, readFast } from './fast-read.js';
 import { isYamlFaithfulJson } from './json-fidelity.js';
 import { parseYamlStream, type SourceDocument, type SourceText, type Span, type YamlDocument } from './source.js';
 import { SUPPRESSION_KEYWORD } from './suppression-comments.js';
@@ -82,19 +82,6 @@ function readJsonObject(input: string): Record<string, unknown> | undefined {
   }
   return isMap(data) && isYamlFaithfulJson(text, data) ? data : undefined;
 }
-
-// An implicit key ends at most 1024 characters after it starts; no line reaches that.
-function hasLongLine(text: string): boolean {
-  if (text.length <= MAX_LINE) return false;
-  let start = 0;
-  for (let end = text.indexOf('\n'); end !== -1; end = text.indexOf('\n', start)) {
-    if (end - start > MAX_LINE) return true;
-    start = end + 1;
-  }
-  return text.length - start > MAX_LINE;
-}
-
-const MAX_LINE = 1000;
 
 // Classes, not object literals with getters: V8 gives each such literal a shape of its own,
 // and on a run over many files they outlived the young generation (about 5 MB promoted per

@@ -1,7 +1,7 @@
 import type { Catalogue } from '../../catalogue/catalogue.js';
 import type { InputFile } from '../../core/input.js';
 import type { JsonSchema } from '../../core/json-schema.js';
-import { stringifyJson } from '../../core/json-text.js';
+import { compactJson } from '../../core/json-text.js';
 import { admitReview, readReviewIdentity } from '../../operations/admission.js';
 import { buildApplication } from '../../operations/build-application.js';
 import { capabilitySchema, chooseCapabilityVersion, renderingSchemaDocument } from '../../operations/capability-schema.js';
@@ -59,13 +59,18 @@ export function performTask(catalogue: Catalogue, task: WorkTask): WorkAnswer {
  * reporting as every command's are.
  */
 function validate(catalogue: Catalogue, bodyKind: BodyKind, body: Uint8Array, versions: VersionOptions): ProfileVerdict {
+  const verdict = judge(catalogue, bodyKind, body, judgingOptions(versions));
+  return { ...verdict, diagnostics: reportProblems(verdict.diagnostics).diagnostics };
+}
+
+/** How the service's version options judge a profile: pins, the platform default and the configuration's severities. */
+function judgingOptions(versions: VersionOptions): LintOptions {
   const severity = versions.severity;
-  const verdict = judge(catalogue, bodyKind, body, {
+  return {
     requirePinned: versions.requirePinned,
     platform: { repositoryDefault: versions.platformDefault },
     ...(severity ? { severityOf: () => severity } : {}),
-  });
-  return { ...verdict, diagnostics: reportProblems(verdict.diagnostics).diagnostics };
+  };
 }
 
 function judge(catalogue: Catalogue, bodyKind: BodyKind, body: Uint8Array, options: LintOptions): ProfileVerdict {
@@ -211,12 +216,7 @@ function admissionAnswer(catalogue: Catalogue, body: Uint8Array, versions: Versi
   const identity = readReviewIdentity(data);
   if ('problem' in identity) throw new HttpProblem(400, identity.problem);
   // Judged as POST /v1/validate judges a profile: the configuration's platform and severities too.
-  const severity = versions.severity;
-  const answer = admitReview(data as Record<string, unknown>, catalogue, {
-    requirePinned: versions.requirePinned,
-    platform: { repositoryDefault: versions.platformDefault },
-    ...(severity ? { severityOf: () => severity } : {}),
-  });
+  const answer = admitReview(data as Record<string, unknown>, catalogue, judgingOptions(versions));
   return { ...jsonAnswer(answer), verdict: { operation: 'admission', valid: answer.response.allowed } };
 }
 
@@ -226,13 +226,5 @@ function verdictAnswer(operation: WorkVerdict['operation'], verdict: { valid: bo
 
 // Encoded here, off the main thread, into bytes of their own that can be moved rather than copied.
 function jsonAnswer(value: unknown, mediaType = 'application/json'): { status: number; mediaType: string; body: Uint8Array } {
-  let text: string;
-  try {
-    text = JSON.stringify(value);
-  } catch (err) {
-    // Integers beyond 2^53 are kept exact as bigint, which JSON.stringify refuses.
-    if (!(err instanceof TypeError)) throw err;
-    text = stringifyJson(value, 0);
-  }
-  return { status: 200, mediaType, body: new TextEncoder().encode(text) };
+  return { status: 200, mediaType, body: new TextEncoder().encode(compactJson(value)) };
 }
