@@ -1,28 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from '../helpers/cli.js';
-import { readmeWalkthrough } from '../helpers/readme.js';
+import { eachCommand, type ReadmeSandbox, readmeSandbox, readmeWalkthrough } from '../helpers/readme.js';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-let root: string;
-let bin: string;
+let sandbox: ReadmeSandbox;
 
 beforeAll(() => {
-  root = mkdtempSync(join(tmpdir(), 'kurel-readme-'));
-  bin = join(root, '.bin');
-  mkdirSync(bin);
-  writeFileSync(join(bin, 'kurel'), `#!/bin/sh\nexec "${process.execPath}" "${CLI}" "$@"\n`);
-  chmodSync(join(bin, 'kurel'), 0o755);
-  cpSync(join(ROOT, 'test/fixtures/versioned'), join(root, 'test/fixtures/versioned'), { recursive: true });
-  cpSync(join(ROOT, 'test/fixtures/migrate'), join(root, 'test/fixtures/migrate'), { recursive: true });
+  sandbox = readmeSandbox(['test/fixtures/versioned', 'test/fixtures/migrate']);
 });
 
-afterAll(() => rmSync(root, { recursive: true, force: true }));
+afterAll(() => sandbox.remove());
 
 describe('the README walkthrough of versions', () => {
   const steps = readmeWalkthrough('Versions');
@@ -56,24 +42,15 @@ describe('the README walkthrough of versions', () => {
   });
 
   it('prints exactly what the README shows, command after command', () => {
-    let cwd = root;
-    for (const step of steps) {
-      if (step.command.startsWith('cd ')) {
-        cwd = resolve(cwd, step.command.slice(3));
-        continue;
-      }
+    eachCommand(steps, sandbox.root, (step, cwd) => {
       let output: string;
       try {
         // Standard error joins standard output first, so a step may send either one elsewhere.
-        output = execFileSync('sh', ['-c', `exec 2>&1; ${step.command}`], {
-          cwd,
-          env: { ...process.env, NO_COLOR: '1', PATH: `${bin}:${process.env['PATH']}` },
-          encoding: 'utf8',
-        });
+        output = execFileSync('sh', ['-c', `exec 2>&1; ${step.command}`], { cwd, env: sandbox.env, encoding: 'utf8' });
       } catch (err) {
         output = (err as { stdout: string }).stdout;
       }
       expect(output.replace(/\n$/, ''), step.command).toBe(step.output);
-    }
+    });
   });
 });
