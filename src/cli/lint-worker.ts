@@ -1,15 +1,20 @@
 import { resolve } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
+import type { Catalogue } from '../catalogue/catalogue.js';
 import type { RunInput } from '../core/input.js';
 import { readSourceFile } from '../files/read-file.js';
 import { lintInputs } from '../operations/lint.js';
 import { configureCommand } from './apply-config.js';
 import type { CommandIo } from './io.js';
 import { prepareJudging } from './lint-judging.js';
-import type { LintWorkerData, LintWorkerResult } from './parallel-lint.js';
+import { batchResultOf, type LintBatchResult, type LintWorkerBatch, type LintWorkerData, type WorkerInput } from './parallel-lint.js';
 
-// A `kurel lint --jobs` worker: judges its share of the files as the main thread judges its own.
-async function lintShare(data: LintWorkerData): Promise<LintWorkerResult> {
+// A `kurel lint --jobs` worker: judges the batches of files it is handed as the main thread
+// judges its own, then stops when it is handed none.
+const data = workerData as LintWorkerData;
+const port = parentPort!;
+
+async function start(): Promise<void> {
   const io: CommandIo = {
     stdout: () => {},
     stderr: () => {},
@@ -23,33 +28,45 @@ async function lintShare(data: LintWorkerData): Promise<LintWorkerResult> {
   if (!configured.ok) throw new Error('the configuration that the main thread read could not be read again');
   const judging = await prepareJudging(data.flags, configured, io);
   if (judging.handlers.refused) throw new Error('the handlers that the main thread loaded could not be loaded again');
-  const inputs: RunInput[] = data.inputs.map((input) => ({
+  const options = judging.lintOptions(data.keepResolved);
+  let catalogue: Catalogue = judging.handlers.catalogue;
+  let withDefinitions = false;
+  port.on('message', (message: LintWorkerBatch) => {
+    if (message === null) {
+      port.close();
+      return;
+    }
+    try {
+      const files = message.inputs.map(deferred);
+      const report = lintInputs(withDefinitions ? files : [...files, ...data.definitions.map(deferred)], catalogue, options);
+      if (!withDefinitions) {
+        catalogue = report.catalogue;
+        withDefinitions = true;
+      }
+      port.postMessage(batchResultOf(message.batch, report, files, (source) => source.text) satisfies LintBatchResult);
+    } catch (err) {
+      port.postMessage(failed(message.batch, err));
+    }
+  });
+  port.postMessage('ready');
+}
+
+function deferred(input: WorkerInput): RunInput {
+  return {
     ...input,
     read: () => {
       const read = readSourceFile(resolve(data.cwd, input.file), input.file);
       return read.ok ? { ok: true, content: read.bytes } : read;
     },
-  }));
-  const report = lintInputs(inputs, judging.handlers.catalogue, judging.lintOptions(data.keepResolved));
-  const share = new Set(data.share);
-  return {
-    diagnostics: report.diagnostics.filter((d) => share.has(d.file)),
-    files: report.files.filter((f) => share.has(f.path)),
-    sources: [...report.sources].filter(([file]) => share.has(file)).map(([file, source]) => [file, source.text]),
-    unreadable: report.unreadable,
-    definitionsInInputs: report.definitionsInInputs,
   };
 }
 
-lintShare(workerData as LintWorkerData).then(
-  (result) => parentPort?.postMessage(result),
-  (err: unknown) =>
-    parentPort?.postMessage({
-      diagnostics: [],
-      files: [],
-      sources: [],
-      unreadable: false,
-      definitionsInInputs: false,
-      failure: err instanceof Error ? err.message : String(err),
-    } satisfies LintWorkerResult),
-);
+function failed(batch: number, err: unknown): LintBatchResult {
+  const failure = err instanceof Error ? err.message : String(err);
+  return { batch, diagnostics: [], files: [], sources: [], unreadable: false, definitionsInInputs: false, failure };
+}
+
+start().catch((err: unknown) => {
+  port.postMessage(failed(-1, err));
+  port.close();
+});
