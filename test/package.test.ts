@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
@@ -31,6 +31,12 @@ it('packs into a tarball whose installed kurel bin lints a profile', { timeout: 
     const [manifest] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
     const paths = manifest!.files.map((f) => f.path);
     expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/cli.js', 'dist/index.js', 'definitions/redis-sidecar.yaml']));
+    // The README links the manual in docs/, and kurel explain reads docs/codes/: both ship.
+    const pages = readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f.split(sep).join('/')}`);
+    expect(pages.length).toBeGreaterThan(50);
+    expect(pages.filter((page) => !paths.includes(page))).toEqual([]);
     expect(paths.filter((p) => /^(src|test|handlers|scripts|bench)\//.test(p))).toEqual([]);
 
     const app = join(work, 'app');

@@ -1,6 +1,6 @@
 import { compareText } from './data.js';
 
-/** Every stable diagnostic code kurel emits; documented one by one in the README. */
+/** Every stable diagnostic code kurel emits; documented one by one in docs/diagnostics.md and docs/codes/. */
 export const DIAGNOSTIC_CODES = [
   'yaml-syntax',
   'duplicate-key',

@@ -64,7 +64,7 @@ export const PropertyDeclarationSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** The keywords a property declaration may hold, in the order the README lists them. */
+/** The keywords a property declaration may hold, in the order docs/definitions.md lists them. */
 export const PROPERTY_KEYWORDS: readonly string[] = Object.keys(PropertyDeclarationSchema.properties);
 
 /**

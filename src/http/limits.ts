@@ -1,4 +1,4 @@
-/** Limits of the HTTP service (documented in the README and in `openapi.yaml`). */
+/** Limits of the HTTP service (documented in docs/service.md and in `openapi.yaml`). */
 export interface ServiceLimits {
   /** Largest request body accepted, in bytes; larger bodies get 413 (at once when the declared length is larger). */
   maxBodyBytes: number;

@@ -69,10 +69,10 @@ describe('loadPlugins refuses a broken plugin, naming it', () => {
 });
 
 describe('loadPlugins loads', () => {
-  it('the example plugin the README shows verbatim', () => {
+  it('the example plugin docs/plugins.md shows verbatim', () => {
     const example = readFileSync(join(ROOT, 'examples/plugins/redis-sidecar.mjs'), 'utf8');
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    expect(readme).toContain(`\`\`\`js\n${example}\`\`\`\n`);
+    const page = readFileSync(join(ROOT, 'docs/plugins.md'), 'utf8');
+    expect(page).toContain(`\`\`\`js\n${example}\`\`\`\n`);
   });
 
   it('the example plugin from its path', async () => {

@@ -7,11 +7,11 @@ import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
 import { runKurel } from '../helpers/cli.js';
 
 // DESIGN §5.4 "Explanations": every code has docs/codes/<code>.md, shipped with the package,
-// printed by kurel explain CODE and carried by SARIF rules; the README's table lists the same codes.
+// printed by kurel explain CODE and carried by SARIF rules; the table of docs/diagnostics.md lists the same codes.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const README = readFileSync(`${ROOT}README.md`, 'utf8');
-const tableCodes = () => README.split('\n').flatMap((line) => /^\| `([a-z-]+)` \| (?:error|warning)/.exec(line)?.[1] ?? []);
+const DIAGNOSTICS_PAGE = readFileSync(`${ROOT}docs/diagnostics.md`, 'utf8');
+const tableCodes = () => DIAGNOSTICS_PAGE.split('\n').flatMap((line) => /^\| `([a-z-]+)` \| (?:error|warning)/.exec(line)?.[1] ?? []);
 const pageCodes = () =>
   readdirSync(`${ROOT}docs/codes`)
     .filter((f) => f.endsWith('.md'))
@@ -37,7 +37,7 @@ async function explain(code: string) {
 }
 
 describe('kurel explain (issue 16)', () => {
-  it("covers exactly the codes of the README's table, which are kurel's codes", () => {
+  it("covers exactly the codes of the table in docs/diagnostics.md, which are kurel's codes", () => {
     expect([...tableCodes()].sort()).toEqual([...DIAGNOSTIC_CODES].sort());
     expect(pageCodes().sort()).toEqual([...DIAGNOSTIC_CODES].sort());
   });
@@ -55,7 +55,7 @@ describe('kurel explain (issue 16)', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error: "unknown-fild" is not a kurel diagnostic code; did you mean unknown-field?\nthe codes are listed in the README\'s table and in docs/codes/\n',
+        'error: "unknown-fild" is not a kurel diagnostic code; did you mean unknown-field?\nthe codes are listed in docs/diagnostics.md and in docs/codes/\n',
     });
   });
 

@@ -6,18 +6,25 @@ import { CLI } from './cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** One `$ command` of a README section and the output printed under it. */
+/** One `$ command` of a walkthrough in the docs and the output printed under it. */
 export interface Step {
   command: string;
   output: string;
 }
 
-/** The `console` blocks of the README section under `## <heading>`, in order, as commands and their outputs. */
-export function readmeWalkthrough(heading: string): Step[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf(`\n## ${heading}\n`);
-  if (start === -1) throw new Error(`README has no section "## ${heading}"`);
-  const section = readme.slice(start, readme.indexOf('\n## ', start + 1));
+/**
+ * The `console` blocks of a page of the docs (`README.md`, `docs/versions.md`, …), in order, as
+ * commands and their outputs: of the whole page, or of its section `## <heading>` when given.
+ */
+export function readmeWalkthrough(page: string, heading?: string): Step[] {
+  const text = readFileSync(join(ROOT, page), 'utf8');
+  let section = text;
+  if (heading !== undefined) {
+    const start = text.indexOf(`\n## ${heading}\n`);
+    if (start === -1) throw new Error(`${page} has no section "## ${heading}"`);
+    const end = text.indexOf('\n## ', start + 1);
+    section = text.slice(start, end === -1 ? undefined : end);
+  }
   const steps: Step[] = [];
   for (const block of section.matchAll(/```console\n([\s\S]*?)```/g)) {
     for (const line of block[1]!.replace(/\n$/, '').split('\n')) {
@@ -29,7 +36,7 @@ export function readmeWalkthrough(heading: string): Step[] {
   return steps;
 }
 
-/** A folder to run a README walkthrough in: the fixtures it copies, and `kurel` on the PATH as the built CLI. */
+/** A folder to run a walkthrough of the docs in: the fixtures it copies, and `kurel` on the PATH as the built CLI. */
 export interface ReadmeSandbox {
   root: string;
   env: NodeJS.ProcessEnv;

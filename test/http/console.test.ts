@@ -84,7 +84,7 @@ describe('GET /codes/{code}', () => {
   it('answers a well-formed code without a page with a 404 problem naming it', async () => {
     const res = await request(testApp().app).get('/codes/no-such-code');
     expect(res.status).toBe(404);
-    expect(res.body.detail).toBe("no explanation for the code no-such-code; kurel's codes are listed in the README");
+    expect(res.body.detail).toBe("no explanation for the code no-such-code; kurel's codes are listed in docs/diagnostics.md");
   });
 
   it.each(['YAML-syntax', 'yaml--syntax', '-yaml', 'yaml-', 'yaml_syntax', '..%2Fpackage', '..%2F..%2Fpackage.json', 'yaml-syntax.md', '%20yaml'])(

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eachCommand, type ReadmeSandbox, readmeSandbox, readmeWalkthrough } from '../helpers/readme.js';
+import { eachCommand, type ReadmeSandbox, readmeSandbox, readmeWalkthrough, type Step } from '../helpers/readme.js';
 
 let sandbox: ReadmeSandbox;
 
@@ -10,10 +10,24 @@ beforeAll(() => {
 
 afterAll(() => sandbox.remove());
 
-describe('the README walkthrough of versions', () => {
-  const steps = readmeWalkthrough('Versions');
+/** Runs each step in the sandbox and checks it prints exactly what the page shows. */
+function runsAsShown(steps: readonly Step[]): void {
+  eachCommand(steps, sandbox.root, (step, cwd) => {
+    let output: string;
+    try {
+      // Standard error joins standard output first, so a step may send either one elsewhere.
+      output = execFileSync('sh', ['-c', `exec 2>&1; ${step.command}`], { cwd, env: sandbox.env, encoding: 'utf8' });
+    } catch (err) {
+      output = (err as { stdout: string }).stdout;
+    }
+    expect(output.replace(/\n$/, ''), step.command).toBe(step.output);
+  });
+}
 
-  it('has the steps the issues ask for: pinning, locking, definition-changed after an edit in place, and migrating', () => {
+describe('the walkthrough of versions in docs/versions.md', () => {
+  const steps = readmeWalkthrough('docs/versions.md');
+
+  it('has the steps the issues ask for: pinning, locking, and definition-changed after an edit in place', () => {
     expect(steps.map((s) => s.command.split(' ').slice(0, 2).join(' '))).toEqual([
       'cp -r',
       'cd shop',
@@ -23,7 +37,20 @@ describe('the README walkthrough of versions', () => {
       'cat kurel.lock.yaml',
       'sed -i',
       'kurel lint',
-      'cd ..',
+    ]);
+    expect(steps[7]!.output).toContain('error definition-changed');
+  });
+
+  it('prints exactly what the page shows, command after command', () => {
+    runsAsShown(steps);
+  });
+});
+
+describe('the walkthrough of migrating in docs/migrate.md', () => {
+  const steps = readmeWalkthrough('docs/migrate.md');
+
+  it('has the steps the issues ask for: the renamed key in the diff, --check in CI, --write, a lossy step back', () => {
+    expect(steps.map((s) => s.command.split(' ').slice(0, 2).join(' '))).toEqual([
       'cp -r',
       'cd fleet',
       'kurel migrate',
@@ -32,25 +59,14 @@ describe('the README walkthrough of versions', () => {
       'kurel lint',
       'kurel migrate',
     ]);
-    expect(steps[7]!.output).toContain('error definition-changed');
-    // The migration walkthrough (issue 14): the renamed key in the diff, --check in CI, --write.
-    expect(steps[11]!.output).toContain('+        memoryLimit: 2Gi    # do not lower');
-    expect(steps[12]!.command).toContain('--check');
-    expect(steps[12]!.output).toContain('exit 1');
-    expect(steps[13]!.command).toContain('--write');
+    expect(steps[2]!.output).toContain('+        memoryLimit: 2Gi    # do not lower');
+    expect(steps[3]!.command).toContain('--check');
+    expect(steps[3]!.output).toContain('exit 1');
+    expect(steps[4]!.command).toContain('--write');
     expect(steps.at(-1)!.output).toContain('error migration-lossy');
   });
 
-  it('prints exactly what the README shows, command after command', () => {
-    eachCommand(steps, sandbox.root, (step, cwd) => {
-      let output: string;
-      try {
-        // Standard error joins standard output first, so a step may send either one elsewhere.
-        output = execFileSync('sh', ['-c', `exec 2>&1; ${step.command}`], { cwd, env: sandbox.env, encoding: 'utf8' });
-      } catch (err) {
-        output = (err as { stdout: string }).stdout;
-      }
-      expect(output.replace(/\n$/, ''), step.command).toBe(step.output);
-    });
+  it('prints exactly what the page shows, command after command', () => {
+    runsAsShown(steps);
   });
 });

@@ -14,7 +14,7 @@ export function runExplain(code: string, io: CommandIo): number {
   if (page === undefined) {
     const near = didYouMean(code, DIAGNOSTIC_CODES);
     const what = isDiagnosticCode(code) ? `the code ${code} has no explanation page` : `${JSON.stringify(code)} is not a kurel diagnostic code`;
-    io.stderr(`error: ${what}${near ? `; ${near}` : ''}\nthe codes are listed in the README's table and in docs/codes/\n`);
+    io.stderr(`error: ${what}${near ? `; ${near}` : ''}\nthe codes are listed in docs/diagnostics.md and in docs/codes/\n`);
     return EXIT.usage;
   }
   io.stdout(page.endsWith('\n') ? page : `${page}\n`);

@@ -23,7 +23,7 @@ export function codeExplanationRoute(): RequestHandler {
       text = await readFile(join(packageRoot(), 'docs', 'codes', `${code}.md`), 'utf8');
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      throw new HttpProblem(404, `no explanation for the code ${code}; kurel's codes are listed in the README`);
+      throw new HttpProblem(404, `no explanation for the code ${code}; kurel's codes are listed in docs/diagnostics.md`);
     }
     sendText(res, 200, 'text/markdown', text);
   };
