@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { fileDiagnostic } from '../core/diagnostics.js';
 import { stringifyJson } from '../core/json-text.js';
 import { VERSION } from '../core/version.js';
@@ -37,6 +37,12 @@ const colorOption = () =>
 const PROFILE_PLATFORM = "judge profiles at this platform version, such as kubernetes=1.29, over the profile's spec.platform (repeatable)";
 const NARROW_PLATFORM = 'narrow the schemas to this platform version, such as kubernetes=1.29: fields it lacks are left out (repeatable)';
 
+// `--jobs N`: a whole number from 1.
+function parseJobs(value: string): number {
+  if (!/^[1-9][0-9]{0,3}$/.test(value)) throw new InvalidArgumentError('expected a whole number of threads from 1 to 9999');
+  return Number(value);
+}
+
 /** Builds the `kurel` command tree; each action loads its command module on demand. */
 export function buildProgram(io: CommandIo, setExit: (code: number) => void): Command {
   const program = new Command('kurel')
@@ -72,6 +78,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(colorOption())
     .option('--quiet', 'print only the problems that fail the run (text and github)')
     .option('--stdin-filepath <name>', 'the file name to report for standard input')
+    .addOption(new Option('--jobs <n>', 'threads that share the files (default: the cores available; a thread per 400 files at most)').argParser(parseJobs))
     .exitOverride()
     .action(async (paths: string[], options) => {
       const { runLint } = await import('./commands/lint.js');

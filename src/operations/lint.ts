@@ -53,6 +53,8 @@ export interface LintReport {
   unread: number;
   /** True when an input could not be read at all (not merely too large): the run cannot be trusted (exit 2). */
   unreadable: boolean;
+  /** True when an input other than those given as definitions held a CapabilityDefinition (every profile was judged with it). */
+  definitionsInInputs: boolean;
 }
 
 /**
@@ -216,6 +218,7 @@ class LintRun {
       profiles,
       unread: this.reading.unread,
       unreadable: this.reading.unreadable,
+      definitionsInInputs: this.isScanned,
     };
   }
 

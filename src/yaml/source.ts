@@ -423,6 +423,13 @@ function* watchedTokens(text: string, parser: Parser, watch: NestingWatch): Gene
   yield* parser.end();
 }
 
+/** A text with its line index filled, as a parse leaves it (for a text that crossed a thread without its parse). */
+export function indexedSourceText(file: string, text: string): SourceText {
+  const source = new SourceText(file, text);
+  indexLines(source);
+  return source;
+}
+
 // Fills the line index when the parser did not get to (it fills it as it reads).
 function indexLines(source: SourceText): void {
   const lc = source.lineCounter;

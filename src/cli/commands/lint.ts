@@ -4,22 +4,21 @@ import { appendAll } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import type { FileReport, RunInput } from '../../core/input.js';
 import { CONFIG_FILE_NAME } from '../../documents/kurel-config.js';
-import { gatherDeferredInputs, type Search, STDIN_NAME } from '../../files/gather-inputs.js';
+import { gatherDeferredInputs, type Search } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
-import { loadCommandHandlers } from '../command-catalogue.js';
-import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
+import { type ConfigurableOptions, configureCommand } from '../apply-config.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
 import { renderReport } from '../format/index.js';
 import { type ColorChoice, PLAIN, paletteFor, summarize } from '../format/text.js';
 import { globMatcher } from '../glob.js';
 import type { CommandIo } from '../io.js';
-import { platformOptions } from '../platform-flags.js';
+import { type LintJudging, prepareJudging } from '../lint-judging.js';
+import { jobsFor, lintInParallel } from '../parallel-lint.js';
 import { openReports, planReports, type ReportTarget, writeReport } from '../report-targets.js';
-import { type RunConfig, STRICT_CAPABILITY_CODES, severityLayers } from '../run-config.js';
+import type { RunConfig } from '../run-config.js';
 
 /** Options of `kurel lint`. */
 export interface LintCommandOptions extends ConfigurableOptions {
@@ -43,6 +42,8 @@ export interface LintCommandOptions extends ConfigurableOptions {
   platform?: string[];
   /** The repository's default platform (the config file's `platform`), under each profile's own. */
   platformDefault?: Platform;
+  /** `--jobs N`: threads that share the files; the cores available by default. */
+  jobs?: number;
 }
 
 /** Runs `kurel lint`; returns the exit code. */
@@ -78,26 +79,19 @@ export async function runLint(paths: readonly string[], flags: LintCommandOption
   );
   let fatal = gathered.fatal;
   const extra: Diagnostic[] = [...gathered.diagnostics];
-  const handlers = await loadCommandHandlers(options.plugin, io.cwd);
-  if (handlers.refused) extra.push(handlers.diagnostic);
-  fatal ||= handlers.refused;
-  const lockfile = readCommandLockfile(options, io.cwd, { config: configOf(run) });
+  const judging = await prepareJudging(flags, configured, io);
+  if (judging.handlers.refused) extra.push(judging.handlers.diagnostic);
+  fatal ||= judging.handlers.refused;
+  const { lockfile } = judging;
   appendAll(extra, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
-  // An unreadable path still exits 2, but the readable inputs are linted and reported too.
-  const report: LintOutcome = handlers.refused
-    ? readFailures(gathered.inputs)
-    : lintInputs(gathered.inputs, handlers.catalogue, {
-        severityOf: severityLayers(run, flags, io.cwd, matches, STRICT_CAPABILITY_CODES),
-        platform: platformOptions(options.platform, options.platformDefault),
-        requirePinned: options.requirePinned === true,
-        lock: lockFollowing(lockfile, io.cwd, 'follow', { unnamedStdin: options.stdinFilepath ? undefined : STDIN_NAME }),
-        // Only the JSON report shows resolved profiles.
-        keepResolved: plan.stdout === 'json' || plan.files.some((f) => f.format === 'json'),
-      });
+  // Only the JSON report shows resolved profiles.
+  const keepResolved = plan.stdout === 'json' || plan.files.some((f) => f.format === 'json');
+  const jobs = jobsFor(gathered.inputs, flags.jobs);
+  const report = await lintOrRefuse(gathered.inputs, judging, { jobs, flags, io, keepResolved });
   for (const [file, source] of lockfile.sources) report.sources.set(file, source);
   fatal ||= report.unreadable;
-  if (!handlers.refused) {
+  if (!judging.handlers.refused) {
     const empty = emptySearches(gathered.searches, report.files, run);
     appendAll(extra, empty);
     fatal ||= empty.length > 0;
@@ -155,6 +149,18 @@ function emptySearches(searches: readonly Search[], files: readonly FileReport[]
 // A path as found, relative to the configuration's folder with `/`, as its globs are written.
 function configRelative(run: RunConfig, path: string, cwd: string): string {
   return relative(run.dir, resolve(cwd, path)).split(sep).join('/');
+}
+
+// An unreadable path still exits 2, but the readable inputs are linted and reported too.
+async function lintOrRefuse(
+  inputs: readonly RunInput[],
+  judging: LintJudging,
+  run: { jobs: number; flags: LintCommandOptions; io: CommandIo; keepResolved: boolean },
+): Promise<LintOutcome> {
+  if (judging.handlers.refused) return readFailures(inputs);
+  const options = judging.lintOptions(run.keepResolved);
+  if (run.jobs > 1) return lintInParallel(inputs, judging.handlers.catalogue, options, run);
+  return lintInputs(inputs, judging.handlers.catalogue, options);
 }
 
 type LintOutcome = Pick<LintReport, 'diagnostics' | 'files' | 'sources' | 'unread' | 'unreadable'>;

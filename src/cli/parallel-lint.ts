@@ -1,0 +1,197 @@
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import { compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
+import type { DeferredInputFile, FileReport, InputOrigin, RunInput } from '../core/input.js';
+import { packageRoot } from '../files/package-files.js';
+import { type LintOptions, type LintReport, lintInputs } from '../operations/lint.js';
+import { indexedSourceText, type SourceText } from '../yaml/source.js';
+import type { LintCommandOptions } from './commands/lint.js';
+import type { CommandIo } from './io.js';
+
+/**
+ * Files a thread must have before `--jobs` gives it work: below this a thread's start (loading
+ * kurel and warming its code, about 0.3 s of CPU) costs more than it saves.
+ */
+export const FILES_PER_JOB = 400;
+
+/** Files handed out at a time: small enough that threads finish together, large enough that handing out costs nothing. */
+export const FILES_PER_BATCH = 200;
+
+/** How many threads lint `inputs`: `--jobs` (the cores by default), one per {@link FILES_PER_JOB} files, one when standard input is among them. */
+export function jobsFor(inputs: readonly RunInput[], jobs: number | undefined): number {
+  const wanted = jobs ?? availableParallelism();
+  let shared = 0;
+  for (const input of inputs) {
+    if (input.origin === 'definition') continue;
+    if (!('read' in input)) return 1;
+    shared += 1;
+  }
+  return Math.max(1, Math.min(wanted, Math.floor(shared / FILES_PER_JOB)));
+}
+
+/** One input as a worker re-creates it: by path, read when its turn comes. */
+export interface WorkerInput {
+  file: string;
+  origin: InputOrigin;
+  kind?: string;
+}
+
+/** What the main thread hands a lint worker when it starts it. */
+export interface LintWorkerData {
+  flags: LintCommandOptions;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  /** The inputs given as definitions: a worker reads them with its first batch. */
+  definitions: WorkerInput[];
+  keepResolved: boolean;
+}
+
+/** A batch of files for a worker; `null` tells it to stop. */
+export type LintWorkerBatch = { batch: number; inputs: WorkerInput[] } | null;
+
+/** What a thread found in one batch: the part of a {@link LintReport} about the batch's files, texts as strings. */
+export interface LintBatchResult {
+  batch: number;
+  diagnostics: Diagnostic[];
+  files: FileReport[];
+  sources: [string, string][];
+  unreadable: boolean;
+  /** True when a file of the batch held a CapabilityDefinition: the run must then judge every profile with it. */
+  definitionsInInputs: boolean;
+  /** A failure of the worker itself. */
+  failure?: string;
+}
+
+// A batch's result on this thread: texts of its own batches stay parsed.
+type BatchOutcome = Omit<LintBatchResult, 'sources'> & { sources: [string, string | SourceText][] };
+
+/** The part of a lint report the command prints. */
+export type ParallelLintReport = Pick<LintReport, 'diagnostics' | 'files' | 'sources' | 'unread' | 'unreadable'>;
+
+/**
+ * Lints as `lintInputs` does, with the files spread over `jobs` threads: this one and worker
+ * threads that load the same handlers, configuration and lockfile. Files are handed out in
+ * batches of consecutive files as threads become free, so a thread that started late takes
+ * fewer. Definitions named as such are read once by each thread and their problems reported
+ * once. The report is the one a single thread gives: the same diagnostics in the same order,
+ * the files in input order. When a file among the batches holds a CapabilityDefinition, every
+ * profile must be judged with it, so the run is redone on this thread alone.
+ */
+export async function lintInParallel(
+  inputs: readonly RunInput[],
+  catalogue: Catalogue,
+  options: LintOptions,
+  run: { jobs: number; flags: LintCommandOptions; io: CommandIo; keepResolved: boolean },
+): Promise<ParallelLintReport> {
+  const definitions = inputs.filter((input) => input.origin === 'definition');
+  const shared = inputs.filter((input): input is DeferredInputFile => input.origin !== 'definition' && 'read' in input);
+  const batches: DeferredInputFile[][] = [];
+  for (let start = 0; start < shared.length; start += FILES_PER_BATCH) batches.push(shared.slice(start, start + FILES_PER_BATCH));
+  const results: BatchOutcome[] = new Array(batches.length);
+  let next = 0;
+  const take = () => (next < batches.length ? next++ : undefined);
+
+  const asWorkerInput = (input: RunInput): WorkerInput => ({ file: input.file, origin: input.origin, ...(input.kind ? { kind: input.kind } : {}) });
+  const data: LintWorkerData = {
+    flags: run.flags,
+    cwd: run.io.cwd,
+    env: run.io.env,
+    definitions: definitions.map(asWorkerInput),
+    keepResolved: run.keepResolved,
+  };
+  const workers = Array.from({ length: run.jobs - 1 }, () =>
+    startWorker(
+      data,
+      (result) => {
+        results[result.batch] = result;
+      },
+      () => {
+        const batch = take();
+        return batch === undefined ? null : { batch, inputs: batches[batch]!.map(asWorkerInput) };
+      },
+    ),
+  );
+
+  // This thread reads the definitions with its first batch and reports their problems; later
+  // batches reuse the catalogue that batch built.
+  let judging = catalogue;
+  let first: LintReport | undefined;
+  for (let batch = take(); batch !== undefined; batch = take()) {
+    const files = batches[batch]!;
+    const report = lintInputs(first ? files : [...files, ...definitions], judging, options);
+    if (!first) {
+      first = report;
+      judging = report.catalogue;
+    }
+    results[batch] = batchResultOf(batch, report, files, (source) => source);
+    // Lets the workers' answers in, so they get their next batch while this thread works.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const failure = (await Promise.all(workers)).find((f) => f !== undefined);
+  if (failure !== undefined) throw new Error(`a lint worker failed: ${failure}`);
+  if (results.some((result) => result.definitionsInInputs)) return lintInputs(inputs, catalogue, options);
+
+  const files: FileReport[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const sources = new Map<string, SourceText>();
+  let unreadable = false;
+  for (const result of results) {
+    for (const f of result.files) files.push(f);
+    for (const d of result.diagnostics) diagnostics.push(d);
+    for (const [file, text] of result.sources) sources.set(file, typeof text === 'string' ? indexedSourceText(file, text) : text);
+    unreadable ||= result.unreadable;
+  }
+  // The definitions' own reports, problems and texts, as the first batch found them.
+  if (first) {
+    const batchFiles = new Set(batches[0]!.map((input) => input.file));
+    for (const f of first.files) if (!batchFiles.has(f.path)) files.push(f);
+    for (const d of first.diagnostics) if (!batchFiles.has(d.file)) diagnostics.push(d);
+    for (const [file, source] of first.sources) if (!batchFiles.has(file)) sources.set(file, source);
+    unreadable ||= first.unreadable;
+  }
+  // Each batch's diagnostics are sorted; sorting the whole keeps a file's own order (the sort is stable).
+  diagnostics.sort(compareDiagnostics);
+  return { diagnostics, files, sources, unread: 0, unreadable };
+}
+
+/**
+ * The part of a batch's report about its own files: the definitions' problems, and those a
+ * lockfile reports, belong to the run and are taken once.
+ */
+export function batchResultOf<Text>(
+  batch: number,
+  report: LintReport,
+  inputs: readonly { file: string }[],
+  textOf: (source: SourceText) => Text,
+): Omit<LintBatchResult, 'sources'> & { sources: [string, Text][] } {
+  const own = new Set(inputs.map((input) => input.file));
+  return {
+    batch,
+    diagnostics: report.diagnostics.filter((d) => own.has(d.file)),
+    files: report.files.filter((f) => own.has(f.path)),
+    sources: [...report.sources].filter(([file]) => own.has(file)).map(([file, source]) => [file, textOf(source)]),
+    unreadable: report.unreadable,
+    definitionsInInputs: report.definitionsInInputs,
+  };
+}
+
+// Starts a worker that asks for batches until there are none; resolves with its failure, if any.
+function startWorker(data: LintWorkerData, done: (result: LintBatchResult) => void, nextBatch: () => LintWorkerBatch): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const worker = new Worker(join(packageRoot(), 'dist', 'lint-worker.js'), { workerData: data });
+    let failure: string | undefined;
+    worker.on('message', (message: LintBatchResult | 'ready') => {
+      if (message !== 'ready') {
+        if (message.failure !== undefined) failure ??= message.failure;
+        else done(message);
+      }
+      worker.postMessage(failure === undefined ? nextBatch() : null);
+    });
+    worker.once('error', (err) => {
+      failure ??= err instanceof Error ? err.message : String(err);
+    });
+    worker.once('exit', (code) => resolve(failure ?? (code === 0 ? undefined : `it exited with code ${code}`)));
+  });
+}
