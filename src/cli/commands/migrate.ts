@@ -99,7 +99,11 @@ export async function runMigrate(paths: readonly string[], flags: MigrateCommand
       })),
     );
     if (!outcome.ok) {
-      for (const { file, message } of describeReplaceFailure(outcome, 'kurel migrate')) diagnostics.push(fileDiagnostic(file, 'io-error', message));
+      for (const { file, message } of describeReplaceFailure(outcome, 'kurel migrate')) {
+        diagnostics.push(fileDiagnostic(file, 'io-error', message));
+        // About the whole file: no excerpt of its first line.
+        sources.delete(file);
+      }
       return finish(options, io, { diagnostics, fatal: true, sources, report });
     }
     written = changed.length > 0;
