@@ -135,6 +135,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
   )
     .addOption(textOrJsonOption())
     .option('--stdin-filepath <name>', 'the file name to report for standard input')
+    .option('--check', 'exit 1 when a binding resolves below the highest version its pin allows or the highest release (for CI)', false)
     .exitOverride()
     .action(async (paths: string[], options) => {
       const { runOutdated } = await import('./commands/outdated.js');

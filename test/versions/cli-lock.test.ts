@@ -394,6 +394,18 @@ describe('kurel outdated (DESIGN §11)', () => {
     ]);
   });
 
+  it('--check exits 1 when a binding resolves below WANTED or LATEST, and 0 when none does (issue 29)', async () => {
+    const behind = await kurel('outdated', 'clusters/exact.yaml', 'clusters/partial.yaml', ...DEFS, '--check');
+    expect(behind.code).toBe(1);
+    expect(behind.stderr.split('\n').slice(-2)).toEqual(['1 of 2 bindings outdated: below WANTED or LATEST', '']);
+    const current = await kurel('outdated', 'clusters/partial.yaml', 'clusters/prerelease.yaml', ...DEFS, '--check');
+    expect({ code: current.code, stderr: current.stderr }).toEqual({ code: 0, stderr: '' });
+    // Without --check, an outdated binding is only shown.
+    expect((await kurel('outdated', 'clusters/exact.yaml', ...DEFS)).code).toBe(0);
+    const locked = await json('outdated', 'clusters/exact.yaml', ...DEFS, '--check');
+    expect({ code: locked.code, valid: locked.json['valid'] }).toEqual({ code: 1, valid: false });
+  });
+
   it('prints the same as a table, and without paths reads the profiles the lockfile lists', async () => {
     await kurel('lock', 'clusters/exact.yaml', 'clusters/unpinned.yaml', ...DEFS);
     const run = await kurel('outdated', ...DEFS);
