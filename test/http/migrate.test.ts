@@ -104,7 +104,7 @@ describe('POST /v1/migrate (DESIGN §8.5)', () => {
     [{ profile: PROD }, '"to" must be a non-empty list of NAME@VERSION texts, such as ["redis-sidecar@2.0.0"]'],
     [{ profile: PROD, to: [] }, '"to" must be a non-empty list of NAME@VERSION texts, such as ["redis-sidecar@2.0.0"]'],
     [{ profile: PROD, to: 'redis-sidecar@2.0.0' }, '"to" must be a non-empty list of NAME@VERSION texts, such as ["redis-sidecar@2.0.0"]'],
-    [{ profile: PROD, to: ['redis-sidecar@2'] }, expect.stringMatching(/^"to": "redis-sidecar@2" must name one exact version of redis-sidecar/)],
+    [{ profile: PROD, to: ['redis-sidecar@v2'] }, expect.stringMatching(/^"to": "redis-sidecar@v2" must name a version of redis-sidecar or a range of them/)],
     [{ profile: PROD, to: ['redis-sidecar@3.0.0'] }, '"to": redis-sidecar has no version 3.0.0; it has 1.0.0, 1.1.0, 2.0.0'],
     [{ profile: PROD, to: ['cache@1.0.0'] }, '"to": no CapabilityDefinition of cache is loaded, so cache@1.0.0 cannot be migrated to'],
     [{ profile: PROD, to: ['redis-sidecar@2.0.0'], lossy: 'yes' }, '"lossy" must be true or false'],

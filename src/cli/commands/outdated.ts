@@ -99,8 +99,7 @@ function finish(
   }
   if (diagnostics.length > 0) io.stderr(`${formatText(diagnostics, sources, paletteFor({ isTTY: io.stderrIsTTY }, io.env))}\n`);
   io.stdout(`${formatOutdatedTable(rows)}\n`);
-  if (options.check && outdated > 0)
-    io.stderr(`${outdated} of ${rows.length} binding${rows.length === 1 ? '' : 's'} outdated: below WANTED or LATEST\n`);
+  if (options.check && outdated > 0) io.stderr(`${outdated} of ${rows.length} binding${rows.length === 1 ? '' : 's'} outdated: below WANTED or LATEST\n`);
   return code;
 }
 
