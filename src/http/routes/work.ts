@@ -35,9 +35,14 @@ export function migrateTask(versions: VersionOptions): TaskOf {
   return (req) => ({ kind: 'migrate', body: bodyBytes(req), versions });
 }
 
-/** `POST /v1/admission`: the AdmissionReview as read, judged with the service's version options. */
+/**
+ * `POST /v1/admission`: the AdmissionReview as read, judged with the service's version options.
+ * The worker gets a copy of the bytes (the pool moves a task's bytes to its thread): the request
+ * keeps its own, so that a review whose worker is cancelled or runs out of heap is still
+ * answered with its uid ({@link reviewOfFailure}), whatever its size.
+ */
 export function admissionTask(versions: VersionOptions): TaskOf {
-  return (req) => ({ kind: 'admission', body: bodyBytes(req), versions });
+  return (req) => ({ kind: 'admission', body: new Uint8Array(bodyBytes(req)), versions });
 }
 
 /**
