@@ -34,12 +34,14 @@ export function runPluginHandler(plugin: string, run: () => unknown, rendering: 
   } finally {
     process.exit = exit;
   }
-  if (exited) {
-    const code = exitCode === undefined ? '' : typeof exitCode === 'number' ? String(exitCode) : describeValue(exitCode);
-    reason = `validateAndApplyDefaults called process.exit(${code})`;
-  }
+  if (exited) reason = `validateAndApplyDefaults called process.exit(${exitCodeText(exitCode)})`;
   if (reason === undefined) return result as RenderingResult;
   return { rendering, issues: [error('plugin-error', [], `plugin ${plugin}: ${reason}`, { part: 'parent' })] };
+}
+
+function exitCodeText(code: unknown): string {
+  if (code === undefined) return '';
+  return typeof code === 'number' ? String(code) : describeValue(code);
 }
 
 /** Thrown in place of a plugin's `process.exit`, to leave the plugin at once. */
