@@ -194,7 +194,21 @@ function renameAll(
     }
   }
   if (changed.length > 0) return { ok: false, kind: 'changed', files: changed, unrestored: rollBack(staged, rename) };
+  for (const folder of new Set(staged.map((entry) => dirname(entry.target)))) syncFolder(folder);
   return { ok: true };
+}
+
+/** Flushes a folder's entries, so the renames outlast a power cut; a file system that cannot is left as it is. */
+function syncFolder(folder: string): void {
+  let descriptor: number | undefined;
+  try {
+    descriptor = openSync(folder, 'r');
+    fsyncSync(descriptor);
+  } catch {
+    // Some file systems refuse to open or flush a folder; the renames are done all the same.
+  } finally {
+    if (descriptor !== undefined) closeSync(descriptor);
+  }
 }
 
 /** Gives every replaced file its old content back, newest first; returns those it could not. */
