@@ -172,6 +172,21 @@ describe('kurel serve with two workers and a 64 MiB heap', () => {
     expect(next.body).toMatchObject({ valid: true });
   });
 
+  it('answers a request whose worker ended under it with a 500 that says so, and a review with its uid', async () => {
+    await untilFree(served.url);
+    const detail = 'the worker judging the request ended (exit code 4) before it answered; it was replaced';
+    const { status, headers, body } = await validate(served.url, profile({ ends: {} }));
+    expect(status).toBe(500);
+    expect(body).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail, requestId: headers.get('x-request-id') });
+    await untilFree(served.url);
+    const review500 = await admit(served.url, padded(review('e4e4', { ends: {} }), 8 * 1024));
+    expect(review500).toMatchObject({
+      status: 200,
+      body: { kind: 'AdmissionReview', response: { uid: 'e4e4', allowed: false, status: { code: 500, reason: 'InternalError', message: detail } } },
+    });
+    await untilFree(served.url);
+  });
+
   it('hands a plugin, in its worker, a rendering without prototype and without __proto__ keys', async () => {
     const body = profile({ inspect: { nested: { a: 1 } } }).replace('"inspect":{"rendering":{', '"inspect":{"rendering":{"__proto__":{"polluted":"yes"},');
     const nested = body.replace('"nested":{', '"nested":{"__proto__":{"polluted":"yes"},');

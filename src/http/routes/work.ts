@@ -122,5 +122,12 @@ function failureOf(err: unknown, record: InFlightRequest, limits: ServiceLimits)
   if ((err as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
     return new HttpProblem(413, "the document expands beyond the service's memory limit", {}, { limitMiB: limits.workerMemoryMiB });
   }
+  // A worker ended under its task (a plugin that kept process.exit from before it was guarded, or
+  // ended its thread some other way): the pool replaces it, and an admission review is still answered.
+  const exited = err instanceof Error ? WORKER_EXIT.exec(err.message) : null;
+  if (exited) return new HttpProblem(500, `the worker judging the request ended (exit code ${exited[1]}) before it answered; it was replaced`);
   return err;
 }
+
+// How the pool (piscina) says that a worker thread ended while it ran a task.
+const WORKER_EXIT = /^worker exited with code: (-?\d+)$/;
