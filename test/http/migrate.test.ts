@@ -46,6 +46,12 @@ describe('POST /v1/migrate (DESIGN §8.5)', () => {
     });
   });
 
+  it('keeps a range the request names: to ^2 writes version "^2" (issue 29)', async () => {
+    const res = await migrate({ profile: PROD, to: ['redis-sidecar@^2'] });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ valid: true, changed: true, profile: PROD_AT_2.replace('version: "2.0.0"', 'version: "^2"'), diagnostics: [] });
+  });
+
   it('answers profile null when nothing changes, or when the migration has errors', async () => {
     expect((await migrate({ profile: PROD_AT_2, to: ['redis-sidecar@2.0.0'] })).body).toEqual({
       valid: true,

@@ -180,6 +180,19 @@ describe('kurel migrate', () => {
     expect(run.stdout).not.toContain('\u001b');
   });
 
+  it('suggests the name meant by an unknown --to, and keeps a range --to names (issue 29)', async () => {
+    const typo = await kurel('migrate', 'clusters', '--definitions', 'definitions', '--to', 'redis-sidekar@2.0.0');
+    expect(typo).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        '<command line>: error usage no CapabilityDefinition of redis-sidekar is loaded, so redis-sidekar@2.0.0 cannot be migrated to\n  hint: did you mean redis-sidecar?\n',
+    });
+    const range = await kurel('migrate', 'clusters/staging.yaml', '--definitions', 'definitions', '--to', 'redis-sidecar@^2', '--write');
+    expect(range.code).toBe(0);
+    expect(read('clusters/staging.yaml')).toBe(STAGING_AT_2.replace('"2.0.0"', '"^2"'));
+  });
+
   it.each([
     [['--to', 'redis-sidecar'], '--to "redis-sidecar" must be NAME@VERSION, such as redis-sidecar@2.0.0'],
     [
