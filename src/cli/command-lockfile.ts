@@ -4,6 +4,7 @@ import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { LockData } from '../documents/capability-lock.js';
 import { type LockfileLocation, locateLockfile, lockKeyOf } from '../files/lockfile-location.js';
 import { readSourceFile } from '../files/read-file.js';
+import { contentDigest } from '../files/write-file.js';
 import type { LockFollowing } from '../operations/follow-lock.js';
 import { readLockfileText } from '../operations/read-lockfile.js';
 import type { SourceText } from '../yaml/source.js';
@@ -23,6 +24,8 @@ export interface CommandLockfile {
   diagnostics: Diagnostic[];
   sources: Map<string, SourceText>;
   fatal: boolean;
+  /** The SHA-256 of the lockfile's bytes when they were read (so a write can tell they are unchanged); undefined when none were. */
+  readDigest?: string;
 }
 
 /**
@@ -47,7 +50,8 @@ export function readCommandLockfile(
   if (!read.ok) return { ...none, diagnostics: [read.diagnostic], fatal: true };
   const reading = readLockfileText(location.display, read.bytes);
   const fatal = reading.diagnostics.some((d) => d.severity === 'error');
-  return { location, lock: reading.lock, diagnostics: reading.diagnostics, sources: new Map([[location.display, reading.source]]), fatal };
+  const sources = new Map([[location.display, reading.source]]);
+  return { location, lock: reading.lock, diagnostics: reading.diagnostics, sources, fatal, readDigest: contentDigest(read.bytes) };
 }
 
 /**

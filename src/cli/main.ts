@@ -142,6 +142,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
   )
     .addOption(textOrJsonOption())
     .option('--stdin-filepath <name>', 'the file name to report for standard input')
+    .option('--check', 'exit 1 when a binding resolves below the highest version its pin allows or the highest release (for CI)', false)
     .exitOverride()
     .action(async (paths: string[], options) => {
       const { runOutdated } = await import('./commands/outdated.js');
@@ -154,7 +155,10 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
       .description("move every binding of a definition to another of its versions, rewriting the profiles' text and keeping every comment")
       .argument('<paths...>', 'ClusterProfile files, directories or - for standard input (read only: it cannot be rewritten)')
       .addOption(
-        new Option('--to <name@version>', 'the definition and the exact version to migrate its bindings to, such as redis-sidecar@2.0.0 (repeatable)')
+        new Option(
+          '--to <name@version>',
+          'a definition and the version to move its bindings to, exact or a pin: redis-sidecar@2.0.0, redis-sidecar@^2 (repeatable)',
+        )
           .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value])
           .makeOptionMandatory(),
       ),

@@ -290,6 +290,7 @@ function reasonOf(code: number): string {
   if (code === 400) return 'BadRequest';
   if (code === 413) return 'RequestEntityTooLarge';
   if (code === 503) return 'ServiceUnavailable';
+  if (code === 500) return 'InternalError';
   return 'Invalid';
 }
 

@@ -4,7 +4,8 @@ import { describeValue, isMap } from '../core/data.js';
 import { compareDiagnostics, type Diagnostic, describePath, error, fileDiagnostic, type Issue, type Path, toPointer, warning } from '../core/diagnostics.js';
 import type { InputFile } from '../core/input.js';
 import type { JsonSchema } from '../core/json-schema.js';
-import { compareVersions, isDefinitionVersion, isPrerelease, refuseDefinitionVersion, sortVersions } from '../core/versions.js';
+import { didYouMean } from '../core/suggest.js';
+import { compareVersions, isDefinitionVersion, isPrerelease, refusePin, resolvePin, sortVersions } from '../core/versions.js';
 import { capabilityType, DNS1123_LABEL } from '../documents/common.js';
 import { documentPath } from '../documents/compare-definitions.js';
 import { readInput } from '../documents/read-input.js';
@@ -24,10 +25,23 @@ import type { LockFollowing } from './follow-lock.js';
 import { lintInputs } from './lint.js';
 import type { PlatformOptions } from './platform.js';
 
-/** One `--to NAME@VERSION` of a migration: the name and the exact version to move its bindings to. */
+/**
+ * One `--to NAME@VERSION` of a migration: the name and the version to move its bindings to,
+ * exact (`2.0.0`) or a pin (`^2`, `2.1`): a pin converts to the highest version it allows and is
+ * written into `version` as given.
+ */
 export interface MigrationTarget {
   readonly name: string;
   readonly version: string;
+}
+
+/** A target with its pin resolved: the exact version converted to, and the pin written. */
+interface ResolvedTarget {
+  readonly name: string;
+  /** The exact version the renderings convert to. */
+  readonly version: string;
+  /** What the binding's `version` says after the migration, as `--to` wrote it. */
+  readonly pin: string;
 }
 
 /** Targets read from `NAME@VERSION` texts, and what is wrong with the others. */
@@ -39,7 +53,8 @@ export interface TargetReading {
 
 /**
  * Reads migration targets (DESIGN §8.5, §11): each `NAME@VERSION` with NAME a definition name
- * (a DNS-1123 label) and VERSION one exact SemVer version; a name given twice is a problem.
+ * (a DNS-1123 label) and VERSION an exact SemVer version or a pin (`^2`, `~2.1.0`, `2.1`);
+ * a name given twice is a problem.
  */
 export function readMigrationTargets(texts: readonly string[]): TargetReading {
   const targets: MigrationTarget[] = [];
@@ -53,9 +68,9 @@ export function readMigrationTargets(texts: readonly string[]): TargetReading {
       problems.push(`${shown} must be NAME@VERSION, such as redis-sidecar@2.0.0`);
       continue;
     }
-    if (!isDefinitionVersion(version)) {
-      const refusal = refuseDefinitionVersion(version);
-      problems.push(`${shown} must name one exact version of ${name}: ${refusal?.reason ?? 'found none'}`);
+    const refusal = isDefinitionVersion(version) ? undefined : refusePin(version);
+    if (refusal) {
+      problems.push(`${shown} must name a version of ${name} or a range of them: ${refusal.reason}${refusal.hint ? ` (${refusal.hint})` : ''}`);
       continue;
     }
     const earlier = targets.find((t) => t.name === name);
@@ -137,12 +152,13 @@ export function migrateInputs(
 
   const usage = targetProblems(targets, original.catalogue);
   if (usage.length > 0) return unchanged(usage, true);
+  const resolvedTargets = targets.map((t) => resolveTarget(t, original.catalogue));
   // A broken name's own diagnostics explain why nothing can be migrated (DESIGN §11 "Broken names").
   if (targets.some((t) => original.catalogue.isBroken(t.name))) return unchanged([...original.diagnostics], false);
   const renames = targets.flatMap((t) => renameProblems(original.catalogue, t.name));
   if (renames.length > 0) return unchanged([...original.diagnostics, ...renames], false);
 
-  const byName = new Map(targets.map((t) => [t.name, t]));
+  const byName = new Map(resolvedTargets.map((t) => [t.name, t]));
   const resolvedVersions = new Map(original.profiles.map((p) => [p.file, new Map(p.bindings.map((b) => [b.key, b.version]))]));
   const plans: FilePlan[] = [];
   for (const input of inputs) {
@@ -177,19 +193,28 @@ export function migrateInputs(
 /** A target name no definition has, one without versions, or a version it lacks: usage errors. */
 function targetProblems(targets: readonly MigrationTarget[], catalogue: Catalogue): Diagnostic[] {
   const out: Diagnostic[] = [];
-  const usage = (message: string): Diagnostic => fileDiagnostic('<command line>', 'usage', message);
+  const usage = (message: string, hint?: string): Diagnostic => fileDiagnostic('<command line>', 'usage', message, hint ? { hint } : {});
   for (const { name, version } of targets) {
     if (catalogue.isBroken(name)) continue;
     const versions = catalogue.versionSource(name) === 'definition' ? catalogue.versionsOf(name) : [];
     if (catalogue.definitionVersions(name).length === 0) {
-      out.push(usage(`no CapabilityDefinition of ${name} is loaded, so ${name}@${version} cannot be migrated to`));
+      const named = catalogue.listDefinitions().map((d) => d.name);
+      out.push(usage(`no CapabilityDefinition of ${name} is loaded, so ${name}@${version} cannot be migrated to`, didYouMean(name, new Set(named))));
     } else if (versions.length === 0) {
       out.push(usage(`${name} has no versions (its definition has no spec.version), so there is nothing to migrate between`));
-    } else if (!versions.includes(version)) {
-      out.push(usage(`${name} has no version ${version}; it has ${sortVersions(versions).join(', ')}`));
+    } else if (isDefinitionVersion(version) ? !versions.includes(version) : resolvePin(versions, version) === undefined) {
+      const missing = isDefinitionVersion(version) ? `no version ${version}` : `no version matching ${version}`;
+      out.push(usage(`${name} has ${missing}; it has ${sortVersions(versions).join(', ')}`));
     }
   }
   return out;
+}
+
+/** A target whose version passed {@link targetProblems}: a pin resolves to the highest version it allows. */
+function resolveTarget(target: MigrationTarget, catalogue: Catalogue): ResolvedTarget {
+  if (isDefinitionVersion(target.version) || catalogue.isBroken(target.name)) return { ...target, pin: target.version };
+  const exact = resolvePin(catalogue.versionsOf(target.name), target.version) ?? target.version;
+  return { name: target.name, version: exact, pin: target.version };
 }
 
 /**
@@ -244,8 +269,11 @@ interface MigratedBinding {
   key: string;
   name: string;
   from: string;
+  /** The exact version the rendering converts to. */
   to: string;
-  /** The pin before the migration (undefined when unpinned); after it, the pin is `to`. */
+  /** The pin after the migration, as `--to` wrote it. */
+  toPin: string;
+  /** The pin before the migration (undefined when unpinned); after it, the pin is `toPin`. */
   pin: string | undefined;
   conversion: RenderingConversion;
   hasRendering: boolean;
@@ -253,7 +281,7 @@ interface MigratedBinding {
 
 function planFile(
   input: InputFile,
-  targets: ReadonlyMap<string, MigrationTarget>,
+  targets: ReadonlyMap<string, ResolvedTarget>,
   resolved: ReadonlyMap<string, string | undefined> | undefined,
   catalogue: Catalogue,
   options: MigrateOptions,
@@ -293,7 +321,7 @@ function planFile(
     const conversion = convertRendering(isMap(raw) ? raw : {}, chain);
     const bindingPath: Path = ['spec', 'capabilities', key];
     const renderingPath: Path = [...bindingPath, 'rendering'];
-    plan.bindings.set(key, { key, name: target.name, from, to: target.version, pin, conversion, hasRendering: isMap(raw) });
+    plan.bindings.set(key, { key, name: target.name, from, to: target.version, toPin: target.pin, pin, conversion, hasRendering: isMap(raw) });
     for (const rename of conversion.renames) edits.push({ kind: 'rename-key', path: [...renderingPath, ...rename.path], to: rename.to });
     for (const drop of conversion.drops) {
       edits.push({ kind: 'drop-key', path: [...renderingPath, ...drop.path] });
@@ -309,8 +337,8 @@ function planFile(
         ),
       );
     }
-    if (pin === undefined) edits.push({ kind: 'insert-first', path: bindingPath, key: 'version', value: target.version });
-    else if (pin !== target.version) edits.push({ kind: 'replace-value', path: [...bindingPath, 'version'], value: target.version });
+    if (pin === undefined) edits.push({ kind: 'insert-first', path: bindingPath, key: 'version', value: target.pin });
+    else if (pin !== target.pin) edits.push({ kind: 'replace-value', path: [...bindingPath, 'version'], value: target.pin });
     if (chain.length > 1) for (const issue of defaultChanges(key, target.name, chain, conversion.rendering, bindingPath)) issues.push(issue);
   }
   for (const issue of issues) plan.diagnostics.push(document.toDiagnostic(issue));
@@ -462,7 +490,7 @@ function isLockOutdated(plan: FilePlan, lock: LockFollowing | undefined): boolea
   if (!locked) return false;
   for (const binding of plan.bindings.values()) {
     const entry = Object.hasOwn(locked, binding.key) ? locked[binding.key] : undefined;
-    if (entry && (entry.pin !== binding.to || entry.version !== binding.to)) return true;
+    if (entry && (entry.pin !== binding.toPin || entry.version !== binding.to)) return true;
   }
   return false;
 }

@@ -1,6 +1,6 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { compareBytes, compareText } from '../core/data.js';
-import { latestVersion, resolvePin } from '../core/versions.js';
+import { compareVersions, latestVersion, resolvePin } from '../core/versions.js';
 import type { ProfileOutcome } from './lint.js';
 
 /** One binding of a versioned definition, as `kurel outdated` reports it (the columns of `npm outdated`). */
@@ -40,4 +40,15 @@ export function outdatedRows(profiles: readonly ProfileOutcome[], catalogue: Cat
     }
   }
   return rows.sort((a, b) => compareBytes(a.path, b.path) || compareText(a.key, b.key));
+}
+
+/**
+ * True when a row's binding resolves below the highest version its pin allows (`wanted`) or the
+ * highest release (`latest`): what `kurel outdated --check` fails on, as `npm outdated` does. A
+ * binding that resolves to nothing is an error of its own, not outdated.
+ */
+export function isOutdated(row: OutdatedRow): boolean {
+  if (row.resolved === null) return false;
+  const resolved = row.resolved;
+  return [row.wanted, row.latest].some((higher) => higher !== null && compareVersions(resolved, higher) < 0);
 }

@@ -7,5 +7,7 @@ import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
  */
 export function unifiedDiff(path: string, before: string, after: string): string {
   if (before === after) return '';
-  return createTwoFilesPatch(`a/${path}`, `b/${path}`, before, after, undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY });
+  // An absolute path is named under a/ and b/ as a relative one is: `a/abs/path.yaml`, not `a//abs/path.yaml`.
+  const named = path.replace(/^\/+/, '');
+  return createTwoFilesPatch(`a/${named}`, `b/${named}`, before, after, undefined, undefined, { context: 3, headerOptions: FILE_HEADERS_ONLY });
 }

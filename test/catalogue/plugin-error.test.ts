@@ -85,9 +85,77 @@ describe('plugin-error', () => {
       (r: Record<string, unknown>) => ({ rendering: r, issues: [{ code: 'too-big', severity: 'error', message: 'm', path: ['size'] }] }),
       'validateAndApplyDefaults returned issue 0 with code string "too-big", which is not a kurel diagnostic code',
     ],
+    [
+      'a cyclic rendering (issue 25 row 8)',
+      (r: Record<string, unknown>) => {
+        const rendering: Record<string, unknown> = { ...r, nested: { list: [] as unknown[] } };
+        ((rendering['nested'] as { list: unknown[] }).list as unknown[]).push(rendering);
+        return { rendering, issues: [] };
+      },
+      'validateAndApplyDefaults returned a rendering that is not JSON data: /nested/list/0 refers back to an object that holds it (a cycle)',
+    ],
+    [
+      'a bigint in the rendering',
+      (r: Record<string, unknown>) => ({ rendering: { ...r, size: 10n }, issues: [] }),
+      'validateAndApplyDefaults returned a rendering that is not JSON data: /size is a bigint',
+    ],
+    [
+      'a function in a list',
+      (r: Record<string, unknown>) => ({ rendering: { ...r, hooks: [1, () => 2] }, issues: [] }),
+      'validateAndApplyDefaults returned a rendering that is not JSON data: /hooks/1 is a function',
+    ],
+    [
+      'a Map',
+      (r: Record<string, unknown>) => ({ rendering: { ...r, 'a/b': new Map() }, issues: [] }),
+      'validateAndApplyDefaults returned a rendering that is not JSON data: /a~1b is a Map, not a plain map',
+    ],
+    [
+      'NaN',
+      (r: Record<string, unknown>) => ({ rendering: { ...r, size: Number.NaN }, issues: [] }),
+      'validateAndApplyDefaults returned a rendering that is not JSON data: /size is NaN, which JSON cannot hold',
+    ],
+    [
+      'a value held 2^40 times over',
+      (r: Record<string, unknown>) => {
+        let shared: unknown = 'x';
+        for (let i = 0; i < 40; i++) shared = [shared, shared];
+        return { rendering: { ...r, shared }, issues: [] };
+      },
+      'validateAndApplyDefaults returned a rendering that is not JSON data: it holds more than 1000000 values',
+    ],
+    [
+      'a call to process.exit(3) (issue 25 row 8)',
+      () => {
+        process.exit(3);
+      },
+      'validateAndApplyDefaults called process.exit(3)',
+    ],
+    [
+      'a call to process.exit() it catches',
+      (r: Record<string, unknown>) => {
+        try {
+          process.exit();
+        } catch {
+          // carries on as if it had not been stopped
+        }
+        return { rendering: r, issues: [] };
+      },
+      'validateAndApplyDefaults called process.exit()',
+    ],
   ])('reports a result with %s as plugin-error', (_name, validate, reason) => {
     const [first] = lintWith(validate).diagnostics;
     expect(first).toMatchObject({ code: 'plugin-error', severity: 'error', line: 7, column: 5, message: `capability "queue": plugin ./queue.mjs: ${reason}` });
+  });
+
+  it('leaves process.exit as it was after a plugin called it, and accepts a shared value and a deep rendering', () => {
+    const exit = process.exit;
+    lintWith(() => process.exit(1));
+    expect(process.exit).toBe(exit);
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const shared = { a: 1 };
+    const report = lintWith((r) => ({ rendering: { ...r, deep, left: shared, right: shared }, issues: [] }));
+    expect(report.diagnostics.filter((d) => d.code === 'plugin-error')).toEqual([]);
   });
 
   it('keeps a well-formed result, warnings and hints included', () => {

@@ -11,6 +11,7 @@ import { REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest } from './supp
 // handlers keep a worker busy, exhaust its heap or make a large answer on demand.
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PLUGIN = fileURLToPath(new URL('../fixtures/plugins/costly.mjs', import.meta.url));
+const MISBEHAVING = fileURLToPath(new URL('../fixtures/plugins/misbehaving.mjs', import.meta.url));
 
 /** A ClusterProfile, as JSON, binding each capability to its rendering. */
 function profile(bindings: Record<string, Record<string, unknown>>): string {
@@ -29,6 +30,13 @@ function review(uid: string, bindings: Record<string, Record<string, unknown>>):
   const object = JSON.parse(profile(bindings)) as unknown;
   const kind = { group: 'launcher.gokure.dev', version: 'v1alpha1', kind: 'ClusterProfile' };
   return JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid, kind, operation: 'CREATE', object } });
+}
+
+/** A review made `bytes` long by an annotation, so that the pool moves its bytes to the worker rather than copy them. */
+function padded(text: string, bytes: number): string {
+  const data = JSON.parse(text) as { request: { object: { metadata: Record<string, unknown> } } };
+  data.request.object.metadata['annotations'] = { 'example.com/padding': 'x'.repeat(Math.max(0, bytes - text.length)) };
+  return JSON.stringify(data);
 }
 
 async function admit(url: string, body: string): Promise<Answer> {
@@ -83,7 +91,10 @@ const QUICK = profile({ spin: { ms: 0 } });
 describe('kurel serve with two workers and a 64 MiB heap', () => {
   let served: ServedProcess;
   beforeAll(async () => {
-    served = await startServe(['--port', '0', '--plugin', PLUGIN, '--workers', '2', '--worker-memory', '64', '--request-timeout', '20s'], { cwd: ROOT });
+    served = await startServe(
+      ['--port', '0', '--plugin', PLUGIN, '--plugin', MISBEHAVING, '--workers', '2', '--worker-memory', '64', '--request-timeout', '20s'],
+      { cwd: ROOT },
+    );
   });
   afterAll(async () => {
     await served?.stop();
@@ -123,6 +134,57 @@ describe('kurel serve with two workers and a 64 MiB heap', () => {
         status: { code: 413, reason: 'RequestEntityTooLarge', message: "the document expands beyond the service's memory limit" },
       },
     });
+  });
+
+  it("answers a 24 KB AdmissionReview that exhausts its worker's heap with its uid, as a review (issue 25 row 7)", async () => {
+    await untilFree(served.url);
+    const body = padded(review('24kb', { hog: {} }), 24 * 1024);
+    expect(body.length).toBeGreaterThanOrEqual(24 * 1024);
+    const { status, body: answer } = await admit(served.url, body);
+    expect(status).toBe(200);
+    expect(answer).toEqual({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      response: {
+        uid: '24kb',
+        allowed: false,
+        status: { code: 413, reason: 'RequestEntityTooLarge', message: "the document expands beyond the service's memory limit" },
+      },
+    });
+  });
+
+  it('answers a plugin that calls process.exit(3) in its worker, or returns a cyclic rendering, with plugin-error in a 200 (issue 25 row 8)', async () => {
+    await untilFree(served.url);
+    for (const [type, reason] of [
+      ['exits', 'validateAndApplyDefaults called process.exit(3)'],
+      ['cyclic', 'validateAndApplyDefaults returned a rendering that is not JSON data: /self refers back to an object that holds it (a cycle)'],
+    ] as const) {
+      const { status, body } = await validate(served.url, profile({ [type]: { size: 1 } }));
+      expect(status).toBe(200);
+      expect(body).toMatchObject({
+        valid: false,
+        diagnostics: [{ code: 'plugin-error', severity: 'error', path: `/spec/capabilities/${type}/rendering` }],
+      });
+      const [diagnostic] = body['diagnostics'] as { message: string }[];
+      expect(diagnostic!.message).toBe(`capability "${type}": plugin ${MISBEHAVING}: ${reason}`);
+    }
+    const next = await validate(served.url, QUICK);
+    expect(next.body).toMatchObject({ valid: true });
+  });
+
+  it('answers a request whose worker ended under it with a 500 that says so, and a review with its uid', async () => {
+    await untilFree(served.url);
+    const detail = 'the worker judging the request ended (exit code 4) before it answered; it was replaced';
+    const { status, headers, body } = await validate(served.url, profile({ ends: {} }));
+    expect(status).toBe(500);
+    expect(body).toEqual({ type: 'about:blank', title: 'Internal Server Error', status: 500, detail, requestId: headers.get('x-request-id') });
+    await untilFree(served.url);
+    const review500 = await admit(served.url, padded(review('e4e4', { ends: {} }), 8 * 1024));
+    expect(review500).toMatchObject({
+      status: 200,
+      body: { kind: 'AdmissionReview', response: { uid: 'e4e4', allowed: false, status: { code: 500, reason: 'InternalError', message: detail } } },
+    });
+    await untilFree(served.url);
   });
 
   it('hands a plugin, in its worker, a rendering without prototype and without __proto__ keys', async () => {
@@ -204,6 +266,13 @@ describe('kurel serve with one worker and a 2 s deadline', () => {
         },
       },
     });
+  });
+
+  it('answers a 20 KB AdmissionReview still running at its deadline with its uid, as a review (issue 25 row 7)', async () => {
+    await untilFree(served.url);
+    const { status, body } = await admit(served.url, padded(review('20kb', { spin: { ms: 600_000 } }), 20 * 1024));
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ kind: 'AdmissionReview', response: { uid: '20kb', allowed: false, status: { code: 503, reason: 'ServiceUnavailable' } } });
   });
 
   it('answers a request still queued at its deadline 503 with Retry-After: 1', async () => {

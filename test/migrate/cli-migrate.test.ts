@@ -4,6 +4,7 @@ import {
   lstatSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   readlinkSync,
   renameSync,
@@ -155,11 +156,41 @@ describe('kurel migrate', () => {
     expect(statSync(join(dir, 'real/crlf.yaml')).mode & 0o777).toBe(0o640);
   });
 
+  it('keeps mode 600, and removes the temporary files a killed run left beside its files (issue 25 row 6)', async () => {
+    chmodSync(join(dir, 'clusters/prod.yaml'), 0o600);
+    write('clusters/.kurel-tmp-4194305-0-prod.yaml', 'half a profile');
+    write('clusters/.kurel-tmp-4194305-1-staging.yaml', '');
+    const run = await kurel('migrate', 'clusters', ...TO_2, '--write');
+    expect(run).toMatchObject({ code: 0, stderr: 'migrated 2 files: clusters/prod.yaml, clusters/staging.yaml\n' });
+    expect(readdirSync(join(dir, 'clusters')).sort()).toEqual(['prod.yaml', 'staging.yaml']);
+    expect(statSync(join(dir, 'clusters/prod.yaml')).mode & 0o777).toBe(0o600);
+    expect(read('clusters/prod.yaml')).toBe(PROD_AT_2);
+  });
+
+  it('names an absolute path under a/ and b/ in the diff header, with one slash (issue 29 row 14)', async () => {
+    const run = await kurel('migrate', join(dir, 'clusters/staging.yaml'), ...TO_2);
+    const named = join(dir, 'clusters/staging.yaml').slice(1);
+    expect(run.stdout.split('\n').slice(0, 2)).toEqual([`--- a/${named}`, `+++ b/${named}`]);
+  });
+
   it('escapes control characters of the files in the diff it prints', async () => {
     write('clusters/staging.yaml', STAGING.replace('spec:', 'spec: # \u001b[2J\u202e'));
     const run = await kurel('migrate', 'clusters/staging.yaml', ...TO_2);
     expect(run.stdout).toContain(' spec: # \\u001b[2J\\u202e\n');
     expect(run.stdout).not.toContain('\u001b');
+  });
+
+  it('suggests the name meant by an unknown --to, and keeps a range --to names (issue 29)', async () => {
+    const typo = await kurel('migrate', 'clusters', '--definitions', 'definitions', '--to', 'redis-sidekar@2.0.0');
+    expect(typo).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        '<command line>: error usage no CapabilityDefinition of redis-sidekar is loaded, so redis-sidekar@2.0.0 cannot be migrated to\n  hint: did you mean redis-sidecar?\n',
+    });
+    const range = await kurel('migrate', 'clusters/staging.yaml', '--definitions', 'definitions', '--to', 'redis-sidecar@^2', '--write');
+    expect(range.code).toBe(0);
+    expect(read('clusters/staging.yaml')).toBe(STAGING_AT_2.replace('"2.0.0"', '"^2"'));
   });
 
   it.each([

@@ -57,6 +57,19 @@ describe('migrating a profile keeps everything the migration need not change', (
     expect(pinned).toEqual([]);
   });
 
+  it('keeps a range when --to names one: ^1 becomes ^2, converted to the highest 2.x (issue 29)', () => {
+    const text = profile('redis-sidecar: {version: "^1", rendering: {image: r, maxMemory: 1Gi}}');
+    const { after, pinned } = migrateOne(text, [{ name: 'redis-sidecar', version: '^2' }]);
+    expect(after).toBe(profile('redis-sidecar: {version: "^2", rendering: {image: r, memoryLimit: 1Gi}}'));
+    expect(pinned).toEqual([]);
+    // Migrating the migrated file again to the same range changes nothing.
+    expect(migrateOne(after, [{ name: 'redis-sidecar', version: '^2' }]).changed).toBe(false);
+    // A partial version converts to the highest version with that prefix and is written as given.
+    expect(migrateOne(text, [{ name: 'redis-sidecar', version: '1.1' }]).after).toBe(
+      profile('redis-sidecar: {version: "1.1", rendering: {image: r, maxMemory: 1Gi}}'),
+    );
+  });
+
   it('keeps a renamed key of a flow map in the flow map, and a double-quoted pin double-quoted', () => {
     const { after } = migrateOne(profile('redis-sidecar: {version: "1.1.0", rendering: {image: "redis:7", maxMemory: 512Mi}}'));
     expect(after).toBe(profile('redis-sidecar: {version: "2.0.0", rendering: {image: "redis:7", memoryLimit: 512Mi}}'));
@@ -299,13 +312,24 @@ describe('the definitions of a migration', () => {
   });
 
   it.each([
-    [[{ name: 'redis', version: '1.0.0' }], 'no CapabilityDefinition of redis is loaded, so redis@1.0.0 cannot be migrated to'],
-    [[{ name: 'redis-sidecar', version: '3.0.0' }], 'redis-sidecar has no version 3.0.0; it has 1.0.0, 1.1.0, 2.0.0'],
-  ])('makes %j a usage error', (to, message) => {
+    [
+      [{ name: 'redis', version: '1.0.0' }],
+      'no CapabilityDefinition of redis is loaded, so redis@1.0.0 cannot be migrated to',
+      { hint: 'did you mean redis-sidecar?' },
+    ],
+    [[{ name: 'postgres', version: '1.0.0' }], 'no CapabilityDefinition of postgres is loaded, so postgres@1.0.0 cannot be migrated to', {}],
+    [[{ name: 'redis-sidecar', version: '3.0.0' }], 'redis-sidecar has no version 3.0.0; it has 1.0.0, 1.1.0, 2.0.0', {}],
+    [[{ name: 'redis-sidecar', version: '^3' }], 'redis-sidecar has no version matching ^3; it has 1.0.0, 1.1.0, 2.0.0', {}],
+    [
+      [{ name: 'redis-sidcar', version: '2.0.0' }],
+      'no CapabilityDefinition of redis-sidcar is loaded, so redis-sidcar@2.0.0 cannot be migrated to',
+      { hint: 'did you mean redis-sidecar?' },
+    ],
+  ])('makes %j a usage error', (to, message, hint) => {
     const { report } = migrateOne(profile('redis-sidecar: {rendering: {image: r}}'), to);
     expect(report.fatal).toBe(true);
     expect(report.diagnostics).toEqual([
-      { code: 'usage', severity: 'error', message, file: '<command line>', line: 1, column: 1, endLine: 1, endColumn: 1, path: '' },
+      { code: 'usage', severity: 'error', message, file: '<command line>', line: 1, column: 1, endLine: 1, endColumn: 1, path: '', ...hint },
     ]);
   });
 
@@ -329,11 +353,16 @@ describe('readMigrationTargets', () => {
       ],
       problems: [],
     });
-    expect(readMigrationTargets(['redis-sidecar', 'Redis@1.0.0', 'redis@2.0', 'redis@v2.0.0', 'a@1.0.0', 'a@2.0.0']).problems).toEqual([
+    // A range is a target too (issue 29): `^2` keeps a `^2` pin; `2.0` is a partial version.
+    expect(readMigrationTargets(['redis@2.0', 'cache@^2']).targets).toEqual([
+      { name: 'redis', version: '2.0' },
+      { name: 'cache', version: '^2' },
+    ]);
+    expect(readMigrationTargets(['redis-sidecar', 'Redis@1.0.0', 'redis@v2.0.0', 'redis@>=0.0.0', 'a@1.0.0', 'a@2.0.0']).problems).toEqual([
       '"redis-sidecar" must be NAME@VERSION, such as redis-sidecar@2.0.0',
       '"Redis@1.0.0" must be NAME@VERSION, such as redis-sidecar@2.0.0',
-      '"redis@2.0" must name one exact version of redis: version must be a SemVer version MAJOR.MINOR.PATCH such as 1.2.0 or 2.0.0-rc.1 (no leading v, no build metadata), found "2.0": a definition names one exact version',
-      '"redis@v2.0.0" must name one exact version of redis: version must be a SemVer version MAJOR.MINOR.PATCH such as 1.2.0 or 2.0.0-rc.1 (no leading v, no build metadata), found "v2.0.0"',
+      '"redis@v2.0.0" must name a version of redis or a range of them: version must be an exact version (2.1.3), a partial one (2.1, 2) or a range (^2.1.0, ~2.1.3, ">=2.1 <3"), found "v2.0.0" (write 2.0.0)',
+      '"redis@>=0.0.0" must name a version of redis or a range of them: version ">=0.0.0" allows every version, so it pins nothing (to use the highest release, omit version)',
       'a is named twice (1.0.0 and 2.0.0); a run moves each name to one version',
     ]);
   });

@@ -1,4 +1,17 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  cpSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -160,6 +173,41 @@ describe('kurel lock (DESIGN §8.3)', () => {
       at('clusters/partial.yaml', 'version-not-found', 8, 16, '/spec/capabilities/redis-sidecar/version'),
     ]);
     expect(readdirSync(dir)).not.toContain('kurel.lock.yaml');
+  });
+
+  it('updates the target of a symbolic link kurel.lock.yaml and keeps the link and mode 600 (issue 25 row 11)', async () => {
+    mkdirSync(join(dir, 'shared'));
+    write('shared/kurel.lock.yaml', 'stale\n');
+    chmodSync(join(dir, 'shared/kurel.lock.yaml'), 0o600);
+    symlinkSync('shared/kurel.lock.yaml', join(dir, 'kurel.lock.yaml'));
+    // A leftover of a killed run (its process gone) beside the target is removed.
+    write('shared/.kurel-tmp-4194305-0-kurel.lock.yaml', 'half a lockfile');
+    const run = await kurel('lock', 'clusters', ...DEFS, '--update');
+    expect(run.stdout.trimEnd().split('\n').slice(-2)).toEqual([
+      'kurel.lock.yaml could not be read as a lockfile; --update writes a new one from the profiles given',
+      'wrote kurel.lock.yaml: 5 profiles, 3 definition versions',
+    ]);
+    expect(run.code).toBe(0);
+    expect(lstatSync(join(dir, 'kurel.lock.yaml')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(dir, 'kurel.lock.yaml'))).toBe('shared/kurel.lock.yaml');
+    expect(read('shared/kurel.lock.yaml')).toBe(expectedLock());
+    expect(statSync(join(dir, 'shared/kurel.lock.yaml')).mode & 0o777).toBe(0o600);
+    expect(readdirSync(join(dir, 'shared'))).toEqual(['kurel.lock.yaml']);
+  });
+
+  it('names the way out of a lockfile with merge markers, and --update writes a new one (issue 29 row 6)', async () => {
+    expect((await kurel('lock', 'clusters', ...DEFS)).code).toBe(0);
+    const markers = `<<<<<<< HEAD\n${read('kurel.lock.yaml')}=======\nlockfileVersion: 1\n>>>>>>> feature\n`;
+    write('kurel.lock.yaml', markers);
+    const refused = await kurel('lock', 'clusters', ...DEFS);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout.trimEnd().split('\n').at(-1)).toBe(
+      'kurel.lock.yaml cannot be read as a lockfile: remove it and run kurel lock to write a new one, or run kurel lock --update to replace it',
+    );
+    expect(read('kurel.lock.yaml')).toBe(markers);
+    const replaced = await kurel('lock', 'clusters', ...DEFS, '--update');
+    expect(replaced.code).toBe(0);
+    expect(read('kurel.lock.yaml')).toBe(expectedLock());
   });
 });
 
@@ -344,6 +392,18 @@ describe('kurel outdated (DESIGN §11)', () => {
       row('range', '^1.1.0', '1.1.0', '1.1.0'),
       row('unpinned', null, '1.1.0', '1.1.0'),
     ]);
+  });
+
+  it('--check exits 1 when a binding resolves below WANTED or LATEST, and 0 when none does (issue 29)', async () => {
+    const behind = await kurel('outdated', 'clusters/exact.yaml', 'clusters/partial.yaml', ...DEFS, '--check');
+    expect(behind.code).toBe(1);
+    expect(behind.stderr.split('\n').slice(-2)).toEqual(['1 of 2 bindings outdated: below WANTED or LATEST', '']);
+    const current = await kurel('outdated', 'clusters/partial.yaml', 'clusters/prerelease.yaml', ...DEFS, '--check');
+    expect({ code: current.code, stderr: current.stderr }).toEqual({ code: 0, stderr: '' });
+    // Without --check, an outdated binding is only shown.
+    expect((await kurel('outdated', 'clusters/exact.yaml', ...DEFS)).code).toBe(0);
+    const locked = await json('outdated', 'clusters/exact.yaml', ...DEFS, '--check');
+    expect({ code: locked.code, valid: locked.json['valid'] }).toEqual({ code: 1, valid: false });
   });
 
   it('prints the same as a table, and without paths reads the profiles the lockfile lists', async () => {

@@ -5,7 +5,7 @@ import { stringifyJson } from '../../core/json-text.js';
 import { writeLockText } from '../../documents/capability-lock.js';
 import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
 import { lockKeyOf } from '../../files/lockfile-location.js';
-import { writeFileAtomically } from '../../files/write-file.js';
+import { describeReplaceFailure, replaceFiles } from '../../files/write-file.js';
 import type { LockEnvelope } from '../../operations/envelopes.js';
 import { lintInputs } from '../../operations/lint.js';
 import { type LockPlan, planLock } from '../../operations/lock.js';
@@ -53,6 +53,7 @@ export async function runLock(paths: readonly string[], flags: LockCommandOption
       definitionDirs: options.definitions,
       definitionFiles: options.capabilityDef,
       ...(options.stdinFilepath ? { stdinName: options.stdinFilepath } : {}),
+      cwd: io.cwd,
     },
     io.stdin,
   );
@@ -62,15 +63,20 @@ export async function runLock(paths: readonly string[], flags: LockCommandOption
   if (handlers.refused) diagnostics.push(handlers.diagnostic);
   fatal ||= handlers.refused;
   const lockfile = readCommandLockfile(options, io.cwd, { config: configOf(run), mayBeMissing: true });
-  appendAll(diagnostics, lockfile.diagnostics);
-  fatal ||= lockfile.fatal;
+  // Bytes read that are not a lockfile (junk, merge markers): --update writes a new one; without it, the way out is named.
+  const unreadable = lockfile.fatal && lockfile.readDigest !== undefined;
+  const replacing = unreadable && options.update;
+  if (!replacing) {
+    appendAll(diagnostics, lockfile.diagnostics);
+    fatal ||= lockfile.fatal;
+  }
   const location = lockfile.location!;
   const sources = new Map(lockfile.sources);
   if (!fatal && !gathered.inputs.some((i) => i.origin !== 'definition')) {
     diagnostics.push(fileDiagnostic(paths.join(' ') || '<command line>', 'io-error', 'no input found: no *.yaml or *.yml files in the paths given'));
     fatal = true;
   }
-  if (fatal || handlers.refused) return finish(options, io, { diagnostics, fatal: true, sources, lockfile: location.display });
+  if (fatal || handlers.refused) return finish(options, io, { diagnostics, fatal: true, sources, lockfile: location.display, unreadable });
 
   const unnamedStdin = options.stdinFilepath ? undefined : STDIN_NAME;
   const following = lockFollowing(lockfile, io.cwd, 'stable', { unnamedStdin, update: options.update });
@@ -90,15 +96,14 @@ export async function runLock(paths: readonly string[], flags: LockCommandOption
     exists: (key) => lockKeyExists(key, location),
   });
   if (plan.changed && !options.check) {
-    try {
-      writeFileAtomically(location.path, writeLockText(plan.lock));
-    } catch (err) {
-      const reason = (err as NodeJS.ErrnoException).code ?? String(err);
-      diagnostics.push(fileDiagnostic(location.display, 'io-error', `cannot write ${location.display}: ${reason}`));
+    // Replaced only while it holds what was read (README "Writing files"); a symbolic link is written through.
+    const outcome = replaceFiles([{ file: location.display, path: location.path, readDigest: lockfile.readDigest ?? null, content: writeLockText(plan.lock) }]);
+    if (!outcome.ok) {
+      for (const { file, message } of describeReplaceFailure(outcome, 'kurel lock')) diagnostics.push(fileDiagnostic(file, 'io-error', message));
       return finish(options, io, { diagnostics, fatal: true, sources, lockfile: location.display, checked });
     }
   }
-  return finish(options, io, { diagnostics, fatal: false, sources, lockfile: location.display, plan, checked });
+  return finish(options, io, { diagnostics, fatal: false, sources, lockfile: location.display, plan, checked, replaced: replacing });
 }
 
 interface LockOutcome {
@@ -110,6 +115,10 @@ interface LockOutcome {
   plan?: LockPlan;
   /** The files read, for the summary line. */
   checked?: readonly FileReport[];
+  /** True when the lockfile's bytes could not be read as a lockfile. */
+  unreadable?: boolean;
+  /** True when `--update` replaced a lockfile that could not be read as one. */
+  replaced?: boolean;
 }
 
 function finish(options: LockCommandOptions, io: CommandIo, outcome: LockOutcome): number {
@@ -130,8 +139,11 @@ function finish(options: LockCommandOptions, io: CommandIo, outcome: LockOutcome
     lines.push(summarize(reported, outcome.checked ?? []));
   }
   const name = outcome.lockfile ?? 'the lockfile';
+  if (outcome.replaced) lines.push(`${name} could not be read as a lockfile; --update writes a new one from the profiles given`);
   if (!outcome.plan) {
-    if (outcome.lockfile !== undefined) lines.push(`${name} not written: fix the errors above first`);
+    if (outcome.unreadable)
+      lines.push(`${name} cannot be read as a lockfile: remove it and run kurel lock to write a new one, or run kurel lock --update to replace it`);
+    else if (outcome.lockfile !== undefined) lines.push(`${name} not written: fix the errors above first`);
   } else if (!changed) {
     lines.push(`${name} is up to date`);
   } else if (options.check) {

@@ -1,8 +1,9 @@
+import { resolve } from 'node:path';
 import { appendAll, compareBytes } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic, hasErrors } from '../../core/diagnostics.js';
 import { stringifyJson } from '../../core/json-text.js';
 import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
-import { rewriteFilesAtomically } from '../../files/write-file.js';
+import { contentDigest, describeReplaceFailure, replaceFiles } from '../../files/write-file.js';
 import type { MigrateEnvelope } from '../../operations/envelopes.js';
 import { type MigratedFile, type MigrateReport, migrateInputs, readMigrationTargets } from '../../operations/migrate.js';
 import { reportProblems } from '../../operations/report-problems.js';
@@ -87,14 +88,25 @@ export async function runMigrate(paths: readonly string[], flags: MigrateCommand
   let written = false;
   if (options.write && code === EXIT.ok) {
     const changed = report.files.filter((f) => f.changed);
-    try {
-      rewriteFilesAtomically(changed.map((f) => ({ path: f.path, content: f.bom ? `\ufeff${f.after}` : f.after })));
-      written = changed.length > 0;
-    } catch (err) {
-      const reason = (err as NodeJS.ErrnoException).code ?? String(err);
-      diagnostics.push(usage(`cannot rewrite the migrated files (${reason}); none was written, or only some if a rename failed`));
+    // Each file is replaced only while it holds the bytes the migration read (README "Writing files").
+    const read = new Map(gathered.inputs.map((input) => [input.file, input.content]));
+    const outcome = replaceFiles(
+      changed.map((f) => ({
+        file: f.path,
+        path: resolve(io.cwd, f.path),
+        readDigest: contentDigest(read.get(f.path) ?? ''),
+        content: f.bom ? `\ufeff${f.after}` : f.after,
+      })),
+    );
+    if (!outcome.ok) {
+      for (const { file, message } of describeReplaceFailure(outcome, 'kurel migrate')) {
+        diagnostics.push(fileDiagnostic(file, 'io-error', message));
+        // About the whole file: no excerpt of its first line.
+        sources.delete(file);
+      }
       return finish(options, io, { diagnostics, fatal: true, sources, report });
     }
+    written = changed.length > 0;
   }
   return finish(options, io, { diagnostics, fatal: report.fatal, sources, report, written });
 }

@@ -5,13 +5,13 @@ import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
 import { fileOfLockKey } from '../../files/lockfile-location.js';
 import type { OutdatedEnvelope } from '../../operations/envelopes.js';
 import { lintInputs } from '../../operations/lint.js';
-import { type OutdatedRow, outdatedRows } from '../../operations/outdated.js';
+import { isOutdated, type OutdatedRow, outdatedRows } from '../../operations/outdated.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
 import { type CatalogueCommandOptions, configOf, configureCommand } from '../apply-config.js';
 import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
-import { exitCodeOf } from '../exit-code.js';
+import { EXIT, exitCodeOf } from '../exit-code.js';
 import { formatTable } from '../format/table.js';
 import { formatText, paletteFor } from '../format/text.js';
 import type { CommandIo } from '../io.js';
@@ -20,6 +20,8 @@ import { platformOptions } from '../platform-flags.js';
 /** Options of `kurel outdated`. */
 export interface OutdatedCommandOptions extends CatalogueCommandOptions {
   format: 'text' | 'json';
+  /** `--check`: exit 1 when any binding is outdated (for CI). */
+  check?: boolean;
   stdinFilepath?: string;
   /** `--platform COMPONENT=VERSION` flags: they win over every profile's spec.platform. */
   platform?: string[];
@@ -31,7 +33,7 @@ export interface OutdatedCommandOptions extends CatalogueCommandOptions {
  * Runs `kurel outdated` (DESIGN §11): for every binding of a versioned definition, its pin, the
  * version it resolves to (its locked one when locked), the highest its pin allows and the
  * highest release. Without paths, the profiles the lockfile lists. Exit 0 unless the inputs
- * have errors (1) or cannot be read (2).
+ * have errors (1), `--check` finds a binding outdated (1), or the inputs cannot be read (2).
  */
 export async function runOutdated(paths: readonly string[], flags: OutdatedCommandOptions, io: CommandIo): Promise<number> {
   const configured = configureCommand(flags, io, (problems, sources) => finish(flags, io, problems, true, [], sources));
@@ -56,6 +58,7 @@ export async function runOutdated(paths: readonly string[], flags: OutdatedComma
       definitionDirs: options.definitions,
       definitionFiles: options.capabilityDef,
       ...(options.stdinFilepath ? { stdinName: options.stdinFilepath } : {}),
+      cwd: io.cwd,
     },
     io.stdin,
   );
@@ -86,14 +89,17 @@ function finish(
   sources: Map<string, SourceText> = new Map(),
 ): number {
   const diagnostics = [...found].sort(compareDiagnostics);
-  const code = exitCodeOf(diagnostics, { fatal });
+  let code = exitCodeOf(diagnostics, { fatal });
+  const outdated = rows.filter(isOutdated).length;
+  if (code === EXIT.ok && options.check && outdated > 0) code = EXIT.problems;
   if (options.format === 'json') {
-    const envelope: OutdatedEnvelope = { valid: code === 0, diagnostics, bindings: rows };
+    const envelope: OutdatedEnvelope = { valid: code === EXIT.ok, diagnostics, bindings: rows };
     io.stdout(`${stringifyJson(envelope)}\n`);
     return code;
   }
   if (diagnostics.length > 0) io.stderr(`${formatText(diagnostics, sources, paletteFor({ isTTY: io.stderrIsTTY }, io.env))}\n`);
   io.stdout(`${formatOutdatedTable(rows)}\n`);
+  if (options.check && outdated > 0) io.stderr(`${outdated} of ${rows.length} binding${rows.length === 1 ? '' : 's'} outdated: below WANTED or LATEST\n`);
   return code;
 }
 

@@ -35,9 +35,14 @@ export function migrateTask(versions: VersionOptions): TaskOf {
   return (req) => ({ kind: 'migrate', body: bodyBytes(req), versions });
 }
 
-/** `POST /v1/admission`: the AdmissionReview as read, judged with the service's version options. */
+/**
+ * `POST /v1/admission`: the AdmissionReview as read, judged with the service's version options.
+ * The worker gets a copy of the bytes (the pool moves a task's bytes to its thread): the request
+ * keeps its own, so that a review whose worker is cancelled or runs out of heap is still
+ * answered with its uid ({@link reviewOfFailure}), whatever its size.
+ */
 export function admissionTask(versions: VersionOptions): TaskOf {
-  return (req) => ({ kind: 'admission', body: bodyBytes(req), versions });
+  return (req) => ({ kind: 'admission', body: new Uint8Array(bodyBytes(req)), versions });
 }
 
 /**
@@ -117,5 +122,12 @@ function failureOf(err: unknown, record: InFlightRequest, limits: ServiceLimits)
   if ((err as { code?: unknown } | null)?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
     return new HttpProblem(413, "the document expands beyond the service's memory limit", {}, { limitMiB: limits.workerMemoryMiB });
   }
+  // A worker ended under its task (a plugin that kept process.exit from before it was guarded, or
+  // ended its thread some other way): the pool replaces it, and an admission review is still answered.
+  const exited = err instanceof Error ? WORKER_EXIT.exec(err.message) : null;
+  if (exited) return new HttpProblem(500, `the worker judging the request ended (exit code ${exited[1]}) before it answered; it was replaced`);
   return err;
 }
+
+// How the pool (piscina) says that a worker thread ended while it ran a task.
+const WORKER_EXIT = /^worker exited with code: (-?\d+)$/;
