@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from 'vscode-languageserver';
 import { runKurel } from '../helpers/cli.js';
 import { LspClient } from './client.js';
-import { EDGE_PROXY, PROFILE, standardRepository, writeFile } from './repository-fixture.js';
+import { EDGE_PROXY, PROFILE, standardRepository, writeFile, writeRepository } from './repository-fixture.js';
 
 /** A diagnostic as both sides can state it: LSP's 0-based range from lint's 1-based one. */
 interface Compared {
@@ -23,10 +24,10 @@ function fromLsp(d: Diagnostic): Compared {
   };
 }
 
-/** What `kurel lint --format json FILE` run in the repository reports for the file (after writing `text` there). */
-async function lintOf(root: string, file: string, text: string): Promise<Compared[]> {
+/** What `kurel lint --format json ARGUMENT` run in the repository reports for `file` (after writing `text` there). */
+async function lintOf(root: string, file: string, text: string, argument = file): Promise<Compared[]> {
   writeFile(root, file, text);
-  const run = await runKurel(['lint', file, '--format', 'json'], { cwd: root });
+  const run = await runKurel(['lint', argument, '--format', 'json'], { cwd: root });
   const json = JSON.parse(run.stdout) as {
     diagnostics: {
       code: string;
@@ -156,5 +157,89 @@ describe('kurel lsp over stdio', () => {
       writeFile(root, 'definitions/edge-proxy.yaml', EDGE_PROXY);
     }
     await client.diagnostics(uri, (ds) => ds.some((d) => d.code === 'unknown-field'));
+  });
+
+  it('hovers a rendering key with its description, type, lifecycle and what it means at the platform', async () => {
+    const uri = await client.open(join(root, 'clusters/hover.yaml'), PROFILE);
+    await client.diagnostics(uri);
+    const field = await client.hover(uri, { line: 13, character: 14 });
+    expect(field?.contents).toEqual({
+      kind: 'markdown',
+      value: [
+        '**legacyCiphers** (capability `edge-proxy`)',
+        'accept ciphers older clients need',
+        'Type: boolean',
+        'Lifecycle: deprecated in Kubernetes 1.30; removed in Kubernetes 1.32: use mode: mutual (at kubernetes 1.32: removed)',
+      ].join('\n\n'),
+    });
+    expect(field?.range).toEqual({ start: { line: 13, character: 10 }, end: { line: 13, character: 23 } });
+    const replicas = await client.hover(uri, { line: 10, character: 9 });
+    expect(replicas).toBeNull();
+  });
+
+  it('hovers a binding with its source and resolved version', async () => {
+    const uri = await client.open(join(root, 'clusters/hover-binding.yaml'), PROFILE);
+    await client.diagnostics(uri);
+    const hover = await client.hover(uri, { line: 14, character: 6 });
+    expect(hover?.contents).toEqual({
+      kind: 'markdown',
+      value: [
+        '**redis-sidecar**: capability `redis-sidecar`',
+        'Injects a Redis sidecar container.',
+        'Source: definition definitions/redis-sidecar-1.1.0.yaml (version 1.1.0)',
+        'Resolved version: 1.1.0 (unpinned)',
+        'Versions: 1.0.0, 1.1.0',
+      ].join('\n\n'),
+    });
+  });
+
+  it('completes capability names, rendering keys and enum values narrowed to the platform', async () => {
+    const text = PROFILE.replace('          legacyCiphers: true\n', '          mode: \n          \n    \n');
+    const uri = await client.open(join(root, 'clusters/complete.yaml'), text);
+    await client.diagnostics(uri);
+    const values = await client.completion(uri, { line: 13, character: 16 });
+    // passthrough was removed in kubernetes 1.32, the profile's platform.
+    expect(values.map((c) => c.label)).toEqual(['simple', 'mutual']);
+    const keys = await client.completion(uri, { line: 14, character: 10 });
+    // legacyCiphers was removed in 1.32 too.
+    expect(keys.map((c) => c.label)).toEqual(['mode']);
+    const capabilities = (await client.completion(uri, { line: 15, character: 4 })).map((c) => c.label);
+    expect(capabilities).toContain('edge-proxy');
+    expect(capabilities).toContain('redis-sidecar');
+    expect(capabilities).toContain('expose');
+    const rendering = await client.completion(uri, { line: 10, character: 8 });
+    expect(rendering.map((c) => c.label).sort()).toEqual(['hostNetwork', 'replicas', 'tls']);
+  });
+
+  it('goes from a binding to its CapabilityDefinition', async () => {
+    const uri = await client.open(join(root, 'clusters/definition.yaml'), PROFILE);
+    await client.diagnostics(uri);
+    const location = await client.definition(uri, { line: 14, character: 8 });
+    expect(location).toEqual({
+      uri: pathToFileURL(join(root, 'definitions/redis-sidecar-1.1.0.yaml')).href,
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    });
+    expect(await client.definition(uri, { line: 8, character: 6 })).toEqual({
+      uri: pathToFileURL(join(root, 'definitions/edge-proxy.yaml')).href,
+      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+    });
+  });
+
+  it('judges an open CapabilityDefinition and .kurel.yaml as lint does', async () => {
+    const broken = EDGE_PROXY.replace('default: 2,', 'default: two,');
+    const definition = await client.open(join(root, 'definitions/edge-proxy.yaml'), broken);
+    const got = (await client.diagnostics(definition, (ds) => ds.length > 0)).map(fromLsp);
+    try {
+      expect(got).toEqual(await lintOf(root, 'definitions/edge-proxy.yaml', broken));
+    } finally {
+      writeFile(root, 'definitions/edge-proxy.yaml', EDGE_PROXY);
+    }
+    // Lint refuses to run with this configuration, and says why in it (another repository, so the others' files stay judged).
+    const misspelt = 'definitions: [definitions]\nrequirePined: true\n';
+    const other = writeRepository({ '.kurel.yaml': misspelt, 'p.yaml': PROFILE });
+    const config = await client.open(join(other, '.kurel.yaml'), misspelt);
+    const expected = await lintOf(other, '.kurel.yaml', misspelt, 'p.yaml');
+    expect(expected.map((d) => d.code)).toEqual(['unknown-field']);
+    expect((await client.diagnostics(config)).map(fromLsp)).toEqual(expected);
   });
 });
