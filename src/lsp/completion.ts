@@ -4,11 +4,10 @@ import { isSchemaObject, type JsonSchema } from '../core/json-schema.js';
 import { capabilitySchema } from '../operations/capability-schema.js';
 import { narrowSchema } from '../schema/narrow.js';
 import { bindingOf, type Knowledge, platformOfText, renderingSchemas, schemasAt } from './knowledge.js';
+import { parentKeys } from './yaml-at.js';
 
 /** Kinds of completion items (LSP numbers): a property, a value, a module. */
 const KIND = { property: 10, value: 12, module: 9 } as const;
-/** How far up the completion looks for the keys above the cursor. */
-const MAX_LINES_UP = 2_000;
 
 /**
  * Completion in a profile (docs/editors.md), read from the lines above the cursor so that a
@@ -77,19 +76,13 @@ function valueCompletions(path: string[], knowledge: Knowledge, text: string): C
   return [...values].map((label) => ({ label, kind: KIND.value }));
 }
 
-/**
- * The keys above a line by indentation: each line above with less indentation than the last
- * one found that holds `key:` is a parent. Flow collections and list items are not followed.
- */
-export function parentPath(document: TextDocument, line: number, indent: number): string[] {
-  const path: string[] = [];
-  let limit = indent;
-  for (let at = line - 1; at >= 0 && at >= line - MAX_LINES_UP && limit > 0; at--) {
-    const text = document.getText({ start: { line: at, character: 0 }, end: { line: at + 1, character: 0 } });
-    const match = /^([ \t]*)(["']?)([^"'#:\s][^"'#:]*?)\2:(?:\s|$)/.exec(text);
-    if (!match || match[1]!.length >= limit) continue;
-    path.unshift(match[3]!);
-    limit = match[1]!.length;
-  }
-  return path;
+// The keys above a line of the document, by indentation.
+function parentPath(document: TextDocument, line: number, indent: number): string[] {
+  return parentKeys(
+    (back) =>
+      back > line
+        ? undefined
+        : document.getText({ start: { line: line - back, character: 0 }, end: { line: line - back + 1, character: 0 } }).replace(/\r?\n$/, ''),
+    indent,
+  );
 }

@@ -15,7 +15,8 @@ import { codeActions } from './code-actions.js';
 import { completionsAt } from './completion.js';
 import { definitionAt } from './definition.js';
 import { hoverAt } from './hover.js';
-import { type Judgement, judgeText } from './judge.js';
+import type { Judgement } from './judge.js';
+import { JudgeThread } from './judge-thread.js';
 import { failureDiagnostic, toLspDiagnostic } from './protocol-diagnostics.js';
 import { displayName, isInside, openRepository, type Repository, type RepositoryFlags, repositoryRoot } from './repository.js';
 import { type FileWatch, watchFiles } from './watch.js';
@@ -28,12 +29,20 @@ export interface LanguageServerOptions extends RepositoryFlags {
   deadlineMs?: number;
   /** Watch the repositories' definitions, lockfile and config on disk (besides the client's notifications). */
   watch?: boolean;
+  /** The judging thread's entry module; the one built next to the CLI by default. */
+  workerEntry?: string;
+  /** The judging thread's heap limit in MiB: a judgement that exhausts it gets a diagnostic saying so. */
+  memoryMiB?: number;
 }
 
 /** Quiet time after a keystroke: long enough to skip the judgements of a word being typed. */
 export const DEBOUNCE_MS = 150;
-/** A judgement's deadline: the service's request timeout. */
-export const DEADLINE_MS = 5_000;
+/**
+ * A judgement's deadline. A clean 5 MB profile takes about 1.5 s of CPU, one with a problem about
+ * 6 s (it is read in full for positions); the server keeps answering meanwhile, since judgements
+ * run in their own thread.
+ */
+export const DEADLINE_MS = 15_000;
 
 // Files kurel judges: the configuration, and a file naming a kind lint reads.
 const KUREL_KIND = /^kind:[ \t]*["']?(ClusterProfile|CapabilityDefinition)["']?[ \t]*(#.*)?$/m;
@@ -61,6 +70,7 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
   const debounceMs = options.debounceMs ?? DEBOUNCE_MS;
   const deadlineMs = options.deadlineMs ?? DEADLINE_MS;
   const repositories = new Map<string, Promise<Repository>>();
+  const thread = new JudgeThread(flagsOf(options), options.memoryMiB, options.workerEntry);
   const watches = new Map<string, Promise<FileWatch | undefined>>();
   const open = new Map<string, OpenFile>();
   const timers = new Map<string, NodeJS.Timeout>();
@@ -83,6 +93,7 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
 
   // A change on disk: the repositories reading the file are opened afresh, and every open file of theirs judged again.
   const stale = (roots: readonly string[]) => {
+    thread.forget([...roots]);
     for (const root of roots) {
       repositories.delete(root);
       void watches.get(root)?.then((w) => w?.close());
@@ -120,8 +131,13 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
     let repository: Repository | undefined;
     try {
       repository = await repositoryOf(path);
-      judgement = await withDeadline(judgeText(repository, path, text), deadlineMs);
-      diagnostics = judgement ? judgement.diagnostics.map(toLspDiagnostic) : [failureDiagnostic(`kurel could not judge this file within ${deadlineMs} ms`)];
+      const judged = await thread.judge(repository.cwd, path, text, deadlineMs);
+      if (judged.ok) {
+        // Hovers, completion and code actions use the repository's catalogue, read here once.
+        const catalogue = repository.handlers ? await repository.definitionCatalogue() : undefined;
+        judgement = { diagnostics: judged.diagnostics, catalogue, profile: judged.profile };
+        diagnostics = judged.diagnostics.map(toLspDiagnostic);
+      } else diagnostics = [failureDiagnostic(judged.message)];
     } catch (err) {
       diagnostics = [failureDiagnostic(`kurel could not judge this file: ${err instanceof Error ? err.message : String(err)}`)];
     }
@@ -227,6 +243,7 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
     connection.onShutdown(() => {
       isShutDown = true;
       for (const timer of timers.values()) clearTimeout(timer);
+      void thread.close();
       return Promise.all([...watches.values()].map((w) => w.then((watch) => watch?.close()))).then(() => undefined);
     });
     connection.onExit(() => resolveExit(isShutDown ? 0 : 1));
@@ -235,13 +252,10 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
   });
 }
 
-// Resolves undefined when the work is still running at the deadline (its result is then dropped).
-function withDeadline<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<undefined>((resolve) => {
-    timer = setTimeout(() => resolve(undefined), ms);
-  });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+// What the judging thread needs of the options: lint's flags, plain data.
+function flagsOf(options: LanguageServerOptions): RepositoryFlags {
+  const { debounceMs: _d, deadlineMs: _l, watch: _w, workerEntry: _e, memoryMiB: _m, ...flags } = options;
+  return flags;
 }
 
 function pathOfUri(uri: string): string | undefined {

@@ -12,16 +12,25 @@ export interface PlaceInText {
 }
 
 type Yaml = ReturnType<typeof yaml>;
+let last: { text: string; doc: ReturnType<Yaml['parseDocument']> } | undefined;
 type YamlNode = InstanceType<Yaml['Scalar']> | InstanceType<Yaml['YAMLMap']> | InstanceType<Yaml['YAMLSeq']>;
+
+/** Texts above this size are read by their lines around the offset instead of parsed whole: hovers and code actions come at every cursor move. */
+export const PARSED_TEXT_LIMIT = 512 * 1024;
+/** How far up the lines of a large text are read for the keys above one. */
+const MAX_LINES_UP = 2_000;
 
 /**
  * The innermost map key whose key or value holds `offset` in the first document of `text`, or
- * undefined when the offset is outside every key. Parsing is linear in the text, the walk in
- * its depth.
+ * undefined when the offset is outside every key. A text up to {@link PARSED_TEXT_LIMIT} is
+ * parsed (the last one parsed is kept); a larger one is read by indentation from the lines
+ * above the offset, block keys only.
  */
 export function placeAt(text: string, offset: number): PlaceInText | undefined {
+  if (text.length > PARSED_TEXT_LIMIT) return placeByLines(text, offset);
   const lib = yaml();
-  const doc = lib.parseDocument(text, { uniqueKeys: false, strict: false, keepSourceTokens: false });
+  if (last?.text !== text) last = { text, doc: lib.parseDocument(text, { uniqueKeys: false, strict: false, keepSourceTokens: false }) };
+  const doc = last.doc;
   let node = doc.contents as YamlNode | null;
   const path: (string | number)[] = [];
   let found: PlaceInText | undefined;
@@ -52,4 +61,53 @@ export function placeAt(text: string, offset: number): PlaceInText | undefined {
     node = next;
   }
   return found;
+}
+
+/** A block key on a line: its indentation, its name (quotes removed) and where the name starts and ends in the line. */
+export function keyOfLine(line: string): { indent: number; key: string; start: number; end: number } | undefined {
+  const match = /^([ \t]*)(?:- )?(["']?)([^"'#:\s][^"'#:]*?)\2:(?:\s|$)/.exec(line);
+  if (!match) return undefined;
+  const start = match[0].indexOf(match[2]! + match[3]!);
+  return { indent: match[1]!.length, key: match[3]!, start, end: start + match[2]!.length * 2 + match[3]!.length };
+}
+
+/**
+ * The keys above a line by indentation: each line above with less indentation than the last
+ * one found that holds `key:` is a parent. `lineAbove(n)` is the line n lines up (undefined
+ * past the first); at most a few thousand lines are read.
+ */
+export function parentKeys(lineAbove: (back: number) => string | undefined, indent: number): string[] {
+  const path: string[] = [];
+  let limit = indent;
+  for (let back = 1; back <= MAX_LINES_UP && limit > 0; back++) {
+    const line = lineAbove(back);
+    if (line === undefined) break;
+    const found = keyOfLine(line);
+    if (!found || found.indent >= limit) continue;
+    path.unshift(found.key);
+    limit = found.indent;
+  }
+  return path;
+}
+
+/** {@link placeAt} read from the lines around the offset: block keys only, as a large text is read. */
+export function placeByLines(text: string, offset: number): PlaceInText | undefined {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  const lineEnd = text.indexOf('\n', offset);
+  const found = keyOfLine(text.slice(lineStart, lineEnd === -1 ? text.length : lineEnd));
+  const column = offset - lineStart;
+  if (!found || column < found.start || column > found.end) return undefined;
+  // Lines above, read backwards from this one only as far as the walk needs.
+  const above: string[] = [];
+  let cursor = lineStart;
+  const lineAt = (back: number): string | undefined => {
+    while (above.length < back && cursor > 0) {
+      const start = text.lastIndexOf('\n', cursor - 2) + 1;
+      above.push(text.slice(start, cursor - 1));
+      cursor = start;
+    }
+    return above[back - 1];
+  };
+  const path = [...parentKeys(lineAt, found.indent), found.key];
+  return { path, isOnKey: true, key: [lineStart + found.start, lineStart + found.end] };
 }

@@ -3,8 +3,8 @@ import { collectPlatformFlag } from '../platform-flags.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 
-function milliseconds(value: string): number {
-  if (!/^[1-9]\d{0,6}$/.test(value)) throw new InvalidArgumentError(`expected a whole number of milliseconds such as 150, found ${JSON.stringify(value)}`);
+function wholeNumber(value: string): number {
+  if (!/^[1-9]\d{0,6}$/.test(value)) throw new InvalidArgumentError(`expected a whole number such as 150, found ${JSON.stringify(value)}`);
   return Number(value);
 }
 
@@ -31,8 +31,13 @@ export function registerLspCommand(program: Command, setExit: (code: number) => 
     .option('--strict-capabilities', 'report unknown capabilities as errors')
     .option('--lockfile <file>', 'the lockfile to follow (default: kurel.lock.yaml next to .kurel.yaml)')
     .option('--no-lockfile', 'ignore any lockfile')
-    .addOption(new Option('--debounce <ms>', 'quiet time after a keystroke before the file is judged again').argParser(milliseconds))
-    .addOption(new Option('--deadline <ms>', 'how long one judgement may take before the file gets a diagnostic saying so').argParser(milliseconds))
+    .addOption(new Option('--debounce <ms>', 'quiet time after a keystroke before the file is judged again').argParser(wholeNumber))
+    .addOption(new Option('--deadline <ms>', 'how long one judgement may take before the file gets a diagnostic saying so').argParser(wholeNumber))
+    .addOption(
+      new Option('--memory <mib>', "the judging thread's heap limit in MiB (default 1024); a judgement that exhausts it gets a diagnostic").argParser(
+        wholeNumber,
+      ),
+    )
     .exitOverride()
     .action(async (options) => {
       const { runLanguageServer } = await import('../../lsp/entry.js');
@@ -47,6 +52,7 @@ export function registerLspCommand(program: Command, setExit: (code: number) => 
           ...(options.lockfile !== undefined ? { lockfile: options.lockfile } : {}),
           ...(options.debounce !== undefined ? { debounceMs: options.debounce } : {}),
           ...(options.deadline !== undefined ? { deadlineMs: options.deadline } : {}),
+          ...(options.memory !== undefined ? { memoryMiB: options.memory } : {}),
         }),
       );
     });
