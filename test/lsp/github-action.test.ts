@@ -89,6 +89,7 @@ describe('the GitHub Action (action.yml)', () => {
     for (const step of ACTION.runs.steps) if (step.run !== undefined) expect(step.run).not.toContain('${{');
     const upload = ACTION.runs.steps.find((s) => s.uses?.startsWith('github/codeql-action/upload-sarif@'));
     expect(upload?.if).toContain('always()');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
     expect(upload?.with?.sarif_file).toBe('${{ inputs.working-directory }}/${{ inputs.sarif-file }}');
   });
 

@@ -1,0 +1,71 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Diagnostic } from 'vscode-languageserver';
+import { runKurel } from '../helpers/cli.js';
+import { LspClient } from './client.js';
+import { redisSidecar, writeFile, writeRepository } from './repository-fixture.js';
+
+function profile(pin: string, extra: string[] = []): string {
+  return [
+    'apiVersion: launcher.gokure.dev/v1alpha1',
+    'kind: ClusterProfile',
+    'metadata:',
+    '  name: prod',
+    'spec:',
+    '  capabilities:',
+    '    redis-sidecar:',
+    `      version: "${pin}"`,
+    '      rendering: {image: "redis:7"}',
+    ...extra,
+    '',
+  ].join('\n');
+}
+
+/** Lint's diagnostics for `file` (written with `text` first), as [code, severity, line, column] (LSP's 0-based). */
+async function lintOf(root: string, file: string, text: string): Promise<[string, number, number, number][]> {
+  writeFile(root, file, text);
+  const run = await runKurel(['lint', file, '--format', 'json'], { cwd: root });
+  const json = JSON.parse(run.stdout) as { diagnostics: { code: string; severity: string; file: string; line: number; column: number }[] };
+  return json.diagnostics.filter((d) => d.file === file).map((d) => [d.code, d.severity === 'error' ? 1 : 2, d.line - 1, d.column - 1]);
+}
+
+const brief = (ds: Diagnostic[]) => ds.map((d): [string, number, number, number] => [String(d.code), d.severity!, d.range.start.line, d.range.start.character]);
+
+describe('kurel lsp follows the repository on disk', () => {
+  let root: string;
+  let client: LspClient;
+  beforeAll(async () => {
+    root = writeRepository({
+      '.kurel.yaml': 'definitions: [definitions]\n',
+      'definitions/redis-sidecar-1.0.0.yaml': redisSidecar('1.0.0'),
+      'definitions/redis-sidecar-1.1.0.yaml': redisSidecar('1.1.0'),
+      'clusters/prod.yaml': profile('1.0'),
+    });
+    client = await LspClient.start(root);
+  });
+  afterAll(async () => {
+    await client.stop().catch(() => client.kill());
+  });
+
+  it('judges the open profiles again when a lockfile appears', async () => {
+    const text = profile('1.1');
+    const uri = await client.open(join(root, 'clusters/prod.yaml'), text);
+    expect(await client.diagnostics(uri)).toEqual([]);
+    // The lockfile locks the profile as it is on disk, pinned "1.0"; the editor's text pins "1.1".
+    const lock = await runKurel(['lock', 'clusters/prod.yaml'], { cwd: root });
+    expect(lock.code).toBe(0);
+    const expected = await lintOf(root, 'clusters/prod.yaml', text);
+    expect(expected.map((d) => d[0])).toEqual(['lock-outdated']);
+    expect(brief(await client.diagnostics(uri, (ds) => ds.length > 0))).toEqual(expected);
+  });
+
+  it('judges the open profiles again when .kurel.yaml changes', async () => {
+    const text = profile('1.0', ['    mystery: {}']);
+    const uri = await client.open(join(root, 'clusters/mystery.yaml'), text);
+    expect(brief(await client.diagnostics(uri))).toEqual(await lintOf(root, 'clusters/mystery.yaml', text));
+    writeFile(root, '.kurel.yaml', 'definitions: [definitions]\nstrictCapabilities: true\n');
+    const expected = await lintOf(root, 'clusters/mystery.yaml', text);
+    expect(expected.map((d) => d.slice(0, 2))).toContainEqual(['unknown-capability', 1]);
+    expect(brief(await client.diagnostics(uri, (ds) => ds.some((d) => d.code === 'unknown-capability' && d.severity === 1)))).toEqual(expected);
+  });
+});
