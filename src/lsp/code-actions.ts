@@ -42,7 +42,7 @@ export function codeActions(document: TextDocument, range: Range, context: Actio
     const code = typeof diagnostic.code === 'string' ? diagnostic.code : undefined;
     if (code && !RAISE_ONLY_CODES.has(code)) actions.push(suppression(document, diagnostic, code));
   }
-  for (const action of migrations(document, range, context)) actions.push(action);
+  for (const action of bindingActions(document, range, context)) actions.push(action);
   return actions;
 }
 
@@ -91,7 +91,8 @@ function suppression(document: TextDocument, diagnostic: LspDiagnostic, code: st
   };
 }
 
-function migrations(document: TextDocument, range: Range, context: ActionContext): CodeAction[] {
+// On a binding of a versioned definition: pin it to the version it resolves to, when it has no pin; migrate it to a later version.
+function bindingActions(document: TextDocument, range: Range, context: ActionContext): CodeAction[] {
   const { catalogue, profile } = context;
   if (!catalogue || !profile) return [];
   const text = document.getText();
@@ -100,12 +101,17 @@ function migrations(document: TextDocument, range: Range, context: ActionContext
   const binding = profile.bindings.find((b) => b.key === place.path[2]);
   if (!binding?.version || catalogue.versionSource(binding.type) !== 'definition') return [];
   const from = binding.version;
+  const actions: CodeAction[] = [];
+  // Without --require-pinned there is no diagnostic (and no hint): the pin is the exact version it resolves to.
+  if (binding.pin === undefined && !context.diagnostics.some((d) => d.code === 'unpinned-capability')) {
+    const edits = yamlEdits(document, [{ kind: 'insert-first', path: ['spec', 'capabilities', binding.key], key: 'version', value: from }]);
+    if (edits) actions.push({ title: `pin ${binding.key} to version "${from}"`, kind: 'refactor.rewrite', edit: { changes: { [document.uri]: edits } } });
+  }
   const later = catalogue
     .versionsOf(binding.type)
     .filter((v) => compareVersions(v, from) > 0)
     .sort((a, b) => compareVersions(b, a))
     .slice(0, MIGRATION_CHOICES);
-  const actions: CodeAction[] = [];
   for (const version of later) {
     const { lintOptions } = context;
     const report = migrateInputs([{ file: context.file, content: text, origin: 'argument' }], catalogue, [{ name: binding.type, version }], {

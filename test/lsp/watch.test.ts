@@ -47,6 +47,18 @@ describe('kurel lsp follows the repository on disk', () => {
     await client.stop().catch(() => client.kill());
   });
 
+  it('pins an unpinned binding to the version it resolves to, where pins are not required', async () => {
+    const text = profile('1.0').replace('      version: "1.0"\n', '');
+    const uri = await client.open(join(root, 'clusters/pin.yaml'), text);
+    expect(await client.diagnostics(uri)).toEqual([]);
+    const actions = await client.codeActions(uri, { start: { line: 6, character: 6 }, end: { line: 6, character: 6 } }, []);
+    const pin = actions.find((a) => a.title === 'pin redis-sidecar to version "1.1.0"');
+    expect(pin, actions.map((a) => a.title).join(' | ')).toBeDefined();
+    await client.apply(uri, pin!.edit!.changes![uri]!);
+    expect(client.text(uri)).toBe(profile('1.1.0'));
+    expect(await client.diagnostics(uri)).toEqual([]);
+  });
+
   it('judges the open profiles again when a lockfile appears', async () => {
     const text = profile('1.1');
     const uri = await client.open(join(root, 'clusters/prod.yaml'), text);
