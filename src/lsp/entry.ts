@@ -182,12 +182,13 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
     void connection.sendDiagnostics({ uri: event.document.uri, diagnostics: [] });
   });
 
-  connection.onDidChangeWatchedFiles((params) => {
+  // The client's word that files changed: a repository is read again when a file it reads changed, or any .kurel.yaml.
+  connection.onDidChangeWatchedFiles(async (params) => {
     const changed = params.changes.map((c) => pathOfUri(c.uri)).filter((p): p is string => p !== undefined);
     const roots: string[] = [];
     for (const [root, repository] of repositories) {
-      void repository;
-      if (changed.some((path) => basename(path) === CONFIG_FILE_NAME || isInside(path, root))) roots.push(root);
+      const watched = await repository.then((r) => r.watched).catch(() => [] as readonly string[]);
+      if (changed.some((path) => basename(path) === CONFIG_FILE_NAME || watched.some((w) => isInside(path, w)))) roots.push(root);
     }
     if (roots.length > 0) stale(roots);
   });

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Diagnostic } from 'vscode-languageserver';
 import { runKurel } from '../helpers/cli.js';
@@ -79,5 +80,21 @@ describe('kurel lsp follows the repository on disk', () => {
     const expected = await lintOf(root, 'clusters/mystery.yaml', text);
     expect(expected.map((d) => d.slice(0, 2))).toContainEqual(['unknown-capability', 1]);
     expect(brief(await client.diagnostics(uri, (ds) => ds.some((d) => d.code === 'unknown-capability' && d.severity === 1)))).toEqual(expected);
+  });
+
+  it("follows the editor's notifications with --no-watch", async () => {
+    const other = writeRepository({ '.kurel.yaml': 'definitions: [definitions]\n', 'definitions/redis-sidecar-1.0.0.yaml': redisSidecar('1.0.0') });
+    const quiet = await LspClient.start(other, ['--no-watch']);
+    try {
+      const uri = await quiet.open(join(other, 'p.yaml'), profile('1.0').replace('{image: "redis:7"}', '{image: "redis:7", port: 6379}'));
+      expect((await quiet.diagnostics(uri)).map((d) => d.code)).toEqual(['unknown-field']);
+      writeFile(other, 'definitions/redis-sidecar-1.0.0.yaml', redisSidecar('1.0.0', ['port: {type: integer}']));
+      await quiet.connection.sendNotification('workspace/didChangeWatchedFiles', {
+        changes: [{ uri: pathToFileURL(join(other, 'definitions/redis-sidecar-1.0.0.yaml')).href, type: 2 }],
+      });
+      expect(await quiet.diagnostics(uri, (ds) => ds.length === 0)).toEqual([]);
+    } finally {
+      await quiet.stop().catch(() => quiet.kill());
+    }
   });
 });

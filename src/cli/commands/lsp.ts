@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { collectPlatformFlag } from '../platform-flags.js';
 
@@ -31,6 +32,7 @@ export function registerLspCommand(program: Command, setExit: (code: number) => 
     .option('--strict-capabilities', 'report unknown capabilities as errors')
     .option('--lockfile <file>', 'the lockfile to follow (default: kurel.lock.yaml next to .kurel.yaml)')
     .option('--no-lockfile', 'ignore any lockfile')
+    .option('--no-watch', "watch no files on disk: rely on the editor's notifications (workspace/didChangeWatchedFiles)")
     .addOption(new Option('--debounce <ms>', 'quiet time after a keystroke before the file is judged again').argParser(wholeNumber))
     .addOption(new Option('--deadline <ms>', 'how long one judgement may take before the file gets a diagnostic saying so').argParser(wholeNumber))
     .addOption(
@@ -41,18 +43,21 @@ export function registerLspCommand(program: Command, setExit: (code: number) => 
     .exitOverride()
     .action(async (options) => {
       const { runLanguageServer } = await import('../../lsp/entry.js');
+      // Each file is judged from its own repository's folder; paths on the command line are the server's.
+      const absolute = (path: string) => resolve(path);
       setExit(
         await runLanguageServer({
-          ...(options.config !== undefined ? { config: options.config } : {}),
-          definitions: options.definitions,
-          capabilityDef: options.capabilityDef,
+          ...(options.config !== undefined ? { config: typeof options.config === 'string' ? absolute(options.config) : options.config } : {}),
+          definitions: options.definitions.map(absolute),
+          capabilityDef: options.capabilityDef.map(absolute),
           platform: options.platform,
           ...(options.requirePinned !== undefined ? { requirePinned: options.requirePinned } : {}),
           ...(options.strictCapabilities ? { strictCapabilities: true } : {}),
-          ...(options.lockfile !== undefined ? { lockfile: options.lockfile } : {}),
+          ...(options.lockfile !== undefined ? { lockfile: typeof options.lockfile === 'string' ? absolute(options.lockfile) : options.lockfile } : {}),
           ...(options.debounce !== undefined ? { debounceMs: options.debounce } : {}),
           ...(options.deadline !== undefined ? { deadlineMs: options.deadline } : {}),
           ...(options.memory !== undefined ? { memoryMiB: options.memory } : {}),
+          ...(options.watch === false ? { watch: false } : {}),
         }),
       );
     });
