@@ -80,7 +80,7 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
     const root = repositoryRoot(path, workspaceFolders);
     let repository = repositories.get(root);
     if (!repository) {
-      repository = openRepository(root, options);
+      repository = openRepository(root, flagsOf(options));
       repositories.set(root, repository);
       if (options.watch !== false)
         watches.set(
@@ -131,7 +131,8 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
     let repository: Repository | undefined;
     try {
       repository = await repositoryOf(path);
-      const judged = await thread.judge(repository.cwd, path, text, deadlineMs);
+      const judged = await thread.judge(repository.cwd, path, text, deadlineMs, () => documents.get(uri)?.version === document.version);
+      if (!judged.ok && judged.reason === 'superseded') return;
       if (judged.ok) {
         // Hovers, completion and code actions use the repository's catalogue, read here once.
         const catalogue = repository.handlers ? await repository.definitionCatalogue() : undefined;

@@ -9,7 +9,8 @@ import type { RepositoryFlags } from './repository.js';
 /** The outcome of one judgement in the judging thread. */
 export type ThreadJudgement =
   | { ok: true; diagnostics: Diagnostic[]; profile: ProfileOutcome | undefined }
-  | { ok: false; reason: 'deadline' | 'failed'; message: string };
+  | { ok: false; reason: 'deadline' | 'failed'; message: string }
+  | { ok: false; reason: 'superseded' };
 
 /** The judging thread's heap limit by default: a 16 MiB file (the largest lint reads) judged with room to spare. */
 export const HEAP_MIB = 1_024;
@@ -31,9 +32,14 @@ export class JudgeThread {
     private readonly entry: string = join(packageRoot(), 'dist', 'lsp-worker.js'),
   ) {}
 
-  /** Judges `text` as the file at `path` of the repository judged from `root`. */
-  judge(root: string, path: string, text: string, deadlineMs: number): Promise<ThreadJudgement> {
-    const run = this.queue.then(() => this.run(root, path, text, deadlineMs));
+  /**
+   * Judges `text` as the file at `path` of the repository judged from `root`; `isCurrent` is
+   * asked when its turn comes, so a text typed over while others were judged is skipped.
+   */
+  judge(root: string, path: string, text: string, deadlineMs: number, isCurrent: () => boolean = () => true): Promise<ThreadJudgement> {
+    const run = this.queue.then(
+      (): Promise<ThreadJudgement> => (isCurrent() ? this.run(root, path, text, deadlineMs) : Promise.resolve({ ok: false, reason: 'superseded' })),
+    );
     this.queue = run.catch(() => undefined);
     return run;
   }
