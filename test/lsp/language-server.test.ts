@@ -240,6 +240,11 @@ describe('kurel lsp over stdio', () => {
     const config = await client.open(join(other, '.kurel.yaml'), misspelt);
     const expected = await lintOf(other, '.kurel.yaml', misspelt, 'p.yaml');
     expect(expected.map((d) => d.code)).toEqual(['unknown-field']);
-    expect((await client.diagnostics(config)).map(fromLsp)).toEqual(expected);
+    const [misspelling] = await client.diagnostics(config);
+    expect([misspelling!].map(fromLsp)).toEqual(expected);
+    const fix = (await client.codeActions(config, misspelling!.range, [misspelling!])).find((a) => a.title === 'change to requirePinned');
+    await client.apply(config, fix!.edit!.changes![config]!);
+    expect(client.text(config)).toBe('definitions: [definitions]\nrequirePinned: true\n');
+    expect(await client.diagnostics(config)).toEqual([]);
   });
 });
