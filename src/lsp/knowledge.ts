@@ -7,6 +7,7 @@ import type { LintOptions, ProfileOutcome } from '../operations/lint.js';
 import { declaredPlatform, effectivePlatform } from '../operations/platform.js';
 import type { Platform } from '../schema/platform-version.js';
 import { yaml } from '../yaml/yaml-lib.js';
+import { PARSED_TEXT_LIMIT } from './yaml-at.js';
 
 /** What hovers, completion and go to definition know of an open file: its last judgement's. */
 export interface Knowledge {
@@ -33,16 +34,31 @@ export function bindingOf(path: Path, knowledge: Knowledge): BindingAt | undefin
   return { key, type: resolved?.type ?? capabilityType(key), version: resolved?.version, pin: resolved?.pin };
 }
 
-/** The platform the profile text is judged at: the run's default, its own `spec.platform`, the overrides. */
+/**
+ * The platform the profile text is judged at: the run's default, its own `spec.platform`, the
+ * overrides. The last text read is kept (hovers and completion ask again at every move); a text
+ * over {@link PARSED_TEXT_LIMIT} is read up to its block `capabilities:` key, where
+ * `spec.platform` is written.
+ */
 export function platformOfText(text: string, options: LintOptions): Platform {
-  let declared: unknown;
-  try {
-    const data = yaml().parse(text, { uniqueKeys: false, strict: false, maxAliasCount: 100 }) as unknown;
-    declared = isMap(data) && isMap(data.spec) ? data.spec.platform : undefined;
-  } catch {
-    declared = undefined;
+  if (lastPlatform?.text !== text) lastPlatform = { text, declared: declaredOf(text) };
+  return effectivePlatform(declaredPlatform(lastPlatform.declared), options.platform);
+}
+
+let lastPlatform: { text: string; declared: unknown } | undefined;
+
+function declaredOf(text: string): unknown {
+  let head = text;
+  if (text.length > PARSED_TEXT_LIMIT) {
+    const capabilities = text.search(/\n {2}capabilities:/);
+    head = capabilities === -1 ? '' : text.slice(0, capabilities + 1);
   }
-  return effectivePlatform(declaredPlatform(declared), options.platform);
+  try {
+    const data = yaml().parse(head, { uniqueKeys: false, strict: false, maxAliasCount: 100 }) as unknown;
+    return isMap(data) && isMap(data.spec) ? data.spec.platform : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The schemas that judge a binding's rendering, definition first, as lint applies them. */

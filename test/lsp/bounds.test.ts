@@ -33,10 +33,19 @@ function costlyProfile(binding: string): string {
 
 /** A clean profile of at least `bytes` bytes: edge-proxy bindings. */
 function largeProfile(bytes: number): string {
-  const lines = ['apiVersion: launcher.gokure.dev/v1alpha1', 'kind: ClusterProfile', 'metadata:', '  name: large', 'spec:', '  capabilities:'];
+  const lines = [
+    'apiVersion: launcher.gokure.dev/v1alpha1',
+    'kind: ClusterProfile',
+    'metadata:',
+    '  name: large',
+    'spec:',
+    '  platform:',
+    '    kubernetes: "1.32"',
+    '  capabilities:',
+  ];
   let size = lines.join('\n').length;
   for (let i = 0; size < bytes; i++) {
-    const binding = `    edge-proxy.s${i}:\n      rendering: {replicas: ${i % 7}, hostNetwork: true}`;
+    const binding = `    edge-proxy.s${i}:\n      rendering:\n        replicas: ${i % 7}\n        hostNetwork: true`;
     lines.push(binding);
     size += binding.length + 1;
   }
@@ -63,8 +72,12 @@ describe('kurel lsp bounds', () => {
     expect(got.map((d) => [d.code, d.message, d.range.start.line + 1, d.range.start.character + 1])).toEqual(
       lint.map((d) => [d.code, d.message, d.line, d.column]),
     );
-    // The file's judgement gives hovers their catalogue.
-    expect(await client.hover(uri, { line: 6, character: 6 })).not.toBeNull();
+    // A hover on a text this large reads the lines around it, and the platform from the lines above the bindings.
+    const hover = await client.hover(uri, { line: 11, character: 10 });
+    expect(hover?.contents).toEqual({
+      kind: 'markdown',
+      value: '**hostNetwork** (capability `edge-proxy`)\n\nType: boolean\n\nLifecycle: introduced in Kubernetes 1.10 (at kubernetes 1.32: available)',
+    });
   });
 
   it('reports a judgement past its deadline on the file, and goes on judging', async () => {
