@@ -97,4 +97,26 @@ describe('kurel lsp follows the repository on disk', () => {
       await quiet.stop().catch(() => quiet.kill());
     }
   });
+
+  it('says on each open profile why lint would refuse to run while .kurel.yaml is broken', async () => {
+    const text = profile('1.0');
+    const uri = await client.open(join(root, 'clusters/refused.yaml'), text);
+    await client.diagnostics(uri);
+    writeFile(root, '.kurel.yaml', 'definitions: [definitions]\nrequirePined: true\n');
+    try {
+      const refused = await client.diagnostics(uri, (ds) => ds.some((d) => String(d.message).startsWith('kurel lint refuses')));
+      expect(refused.map((d) => [d.code, d.message, d.range.start])).toEqual([
+        [
+          'unknown-field',
+          'kurel lint refuses to run here: .kurel.yaml:2:1 unknown field "requirePined" (allowed: definitions, capabilityDefs, plugins, lockfile, strict, strictCapabilities, requirePinned, platform, ignore, severity, overrides)',
+          { line: 0, character: 0 },
+        ],
+      ]);
+      const lint = await runKurel(['lint', 'clusters/refused.yaml'], { cwd: root });
+      expect(lint.code).toBe(2);
+    } finally {
+      writeFile(root, '.kurel.yaml', 'definitions: [definitions]\n');
+    }
+    await client.diagnostics(uri, (ds) => ds.every((d) => !String(d.message).startsWith('kurel lint refuses')));
+  });
 });
