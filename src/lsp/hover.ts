@@ -1,6 +1,8 @@
 import type { Hover, Position } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Path } from '../core/diagnostics.js';
 import type { JsonSchema } from '../core/json-schema.js';
+import { ClusterProfileSchema } from '../documents/cluster-profile.js';
 import { describeLifecycle, judgeLifecycle, type Lifecycle, readLifecycle } from '../schema/lifecycle.js';
 import { platformVersionOf } from '../schema/platform-version.js';
 import { type BindingAt, bindingOf, type Knowledge, platformOfText, renderingSchemas, schemasAt } from './knowledge.js';
@@ -10,19 +12,33 @@ import { placeAt } from './yaml-at.js';
  * The hover of a key in a profile (docs/editors.md): on a binding's key, its capability's source
  * (built-in, plugin, or definition file and version) and the version it resolved to; on a key of
  * a rendering, the field's description, type, default, allowed values and lifecycle at the
- * profile's platform.
+ * profile's platform; on another key of the profile, what the ClusterProfile schema says of it.
  */
 export function hoverAt(document: TextDocument, position: Position, knowledge: Knowledge): Hover | null {
   const text = document.getText();
   const place = placeAt(text, document.offsetAt(position));
   if (!place?.isOnKey) return null;
+  if (!PROFILE_KIND.test(text)) return null;
   const binding = bindingOf(place.path, knowledge);
-  if (!binding) return null;
   const range = { start: document.positionAt(place.key[0]), end: document.positionAt(place.key[1]) };
   let lines: string[] | undefined;
-  if (place.path.length === 3) lines = capabilityLines(binding, knowledge, text);
-  else if (place.path[3] === 'rendering' && place.path.length > 4) lines = fieldLines(place.path.slice(4), binding, knowledge, text);
+  if (binding && place.path.length === 3) lines = capabilityLines(binding, knowledge, text);
+  else if (binding && place.path[3] === 'rendering' && place.path.length > 4) lines = fieldLines(place.path.slice(4), binding, knowledge, text);
+  else lines = structureLines(place.path);
   return lines ? { contents: { kind: 'markdown', value: lines.join('\n\n') }, range } : null;
+}
+
+const PROFILE_KIND = /^kind:[ \t]*["']?ClusterProfile["']?[ \t]*(#.*)?$/m;
+
+// A key of the ClusterProfile document itself (spec.platform, a binding's version, ...): its description and type.
+function structureLines(path: Path): string[] | undefined {
+  const nodes = schemasAt(ClusterProfileSchema as JsonSchema, path).filter((n) => typeof n.description === 'string');
+  const node = nodes[0];
+  if (!node) return undefined;
+  const lines = [`**${String(path[path.length - 1])}** (ClusterProfile)`, node.description!];
+  const type = nodes.find((n) => n.type !== undefined)?.type;
+  if (type !== undefined) lines.push(`Type: ${Array.isArray(type) ? type.join(' | ') : type}`);
+  return lines;
 }
 
 function capabilityLines(binding: BindingAt, knowledge: Knowledge, text: string): string[] {

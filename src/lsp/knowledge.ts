@@ -87,6 +87,9 @@ export function schemasAt(schema: JsonSchema, path: Path): JsonSchema[] {
       }
       const properties = node.properties;
       if (isSchemaObject(properties) && Object.hasOwn(properties, segment)) next.push((properties as Record<string, JsonSchema>)[segment]!);
+      // A key no property names: what the map says of its other keys (capability keys, platform components).
+      else if (isSchemaObject(node.patternProperties)) next.push(...(Object.values(node.patternProperties) as JsonSchema[]));
+      else if (isSchemaObject(node.additionalProperties)) next.push(node.additionalProperties as JsonSchema);
     }
     level = next;
     if (level.length === 0) break;

@@ -175,6 +175,16 @@ describe('kurel lsp over stdio', () => {
     expect(field?.range).toEqual({ start: { line: 13, character: 10 }, end: { line: 13, character: 23 } });
     const replicas = await client.hover(uri, { line: 10, character: 9 });
     expect(replicas).toBeNull();
+    // Keys of the document itself: what the ClusterProfile schema says.
+    expect((await client.hover(uri, { line: 5, character: 4 }))?.contents).toEqual({
+      kind: 'markdown',
+      value:
+        '**platform** (ClusterProfile)\n\nthe version each platform component of the cluster runs, such as kubernetes: "1.30"; capability fields are checked against it\n\nType: object',
+    });
+    expect((await client.hover(uri, { line: 6, character: 6 }))?.contents).toEqual({
+      kind: 'markdown',
+      value: '**kubernetes** (ClusterProfile)\n\nMAJOR.MINOR or MAJOR.MINOR.PATCH, quoted\n\nType: string',
+    });
   });
 
   it('hovers a binding with its source and resolved version', async () => {
