@@ -1,9 +1,10 @@
 import type { CompletionItem, Position } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { isSchemaObject, type JsonSchema } from '../core/json-schema.js';
+import { ClusterProfileSchema } from '../documents/cluster-profile.js';
 import { capabilitySchema } from '../operations/capability-schema.js';
 import { narrowSchema } from '../schema/narrow.js';
-import { bindingOf, type Knowledge, platformOfText, renderingSchemas, schemasAt } from './knowledge.js';
+import { bindingOf, isProfileText, type Knowledge, platformOfText, renderingSchemas, schemasAt } from './knowledge.js';
 import { parentKeys } from './yaml-at.js';
 
 /** Kinds of completion items (LSP numbers): a property, a value, a module. */
@@ -12,7 +13,7 @@ const KIND = { property: 10, value: 12, module: 9 } as const;
 /**
  * Completion in a profile (docs/editors.md), read from the lines above the cursor so that a
  * half-written file still completes: capability names under `spec.capabilities`, the keys of a
- * rendering, and the allowed values of a key, each narrowed to the profile's platform (what the
+ * rendering and of the profile itself, and the allowed values of a key, each narrowed to the profile's platform (what the
  * platform lacks is not offered); a binding's `version` offers the capability's versions.
  */
 export function completionsAt(document: TextDocument, position: Position, knowledge: Knowledge): CompletionItem[] {
@@ -20,6 +21,7 @@ export function completionsAt(document: TextDocument, position: Position, knowle
   const asKey = /^([ \t]*)([A-Za-z0-9_.-]*)$/.exec(line);
   const asValue = /^([ \t]*)([A-Za-z0-9_.-]+):[ \t]*([^\s#]*)$/.exec(line);
   const text = document.getText();
+  if (!isProfileText(text)) return [];
   if (asKey) return keyCompletions(parentPath(document, position.line, asKey[1]!.length), knowledge, text);
   if (asValue) return valueCompletions([...parentPath(document, position.line, asValue[1]!.length), asValue[2]!], knowledge, text);
   return [];
@@ -36,11 +38,14 @@ function keyCompletions(parent: string[], knowledge: Knowledge, text: string): C
       .map((c) => ({ label: c!.type, kind: KIND.module, detail: c!.description, ...(c!.availability === 'deprecated' ? { tags: [1] as 1[] } : {}) }));
   }
   const binding = bindingOf(parent, knowledge);
-  if (!binding || parent[3] !== 'rendering') return [];
+  const isRendering = binding !== undefined && parent[3] === 'rendering';
   const platform = platformOfText(text, knowledge.lintOptions);
+  // Inside a rendering, its schemas at the platform; elsewhere, the ClusterProfile schema's own keys.
+  const schemas = isRendering ? renderingSchemas(catalogue, binding).map((schema) => narrowSchema(schema, platform)) : [ClusterProfileSchema as JsonSchema];
+  const path = isRendering ? parent.slice(4) : parent;
   const items = new Map<string, CompletionItem>();
-  for (const schema of renderingSchemas(catalogue, binding)) {
-    for (const node of schemasAt(narrowSchema(schema, platform), parent.slice(4))) {
+  for (const schema of schemas) {
+    for (const node of schemasAt(schema, path)) {
       if (!isSchemaObject(node.properties)) continue;
       for (const [name, property] of Object.entries(node.properties as Record<string, JsonSchema>)) {
         if (items.has(name)) continue;

@@ -5,7 +5,7 @@ import type { JsonSchema } from '../core/json-schema.js';
 import { ClusterProfileSchema } from '../documents/cluster-profile.js';
 import { describeLifecycle, judgeLifecycle, type Lifecycle, readLifecycle } from '../schema/lifecycle.js';
 import { platformVersionOf } from '../schema/platform-version.js';
-import { type BindingAt, bindingOf, type Knowledge, platformOfText, renderingSchemas, schemasAt } from './knowledge.js';
+import { type BindingAt, bindingOf, isProfileText, type Knowledge, platformOfText, renderingSchemas, schemasAt } from './knowledge.js';
 import { placeAt } from './yaml-at.js';
 
 /**
@@ -18,7 +18,7 @@ export function hoverAt(document: TextDocument, position: Position, knowledge: K
   const text = document.getText();
   const place = placeAt(text, document.offsetAt(position));
   if (!place?.isOnKey) return null;
-  if (!PROFILE_KIND.test(text)) return null;
+  if (!isProfileText(text)) return null;
   const binding = bindingOf(place.path, knowledge);
   const range = { start: document.positionAt(place.key[0]), end: document.positionAt(place.key[1]) };
   let lines: string[] | undefined;
@@ -27,8 +27,6 @@ export function hoverAt(document: TextDocument, position: Position, knowledge: K
   else lines = structureLines(place.path);
   return lines ? { contents: { kind: 'markdown', value: lines.join('\n\n') }, range } : null;
 }
-
-const PROFILE_KIND = /^kind:[ \t]*["']?ClusterProfile["']?[ \t]*(#.*)?$/m;
 
 // A key of the ClusterProfile document itself (spec.platform, a binding's version, ...): its description and type.
 function structureLines(path: Path): string[] | undefined {

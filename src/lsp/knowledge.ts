@@ -18,6 +18,13 @@ export interface Knowledge {
   cwd: string;
 }
 
+const PROFILE_KIND = /^kind:[ \t]*["']?ClusterProfile["']?[ \t]*(#.*)?$/m;
+
+/** True when the text names the ClusterProfile kind (hovers and completion speak of profiles only). */
+export function isProfileText(text: string): boolean {
+  return PROFILE_KIND.test(text);
+}
+
 /** A binding of the profile: its key, its capability type and the version it resolved to. */
 export interface BindingAt {
   key: string;

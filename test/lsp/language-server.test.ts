@@ -204,7 +204,10 @@ describe('kurel lsp over stdio', () => {
   });
 
   it('completes capability names, rendering keys and enum values narrowed to the platform', async () => {
-    const text = PROFILE.replace('          legacyCiphers: true\n', '          mode: \n          \n    \n');
+    const text = PROFILE.replace('          legacyCiphers: true\n', '          mode: \n          \n    \n').replace(
+      '    redis-sidecar:\n',
+      '    redis-sidecar:\n      \n',
+    );
     const uri = await client.open(join(root, 'clusters/complete.yaml'), text);
     await client.diagnostics(uri);
     const values = await client.completion(uri, { line: 13, character: 16 });
@@ -217,6 +220,8 @@ describe('kurel lsp over stdio', () => {
     expect(capabilities).toContain('edge-proxy');
     expect(capabilities).toContain('redis-sidecar');
     expect(capabilities).toContain('expose');
+    const binding = await client.completion(uri, { line: 17, character: 6 });
+    expect(binding.map((c) => c.label).sort()).toEqual(['rendering', 'version']);
     const rendering = await client.completion(uri, { line: 10, character: 8 });
     expect(rendering.map((c) => c.label).sort()).toEqual(['hostNetwork', 'replicas', 'tls']);
   });
