@@ -72,6 +72,11 @@ describe('kurel lsp over stdio', () => {
     const expected = await lintOf(root, 'clusters/prod.yaml', PROFILE);
     expect(expected.map((d) => d.code).sort()).toEqual(['field-unavailable', 'unknown-field', 'unpinned-capability', 'wrong-type']);
     expect(got).toEqual(expected);
+    // Each links the page kurel explain prints.
+    const published = await client.diagnostics(uri);
+    expect(published.map((d) => d.codeDescription?.href.slice(d.codeDescription.href.indexOf('/docs/')))).toEqual(
+      expected.map((d) => `/docs/codes/${d.code}.md`),
+    );
   });
 
   it('fixes each diagnostic with its code action, and each fix makes its diagnostic go', async () => {
