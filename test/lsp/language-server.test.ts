@@ -237,11 +237,11 @@ describe('kurel lsp over stdio', () => {
     const location = await client.definition(uri, { line: 14, character: 8 });
     expect(location).toEqual({
       uri: pathToFileURL(join(root, 'definitions/redis-sidecar-1.1.0.yaml')).href,
-      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      range: { start: { line: 3, character: 8 }, end: { line: 3, character: 21 } },
     });
     expect(await client.definition(uri, { line: 8, character: 6 })).toEqual({
       uri: pathToFileURL(join(root, 'definitions/edge-proxy.yaml')).href,
-      range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
+      range: { start: { line: 3, character: 8 }, end: { line: 3, character: 18 } },
     });
   });
 
