@@ -128,6 +128,9 @@ describe('the kurel-lint pre-commit hook', () => {
     });
     const run = runHook(hook, repo);
     expect({ code: run.code, output: run.output }).toEqual({ code: 0, output: '1 profile and 2 definition files checked: no problems\n' });
+    // A name with spaces reaches lint as one argument (no configuration here: the capability is unknown).
+    const spaced = runHook(hook, stagedRepository({ 'my clusters/prod one.yaml': PROFILE }));
+    expect(spaced.output).toContain('my clusters/prod one.yaml:9:5 warning unknown-capability');
     const none = runHook(hook, stagedRepository({ 'deploy/configmap.yaml': 'apiVersion: v1\nkind: ConfigMap\n' }));
     expect({ code: none.code, output: none.output }).toEqual({ code: 0, output: '' });
   });
