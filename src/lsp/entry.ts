@@ -148,7 +148,7 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
     await connection.sendDiagnostics({ uri, version: document.version, diagnostics });
   };
 
-  // The open file's last judgement, once it is of the text the client holds now.
+  // The open file, its repository and its last judgement (requests read positions from the text the client holds now).
   const known = (uri: string) => {
     const document = documents.get(uri);
     const file = open.get(uri);
