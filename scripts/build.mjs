@@ -141,7 +141,14 @@ try {
     ...common,
     // The worker threads of `kurel serve` share the CLI's chunks; piscina stays external, since it
     // starts its own worker script from its package folder.
-    entryPoints: { cli: 'src/cli/main.ts', 'serve-worker': 'src/http/work/worker.ts', 'lint-worker': 'src/cli/lint-worker.ts' },
+    // `kurel lint --jobs` and `kurel lsp` judge files in threads of their own, started from
+    // lint-worker.js and lsp-worker.js.
+    entryPoints: {
+      cli: 'src/cli/main.ts',
+      'serve-worker': 'src/http/work/worker.ts',
+      'lint-worker': 'src/cli/lint-worker.ts',
+      'lsp-worker': 'src/lsp/judge-worker.ts',
+    },
     plugins: [bundleStartupPackages],
     define: Object.fromEntries(Object.entries(LAZY_PACKAGES).map(([name, constant]) => [constant, JSON.stringify(`./${name}.cjs`)])),
     metafile: true,

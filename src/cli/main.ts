@@ -4,6 +4,7 @@ import { fileDiagnostic } from '../core/diagnostics.js';
 import { stringifyJson } from '../core/json-text.js';
 import { VERSION } from '../core/version.js';
 import { type EnvelopeShape, envelopeOf } from '../operations/envelopes.js';
+import { registerLspCommand } from './commands/lsp.js';
 import { EXIT } from './exit-code.js';
 import { LINT_FORMATS } from './format/index.js';
 import { COLOR_CHOICES } from './format/text.js';
@@ -293,6 +294,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
       setExit(await runServe(options, io));
     });
 
+  registerLspCommand(program, setExit);
   return program;
 }
 

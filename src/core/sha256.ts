@@ -9,6 +9,11 @@ let createHash: CreateHash | undefined;
  * start (DESIGN §6).
  */
 export function sha256Digest(text: string): string {
+  return `sha256:${sha256Hex(text)}`;
+}
+
+/** The hex SHA-256 of bytes, or of a text's UTF-8 bytes; `node:crypto` is loaded on first use. */
+export function sha256Hex(content: string | Uint8Array): string {
   createHash ??= (createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto')).createHash;
-  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+  return createHash('sha256').update(content).digest('hex');
 }

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import {
   closeSync,
   fchmodSync,
@@ -17,13 +16,14 @@ import {
   writeSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { sha256Hex } from '../core/sha256.js';
 
 /** The prefix of every temporary file kurel writes beside a file it replaces (README "Writing files"). */
 export const TEMPORARY_PREFIX = '.kurel-tmp-';
 
 /** The SHA-256 of a file's bytes as read, to tell later whether the file still holds them. */
 export function contentDigest(content: string | Uint8Array): string {
-  return createHash('sha256').update(content).digest('hex');
+  return sha256Hex(content);
 }
 
 /** One file to replace: where it is, what it held when read, and its new content. */

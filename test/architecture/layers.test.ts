@@ -7,8 +7,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /**
  * The floors of ARCHITECTURE.md and what each may import, lowest first. A module imports
- * only its own floor and the floors listed for it; the CLI reaches the HTTP service through
- * its one entry.
+ * only its own floor and the floors listed for it; the CLI reaches the HTTP service and the
+ * language server through their entries.
  */
 const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'src/core': [],
@@ -20,7 +20,24 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   'src/catalogue': ['src/core', 'src/files', 'src/yaml', 'src/schema', 'src/documents', 'handlers'],
   'src/operations': ['src/core', 'src/yaml', 'src/schema', 'src/documents', 'src/catalogue'],
   'src/http': ['src/core', 'src/files', 'src/yaml', 'src/schema', 'src/documents', 'src/catalogue', 'src/operations'],
-  'src/cli': ['src/core', 'src/files', 'src/yaml', 'src/schema', 'src/documents', 'src/catalogue', 'src/operations', 'src/http/entry.ts'],
+  // The language server puts a repository together with the modules `kurel lint` uses for its configuration, handlers, lockfile, globs and platform flags.
+  'src/lsp': [
+    'src/core',
+    'src/files',
+    'src/yaml',
+    'src/schema',
+    'src/documents',
+    'src/catalogue',
+    'src/operations',
+    'src/cli/apply-config.ts',
+    'src/cli/command-catalogue.ts',
+    'src/cli/command-lockfile.ts',
+    'src/cli/glob.ts',
+    'src/cli/io.ts',
+    'src/cli/platform-flags.ts',
+    'src/cli/run-config.ts',
+  ],
+  'src/cli': ['src/core', 'src/files', 'src/yaml', 'src/schema', 'src/documents', 'src/catalogue', 'src/operations', 'src/http/entry.ts', 'src/lsp/entry.ts'],
   'src/index.ts': ['src/core', 'src/files', 'src/yaml', 'src/schema', 'src/documents', 'handlers', 'src/catalogue', 'src/operations'],
 };
 

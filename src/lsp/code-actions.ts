@@ -1,0 +1,165 @@
+import type { CodeAction, Diagnostic as LspDiagnostic, TextEdit as LspTextEdit, Range } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Catalogue } from '../catalogue/catalogue.js';
+import { RAISE_ONLY_CODES } from '../core/diagnostics.js';
+import { compareVersions } from '../core/versions.js';
+import type { LintOptions, ProfileOutcome } from '../operations/lint.js';
+import { migrateInputs } from '../operations/migrate.js';
+import { editYamlText } from '../yaml/text-edits.js';
+import { dataOf } from './protocol-diagnostics.js';
+import { placeAt } from './yaml-at.js';
+
+/** What the code actions of one request may use besides the document. */
+export interface ActionContext {
+  /** The name lint gives the file. */
+  file: string;
+  /** The kurel diagnostics the client sent back for the range. */
+  diagnostics: readonly LspDiagnostic[];
+  /** The catalogue and profile of the file's last judgement, for the binding actions. */
+  catalogue: Catalogue | undefined;
+  profile: ProfileOutcome | undefined;
+  lintOptions: LintOptions;
+}
+
+/** How many later versions a binding offers to migrate to (the newest first). */
+const MIGRATION_CHOICES = 3;
+
+/**
+ * The quick fixes of a range (docs/editors.md): a diagnostic's hint applied (the did-you-mean
+ * key, a value quoted or unquoted as the hint writes it, the `version` an unpinned binding
+ * needs), a `# kurel-disable-next-line` comment for any diagnostic a comment may silence, and
+ * the migration of the binding under the cursor to a later version, through `kurel migrate`'s
+ * own edits.
+ */
+export function codeActions(document: TextDocument, range: Range, context: ActionContext): CodeAction[] {
+  const actions: CodeAction[] = [];
+  for (const diagnostic of context.diagnostics) {
+    const data = dataOf(diagnostic);
+    if (!data) continue;
+    const fix = data.hint === undefined ? undefined : hintFix(document, diagnostic, data.hint, data.path);
+    if (fix)
+      actions.push({ title: fix.title, kind: 'quickfix', diagnostics: [diagnostic], isPreferred: true, edit: { changes: { [document.uri]: fix.edits } } });
+    const code = typeof diagnostic.code === 'string' ? diagnostic.code : undefined;
+    if (code && !RAISE_ONLY_CODES.has(code)) actions.push(suppression(document, diagnostic, code));
+  }
+  for (const action of bindingActions(document, range, context)) actions.push(action);
+  return actions;
+}
+
+// Hints that name the text to write in place of the value or key the diagnostic points at.
+const REPLACEMENTS: readonly { pattern: RegExp; title: (text: string) => string; text: (match: RegExpMatchArray) => string }[] = [
+  { pattern: /^did you mean (.+)\?$/, title: (t) => `change to ${t}`, text: (m) => m[1]! },
+  { pattern: /^quote it(?: with a unit)?: (".*")$/, title: (t) => `write ${t}`, text: (m) => m[1]! },
+  { pattern: /^remove the quotes: (.+)$/, title: (t) => `write ${t}`, text: (m) => m[1]! },
+  { pattern: /^write (true|false) \(YAML 1\.2 reads /, title: (t) => `write ${t}`, text: (m) => m[1]! },
+  { pattern: /^write (\S+) without quotes$/, title: (t) => `write ${t}`, text: (m) => m[1]! },
+];
+
+function hintFix(document: TextDocument, diagnostic: LspDiagnostic, hint: string, pointer: string): { title: string; edits: LspTextEdit[] } | undefined {
+  if (diagnostic.code === 'unpinned-capability') return pinFix(document, hint, pointer);
+  for (const replacement of REPLACEMENTS) {
+    const match = hint.match(replacement.pattern);
+    if (!match) continue;
+    let text = replacement.text(match);
+    const written = document.getText(diagnostic.range);
+    // A renamed key keeps the quotes it was written with.
+    if (diagnostic.code === 'unknown-field' && /^["']/.test(written)) text = `${written[0]}${text}${written[0]}`;
+    return { title: replacement.title(text), edits: [{ range: diagnostic.range, newText: text }] };
+  }
+  return undefined;
+}
+
+// `add version: "1.1" to stay on 1.1.0`: the binding gets that `version`, as `kurel migrate` writes a key.
+function pinFix(document: TextDocument, hint: string, pointer: string): { title: string; edits: LspTextEdit[] } | undefined {
+  const match = hint.match(/^add version: ("[^"]*")/);
+  if (!match) return undefined;
+  const version = JSON.parse(match[1]!) as string;
+  const edits = yamlEdits(document, [{ kind: 'insert-first', path: pathOf(pointer), key: 'version', value: version }]);
+  return edits ? { title: `pin to version "${version}"`, edits } : undefined;
+}
+
+function suppression(document: TextDocument, diagnostic: LspDiagnostic, code: string): CodeAction {
+  const line = diagnostic.range.start.line;
+  const text = document.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } });
+  const indent = /^[ \t]*/.exec(text)![0];
+  const newText = `${indent}# kurel-disable-next-line ${code} -- reason\n`;
+  return {
+    title: `silence ${code} on this line (# kurel-disable-next-line)`,
+    kind: 'quickfix',
+    diagnostics: [diagnostic],
+    edit: { changes: { [document.uri]: [{ range: { start: { line, character: 0 }, end: { line, character: 0 } }, newText }] } },
+  };
+}
+
+// On a binding of a versioned definition: pin it to the version it resolves to, when it has no pin; migrate it to a later version.
+function bindingActions(document: TextDocument, range: Range, context: ActionContext): CodeAction[] {
+  const { catalogue, profile } = context;
+  if (!catalogue || !profile) return [];
+  const text = document.getText();
+  const place = placeAt(text, document.offsetAt(range.start));
+  if (!place || place.path.length < 3 || place.path[0] !== 'spec' || place.path[1] !== 'capabilities') return [];
+  const binding = profile.bindings.find((b) => b.key === place.path[2]);
+  if (!binding?.version || catalogue.versionSource(binding.type) !== 'definition') return [];
+  const from = binding.version;
+  const actions: CodeAction[] = [];
+  // Without --require-pinned there is no diagnostic (and no hint): the pin is the exact version it resolves to.
+  if (binding.pin === undefined && !context.diagnostics.some((d) => d.code === 'unpinned-capability')) {
+    const edits = yamlEdits(document, [{ kind: 'insert-first', path: ['spec', 'capabilities', binding.key], key: 'version', value: from }]);
+    if (edits) actions.push({ title: `pin ${binding.key} to version "${from}"`, kind: 'refactor.rewrite', edit: { changes: { [document.uri]: edits } } });
+  }
+  const later = catalogue
+    .versionsOf(binding.type)
+    .filter((v) => compareVersions(v, from) > 0)
+    .sort((a, b) => compareVersions(b, a))
+    .slice(0, MIGRATION_CHOICES);
+  for (const version of later) {
+    const { lintOptions } = context;
+    const report = migrateInputs([{ file: context.file, content: text, origin: 'argument' }], catalogue, [{ name: binding.type, version }], {
+      strictCapabilities: lintOptions.strictCapabilities === true,
+      requirePinned: lintOptions.requirePinned === true,
+      platform: lintOptions.platform,
+      lock: lintOptions.lock,
+    });
+    const migrated = report.files.find((f) => f.path === context.file);
+    if (report.fatal || !migrated?.changed) continue;
+    actions.push({
+      title: `migrate ${binding.type} to ${version} (kurel migrate)`,
+      kind: 'refactor.rewrite',
+      edit: { changes: { [document.uri]: [wholeChange(document, migrated.before, migrated.after)] } },
+    });
+  }
+  return actions;
+}
+
+// One edit spanning what differs between the texts, so the editor keeps the cursor and folds elsewhere.
+function wholeChange(document: TextDocument, before: string, after: string): LspTextEdit {
+  const bom = document.getText().startsWith('\uFEFF') ? 1 : 0;
+  let start = 0;
+  while (start < before.length && start < after.length && before[start] === after[start]) start++;
+  let end = 0;
+  while (end < before.length - start && end < after.length - start && before[before.length - 1 - end] === after[after.length - 1 - end]) end++;
+  return {
+    range: { start: document.positionAt(start + bom), end: document.positionAt(before.length - end + bom) },
+    newText: after.slice(start, after.length - end),
+  };
+}
+
+function yamlEdits(document: TextDocument, edits: Parameters<typeof editYamlText>[1]): LspTextEdit[] | undefined {
+  try {
+    const edited = editYamlText(document.getText(), edits);
+    if (edited.refusals.length > 0) return undefined;
+    return edited.changes.map((c) => ({ range: { start: document.positionAt(c.start), end: document.positionAt(c.end) }, newText: c.text }));
+  } catch {
+    // The text changed since it was judged and no longer holds the path.
+    return undefined;
+  }
+}
+
+/** A JSON Pointer as a data path (RFC 6901); every segment a key, which is how a binding path reads. */
+export function pathOf(pointer: string): string[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+}

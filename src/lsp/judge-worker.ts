@@ -1,0 +1,34 @@
+// The entry of `kurel lsp`'s judging thread (bundled as dist/lsp-worker.js): it judges one text at
+// a time, so the server's own thread keeps answering while a large file is judged, and a
+// judgement past its deadline is ended by ending the thread (docs/editors.md).
+import { parentPort, workerData } from 'node:worker_threads';
+import { judgeText } from './judge.js';
+import type { JudgeReply, JudgeRequest } from './judge-messages.js';
+import { openRepository, type Repository, type RepositoryFlags } from './repository.js';
+
+const flags = workerData as RepositoryFlags;
+const repositories = new Map<string, Promise<Repository>>();
+
+parentPort?.on('message', (request: JudgeRequest) => {
+  if (request.kind === 'stale') {
+    for (const root of request.roots) repositories.delete(root);
+    return;
+  }
+  void answer(request).then((reply) => parentPort?.postMessage(reply satisfies JudgeReply));
+});
+
+async function answer(request: Extract<JudgeRequest, { kind: 'judge' }>): Promise<JudgeReply> {
+  try {
+    let repository = repositories.get(request.root);
+    if (!repository) {
+      repository = openRepository(request.root, flags);
+      repositories.set(request.root, repository);
+    }
+    const opened = await repository;
+    parentPort?.postMessage({ id: request.id, started: true } satisfies JudgeReply);
+    const judgement = await judgeText(opened, request.path, request.text);
+    return { id: request.id, ok: true, diagnostics: judgement.diagnostics, profile: judgement.profile };
+  } catch (err) {
+    return { id: request.id, ok: false, message: err instanceof Error ? err.message : String(err) };
+  }
+}

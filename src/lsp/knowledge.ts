@@ -1,0 +1,115 @@
+import type { Catalogue } from '../catalogue/catalogue.js';
+import { isMap } from '../core/data.js';
+import type { Path } from '../core/diagnostics.js';
+import { isSchemaObject, type JsonSchema } from '../core/json-schema.js';
+import { capabilityType } from '../documents/common.js';
+import type { LintOptions, ProfileOutcome } from '../operations/lint.js';
+import { declaredPlatform, effectivePlatform } from '../operations/platform.js';
+import type { Platform } from '../schema/platform-version.js';
+import { yaml } from '../yaml/yaml-lib.js';
+import { PARSED_TEXT_LIMIT } from './yaml-at.js';
+
+/** What hovers, completion and go to definition know of an open file: its last judgement's. */
+export interface Knowledge {
+  catalogue: Catalogue;
+  profile: ProfileOutcome | undefined;
+  lintOptions: LintOptions;
+  /** The folder lint runs from: the catalogue names definition files relative to it. */
+  cwd: string;
+}
+
+const PROFILE_KIND = /^kind:[ \t]*["']?ClusterProfile["']?[ \t]*(#.*)?$/m;
+
+/** True when the text names the ClusterProfile kind (hovers and completion speak of profiles only). */
+export function isProfileText(text: string): boolean {
+  return PROFILE_KIND.test(text);
+}
+
+/** A binding of the profile: its key, its capability type and the version it resolved to. */
+export interface BindingAt {
+  key: string;
+  type: string;
+  version: string | undefined;
+  pin: string | undefined;
+}
+
+/** The binding a path of a profile is in (`spec.capabilities.<key>...`), or undefined. */
+export function bindingOf(path: Path, knowledge: Knowledge): BindingAt | undefined {
+  if (path.length < 3 || path[0] !== 'spec' || path[1] !== 'capabilities') return undefined;
+  const key = String(path[2]);
+  const resolved = knowledge.profile?.bindings.find((b) => b.key === key);
+  return { key, type: resolved?.type ?? capabilityType(key), version: resolved?.version, pin: resolved?.pin };
+}
+
+/**
+ * The platform the profile text is judged at: the run's default, its own `spec.platform`, the
+ * overrides. The last text read is kept (hovers and completion ask again at every move); a text
+ * over {@link PARSED_TEXT_LIMIT} is read up to its block `capabilities:` key, where
+ * `spec.platform` is written.
+ */
+export function platformOfText(text: string, options: LintOptions): Platform {
+  if (lastPlatform?.text !== text) lastPlatform = { text, declared: declaredOf(text) };
+  return effectivePlatform(declaredPlatform(lastPlatform.declared), options.platform);
+}
+
+let lastPlatform: { text: string; declared: unknown } | undefined;
+
+function declaredOf(text: string): unknown {
+  let head = text;
+  if (text.length > PARSED_TEXT_LIMIT) {
+    const capabilities = text.search(/\n {2}capabilities:/);
+    head = capabilities === -1 ? '' : text.slice(0, capabilities + 1);
+  }
+  try {
+    const data = yaml().parse(head, { uniqueKeys: false, strict: false, maxAliasCount: 100 }) as unknown;
+    return isMap(data) && isMap(data.spec) ? data.spec.platform : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The schemas that judge a binding's rendering, definition first, as lint applies them. */
+export function renderingSchemas(catalogue: Catalogue, binding: BindingAt): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  const definition = catalogue.definition(binding.type, binding.version);
+  if (definition) out.push(definition.schema);
+  const handler = catalogue.handler(binding.type)?.handler;
+  if (handler?.renderingSchema) out.push(handler.renderingSchema as JsonSchema);
+  return out;
+}
+
+/**
+ * The schema nodes that describe the value at `path` below `schema`: through `properties`,
+ * `items` and every branch of `allOf`, `anyOf` and `oneOf` (a union's branches each say what
+ * they know). The walk is bounded by the path's length and the schema's branching.
+ */
+export function schemasAt(schema: JsonSchema, path: Path): JsonSchema[] {
+  let level: JsonSchema[] = [schema];
+  for (const segment of path) {
+    const next: JsonSchema[] = [];
+    for (const node of level.flatMap(branches)) {
+      if (typeof segment === 'number' || /^\d+$/.test(String(segment))) {
+        if (isSchemaObject(node.items)) next.push(node.items as JsonSchema);
+        continue;
+      }
+      const properties = node.properties;
+      if (isSchemaObject(properties) && Object.hasOwn(properties, segment)) next.push((properties as Record<string, JsonSchema>)[segment]!);
+      // A key no property names: what the map says of its other keys (capability keys, platform components).
+      else if (isSchemaObject(node.patternProperties)) next.push(...(Object.values(node.patternProperties) as JsonSchema[]));
+      else if (isSchemaObject(node.additionalProperties)) next.push(node.additionalProperties as JsonSchema);
+    }
+    level = next;
+    if (level.length === 0) break;
+  }
+  return level.flatMap(branches);
+}
+
+/** A node and the branches of its `allOf`, `anyOf` and `oneOf`, depth first. */
+export function branches(node: JsonSchema): JsonSchema[] {
+  const out: JsonSchema[] = [node];
+  for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
+    const list = node[keyword];
+    if (Array.isArray(list)) for (const sub of list) if (isSchemaObject(sub)) out.push(...branches(sub as JsonSchema));
+  }
+  return out;
+}

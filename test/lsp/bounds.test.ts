@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runKurel } from '../helpers/cli.js';
+import { LspClient } from './client.js';
+import { EDGE_PROXY, PROFILE, writeRepository } from './repository-fixture.js';
+
+const COSTLY = readFileSync(fileURLToPath(new URL('../fixtures/plugins/costly.mjs', import.meta.url)), 'utf8');
+
+/** A repository whose configuration loads the plugin of handlers that cost what a test asks. */
+function costlyRepository(): string {
+  return writeRepository({
+    '.kurel.yaml': 'definitions: [definitions]\nplugins: [./plugins/costly.mjs]\n',
+    'plugins/costly.mjs': COSTLY,
+    'definitions/edge-proxy.yaml': EDGE_PROXY,
+  });
+}
+
+/** A profile binding one handler of the costly plugin with `rendering`. */
+function costlyProfile(binding: string): string {
+  return [
+    'apiVersion: launcher.gokure.dev/v1alpha1',
+    'kind: ClusterProfile',
+    'metadata:',
+    '  name: costly',
+    'spec:',
+    '  capabilities:',
+    `    ${binding}`,
+    '',
+  ].join('\n');
+}
+
+/** A clean profile of at least `bytes` bytes: edge-proxy bindings. */
+function largeProfile(bytes: number): string {
+  const lines = [
+    'apiVersion: launcher.gokure.dev/v1alpha1',
+    'kind: ClusterProfile',
+    'metadata:',
+    '  name: large',
+    'spec:',
+    '  platform:',
+    '    kubernetes: "1.32"',
+    '  capabilities:',
+  ];
+  let size = lines.join('\n').length;
+  for (let i = 0; size < bytes; i++) {
+    const binding = `    edge-proxy.s${i}:\n      rendering:\n        replicas: ${i % 7}\n        hostNetwork: true`;
+    lines.push(binding);
+    size += binding.length + 1;
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe('kurel lsp bounds', () => {
+  let client: LspClient | undefined;
+  afterEach(async () => {
+    await client?.stop().catch(() => client?.kill());
+    client = undefined;
+  });
+
+  // A clean file is what lint reads by its fast path; one with a problem is read in full for positions, several times slower.
+  it("answers a 5 MB open profile within its deadline, with lint's diagnostics", { timeout: 120_000 }, async () => {
+    const text = largeProfile(5 * 1024 * 1024);
+    const root = writeRepository({ '.kurel.yaml': 'definitions: [definitions]\n', 'definitions/edge-proxy.yaml': EDGE_PROXY, 'clusters/large.yaml': text });
+    client = await LspClient.start(root, ['--deadline', '60000']);
+    const uri = await client.open(join(root, 'clusters/large.yaml'), text);
+    const got = await client.diagnostics(uri, () => true, 90_000);
+    const run = await runKurel(['lint', 'clusters/large.yaml', '--format', 'json'], { cwd: root });
+    const lint = (JSON.parse(run.stdout) as { diagnostics: { code: string; message: string; line: number; column: number }[] }).diagnostics;
+    expect(run.code).toBe(0);
+    expect(got.map((d) => [d.code, d.message, d.range.start.line + 1, d.range.start.character + 1])).toEqual(
+      lint.map((d) => [d.code, d.message, d.line, d.column]),
+    );
+    // A hover on a text this large reads the lines around it, and the platform from the lines above the bindings.
+    const hover = await client.hover(uri, { line: 11, character: 10 });
+    expect(hover?.contents).toEqual({
+      kind: 'markdown',
+      value: '**hostNetwork** (capability `edge-proxy`)\n\nType: boolean\n\nLifecycle: introduced in Kubernetes 1.10 (at kubernetes 1.32: available)',
+    });
+  });
+
+  it('reports a judgement past its deadline on the file, and goes on judging', async () => {
+    const root = costlyRepository();
+    client = await LspClient.start(root, ['--deadline', '1000']);
+    const spinning = await client.open(join(root, 'spinning.yaml'), costlyProfile('spin: {rendering: {ms: 600000}}'));
+    expect((await client.diagnostics(spinning)).map((d) => [d.severity, d.message, d.range.start])).toEqual([
+      [1, 'kurel could not judge this file within 1000 ms', { line: 0, character: 0 }],
+    ]);
+    const other = await client.open(join(root, 'other.yaml'), PROFILE);
+    expect((await client.diagnostics(other)).map((d) => d.code)).toContain('unknown-field');
+    await client.change(spinning, costlyProfile('spin: {rendering: {ms: 0}}'));
+    expect(await client.diagnostics(spinning)).toEqual([]);
+  });
+
+  it('reports a judgement that exhausts its heap on the file, and goes on judging', async () => {
+    const root = costlyRepository();
+    client = await LspClient.start(root, ['--memory', '128']);
+    const hog = await client.open(join(root, 'hog.yaml'), costlyProfile('hog: {rendering: {}}'));
+    const [failure, ...rest] = await client.diagnostics(hog);
+    expect(rest).toEqual([]);
+    expect(failure?.message).toMatch(/^kurel could not judge this file: .*memory/);
+    const other = await client.open(join(root, 'other.yaml'), PROFILE);
+    expect((await client.diagnostics(other)).map((d) => d.code)).toContain('unknown-field');
+  });
+});
