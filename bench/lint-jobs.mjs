@@ -56,9 +56,12 @@ try {
   const rss = { kurel: median(memory.kurel), floor: median(memory.floor) };
 
   console.log(`lint-jobs: generated profiles of 1 to 2 KB; median of ${RUNS} alternating runs`);
-  for (const [key, { args }] of Object.entries(commands)) console.log(`  ${key.padEnd(13)} ${ms(time[key]).padStart(10)}  ${args.slice(1).join(' ').replaceAll(scratch, '…')}`);
+  for (const [key, { args }] of Object.entries(commands))
+    console.log(`  ${key.padEnd(13)} ${ms(time[key]).padStart(10)}  ${args.slice(1).join(' ').replaceAll(scratch, '…')}`);
   console.log(`  peak RSS, median of ${MEMORY_RUNS}: kurel lint ${rss.kurel.toFixed(1)} MiB, js-yaml read-only ${rss.floor.toFixed(1)} MiB (10,000 files)`);
-  console.log(`  ratios: jobs 1 / jobs 2 ${ratio(time.jobs1 / time.jobs2)}; 10% mistakes / floor ${ratio(time.mixed / time.mixedFloor)}; / ajv-cli ${ratio(time.mixedMany / time.mixedManyAjv)}`);
+  console.log(
+    `  ratios: jobs 1 / jobs 2 ${ratio(time.jobs1 / time.jobs2)}; 10% mistakes / floor ${ratio(time.mixed / time.mixedFloor)}; / ajv-cli ${ratio(time.mixedMany / time.mixedManyAjv)}`,
+  );
   budgets.atLeast('lint 10,000 profiles: --jobs 1 / --jobs 2 (issue 28)', time.jobs1 / time.jobs2, 1.6);
   budgets.atMost('lint 1,000 profiles, 10% with mistakes / js-yaml read-only floor (issue 28)', time.mixed / time.mixedFloor, 2);
   budgets.below('lint 10,000 profiles, 10% with mistakes / ajv-cli --all-errors on the same files (issue 28)', time.mixedMany / time.mixedManyAjv, 1);
