@@ -53,6 +53,7 @@ export async function runLock(paths: readonly string[], flags: LockCommandOption
       definitionDirs: options.definitions,
       definitionFiles: options.capabilityDef,
       ...(options.stdinFilepath ? { stdinName: options.stdinFilepath } : {}),
+      cwd: io.cwd,
     },
     io.stdin,
   );

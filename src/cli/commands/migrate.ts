@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { appendAll, compareBytes } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic, hasErrors } from '../../core/diagnostics.js';
 import { stringifyJson } from '../../core/json-text.js';
@@ -88,7 +89,7 @@ export async function runMigrate(paths: readonly string[], flags: MigrateCommand
   if (options.write && code === EXIT.ok) {
     const changed = report.files.filter((f) => f.changed);
     try {
-      rewriteFilesAtomically(changed.map((f) => ({ path: f.path, content: f.bom ? `\ufeff${f.after}` : f.after })));
+      rewriteFilesAtomically(changed.map((f) => ({ path: resolve(io.cwd, f.path), content: f.bom ? `\ufeff${f.after}` : f.after })));
       written = changed.length > 0;
     } catch (err) {
       const reason = (err as NodeJS.ErrnoException).code ?? String(err);

@@ -56,6 +56,7 @@ export async function runOutdated(paths: readonly string[], flags: OutdatedComma
       definitionDirs: options.definitions,
       definitionFiles: options.capabilityDef,
       ...(options.stdinFilepath ? { stdinName: options.stdinFilepath } : {}),
+      cwd: io.cwd,
     },
     io.stdin,
   );
