@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runCli } from '../../src/cli/main.js';
 import type { CommandIo } from '../../src/cli/io.js';
+import { runCli } from '../../src/cli/main.js';
 
 /** The built CLI the package ships (the e2e tests run it as a process; `test/setup/build-dist.ts` keeps it current). */
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
@@ -30,7 +30,7 @@ export interface RunOptions {
 export async function runKurel(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
-  const input = options.input === undefined ? new Uint8Array() : typeof options.input === 'string' ? Buffer.from(options.input) : options.input;
+  const input = Buffer.from(options.input ?? '');
   const io: CommandIo = {
     stdout: (text) => {
       stdout += text;
