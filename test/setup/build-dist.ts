@@ -7,8 +7,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 // Everything scripts/build.mjs reads: the sources it bundles, the console, its own settings.
 const INPUTS = ['src', 'handlers', 'console', 'scripts/build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
-// The file the build writes last (it swaps the whole folder in at once), and the one spawned tests run.
-const OUTPUT = join(ROOT, 'dist', 'cli.js');
+// The file spawned tests run; the build swaps the whole of dist/ in at once, so it is as new as the rest.
+const OUTPUT = join('dist', 'cli.js');
 
 /** The newest modification time under `path` (a file or a folder), in milliseconds. */
 function newest(path: string): number {
@@ -22,11 +22,11 @@ function newest(path: string): number {
   return latest;
 }
 
-/** True when `dist/` is missing or older than any input of the build. */
-export function distIsStale(): boolean {
-  if (!existsSync(OUTPUT)) return true;
-  const built = statSync(OUTPUT).mtimeMs;
-  return INPUTS.some((input) => existsSync(join(ROOT, input)) && newest(join(ROOT, input)) > built);
+/** True when `root`'s `dist/` is missing or older than any input of the build. */
+export function distIsStale(root: string = ROOT): boolean {
+  if (!existsSync(join(root, OUTPUT))) return true;
+  const built = statSync(join(root, OUTPUT)).mtimeMs;
+  return INPUTS.some((input) => existsSync(join(root, input)) && newest(join(root, input)) > built);
 }
 
 /**
