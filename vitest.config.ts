@@ -1,9 +1,64 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// The tests whose point is a real process: the built CLI spawned (under a heap ceiling, with
+// signals, real pipes and its start), `kurel serve` listening, Chromium, `npm pack`, Docker,
+// kubectl and tsc. Everything else runs in-process (the CLI through `runCli`): the `unit` project.
+const E2E = [
+  'test/package.test.ts',
+  'test/deploy/**/*.test.ts',
+  'test/console/browser.test.ts',
+  // Hostile inputs at scale: through the built CLI under a small heap ceiling (test/hostile/bounded-cli.ts)
+  // or with its real stack, and the positioning of tens of thousands of problems.
+  'test/hostile/*.test.ts',
+  'test/http/serve.test.ts',
+  'test/http/serve-tls-watch.test.ts',
+  'test/http/contract.test.ts',
+  'test/http/errors.test.ts',
+  'test/http/isolation.test.ts',
+  'test/http/reload.test.ts',
+  'test/http/server.test.ts',
+  'test/http/tls.test.ts',
+  'test/http/versions.test.ts',
+  'test/cli/spawned.test.ts',
+  'test/cli/start-path.test.ts',
+  'test/cli/types.test.ts',
+  'test/cli/config-versions.test.ts',
+  'test/definitions/definition-patterns.test.ts',
+  'test/versions/readme-*.test.ts',
+];
+
+// In-process tests that look at what a fresh start loads: each runs with modules of its own.
+const FRESH_MODULES = ['test/schema/pattern.test.ts'];
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // dist/ rebuilt when older than its sources (test/setup/build-dist.ts); property run counts (test/helpers/property.ts).
+    globalSetup: ['test/setup/build-dist.ts'],
+    setupFiles: ['test/setup/fast-check.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...E2E, ...FRESH_MODULES],
+          // In-process tests share a worker thread's loaded modules from file to file: about half
+          // the time of loading kurel again for each file. Nothing in them changes process-wide
+          // state (runKurel passes the folder, environment and input through the CLI's io).
+          pool: 'threads',
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'unit-isolated', include: FRESH_MODULES, pool: 'threads' },
+      },
+      {
+        extends: true,
+        test: { name: 'e2e', include: E2E },
+      },
+    ],
   },
 });

@@ -1,5 +1,5 @@
 import './styles.css';
-import { createCatalogueView, type CatalogueView } from './catalogue/catalogue-view.js';
+import { type CatalogueView, createCatalogueView } from './catalogue/catalogue-view.js';
 import { h } from './dom.js';
 import type { PlaygroundView } from './playground/playground-view.js';
 

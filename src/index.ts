@@ -1,36 +1,38 @@
+// kurel's library API: what a program embedding kurel needs, and nothing it would have to keep
+// up with as kurel's internals change. The list is recorded in api/kurel.api.md and checked by
+// test/architecture/public-api.test.ts; a change to it is a change of the package's API.
+
+// Handlers: the built-ins, and what a plugin or an embedding program writes.
 export { BUILTIN_HANDLERS } from '../handlers/index.js';
+// Catalogues: handlers, plugins and definitions put together; loading them from files.
 export {
   type CapabilityDefinitionEntry,
   Catalogue,
   type CatalogueExtension,
   type CreateCatalogueOptions,
   createCatalogue,
-  type HandlerCandidate,
   type HandlerSource,
   type RegisteredHandler,
   type RenderingCheck,
 } from './catalogue/catalogue.js';
 export { RegistryError } from './catalogue/errors.js';
 export { type CatalogueLoad, type CatalogueSources, loadCatalogue, loadHandlers } from './catalogue/load-catalogue.js';
-export { addPlugins, loadPlugins, PluginLoadError, withPlugins } from './catalogue/load-plugins.js';
-export { registryDigest } from './catalogue/registry-digest.js';
+export { addPlugins, PluginLoadError } from './catalogue/load-plugins.js';
+// Diagnostics and the inputs and reports of the operations.
 export { DIAGNOSTIC_CODES, type Diagnostic, type DiagnosticCode, type Issue, type Path, type Severity } from './core/diagnostics.js';
 export type { FileReport, InputFile, InputOrigin, ResolvedProfile } from './core/input.js';
 export type { JsonSchema, JsonType } from './core/json-schema.js';
 export { VERSION } from './core/version.js';
-export { latestVersion, refuseDefinitionVersion, refusePin, resolvePin } from './core/versions.js';
+// The documents' own schemas, and the lockfile.
 export { ApplicationSchema } from './documents/application.js';
 export { CapabilityDefinitionSchema } from './documents/capability-definition.js';
 export { CapabilityLockSchema, type LockData, readLock, writeLockText } from './documents/capability-lock.js';
-export { compareDefinitions, type DefinitionChange, type DefinitionComparison } from './documents/compare-definitions.js';
-export { type CompiledDefinition, compileDefinition, type DefinitionCompilation } from './documents/compile-definition.js';
-export { definitionDigest } from './documents/definition-digest.js';
+// The operations: lint, validate, build, publish schemas, list, lock, outdated, migrate, compat.
 export {
   type BuildOptions,
   type BuildReport,
   type BuildSources,
   buildApplication,
-  mergeProperties,
   type ResolvedApplication,
   type ResolvedComponent,
   type ResolvedTrait,
@@ -38,13 +40,6 @@ export {
 export { type CapabilitySchema, capabilitySchema, listCapabilitySchemas, renderingSchemaDocument } from './operations/capability-schema.js';
 export { clusterProfileJsonSchema } from './operations/cluster-profile-schema.js';
 export { type CompatFinding, type CompatPair, type CompatRun, compatOfDefinitions, compatOfFiles } from './operations/compat.js';
-export {
-  type ConversionStep,
-  convertRendering,
-  migrationChain,
-  type RenderingConversion,
-  type VersionSchema,
-} from './operations/convert-rendering.js';
 export { type EvaluateOptions, evaluateProfile, type ProfileEvaluation } from './operations/evaluate-profile.js';
 export { type LintOptions, type LintReport, lintInputs } from './operations/lint.js';
 export { type CapabilityListing, listCapabilities } from './operations/list-capabilities.js';
@@ -59,20 +54,8 @@ export {
 } from './operations/migrate.js';
 export { type OutdatedRow, outdatedRows } from './operations/outdated.js';
 export type { PlatformOptions } from './operations/platform.js';
-export { unifiedDiff } from './operations/unified-diff.js';
 export { type ProfileSources, type ProfileVerdict, validateJsonProfile, validateProfile } from './operations/validate-profile.js';
-export { type CheckResult, checkSchema } from './schema/check.js';
-export {
-  type Bump,
-  bumpCovers,
-  type ChangeClass,
-  type ChangeKind,
-  compareSchemas,
-  declaredBump,
-  neededBump,
-  type SchemaChange,
-  versionDeclaring,
-} from './schema/compare.js';
+export type { Bump, ChangeClass, ChangeKind } from './schema/compare.js';
 export {
   type CapabilityAwareHandler,
   checkRendering,
@@ -83,8 +66,6 @@ export {
   type RenderingContext,
   type RenderingResult,
 } from './schema/handler.js';
-export { comparePlatformVersions, type Platform } from './schema/platform-version.js';
-export { publishSchema } from './schema/publish.js';
-export { readYaml, type YamlRead } from './yaml/read-yaml.js';
+export type { Platform } from './schema/platform-version.js';
+// Positions: a profile already parsed (evaluateProfile judges its data) gets its issues placed.
 export { parseYamlStream, type SourceDocument, type YamlDocument, type YamlStream } from './yaml/source.js';
-export { type EditedText, type EditRefusal, editYamlText, type TextChange, type TextEdit } from './yaml/text-edits.js';

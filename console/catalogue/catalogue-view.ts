@@ -1,4 +1,4 @@
-import { ApiError, fetchCapabilities, fetchCapability, type CapabilityDetail, type CapabilityListing, type PlatformFilter } from '../api.js';
+import { ApiError, type CapabilityDetail, type CapabilityListing, fetchCapabilities, fetchCapability, type PlatformFilter } from '../api.js';
 import { h, replaceChildren, uniqueId } from '../dom.js';
 import { describeRendering, type FieldRow } from './field-rows.js';
 
@@ -23,10 +23,30 @@ export function createCatalogueView(): CatalogueView {
   const versionId = uniqueId('platform-version');
   const platformLabelId = uniqueId('platform-label');
   const platformHelpId = uniqueId('platform-help');
-  const componentInput = h('input', { id: componentId, name: 'component', type: 'text', value: 'kubernetes', autocomplete: 'off', spellcheck: 'false', 'aria-describedby': platformHelpId });
-  const versionInput = h('input', { id: versionId, name: 'version', type: 'text', inputmode: 'decimal', placeholder: '1.29', autocomplete: 'off', 'aria-describedby': platformHelpId });
+  const componentInput = h('input', {
+    id: componentId,
+    name: 'component',
+    type: 'text',
+    value: 'kubernetes',
+    autocomplete: 'off',
+    spellcheck: 'false',
+    'aria-describedby': platformHelpId,
+  });
+  const versionInput = h('input', {
+    id: versionId,
+    name: 'version',
+    type: 'text',
+    inputmode: 'decimal',
+    placeholder: '1.29',
+    autocomplete: 'off',
+    'aria-describedby': platformHelpId,
+  });
   const clearButton = h('button', { type: 'button', class: 'button secondary', disabled: true }, 'Clear');
-  const platformStatus = h('p', { id: platformHelpId, class: 'small muted platform-status', 'aria-live': 'polite' }, 'Showing the fields of every platform version.');
+  const platformStatus = h(
+    'p',
+    { id: platformHelpId, class: 'small muted platform-status', 'aria-live': 'polite' },
+    'Showing the fields of every platform version.',
+  );
   const platformForm = h(
     'form',
     { class: 'platform-filter pane', novalidate: true, 'aria-labelledby': platformLabelId },
@@ -60,14 +80,13 @@ export function createCatalogueView(): CatalogueView {
       'div',
       { class: 'view-head' },
       heading,
-      h('p', { class: 'lede' }, 'Every capability this service knows: built in, from CapabilityDefinitions and from plugins. Pick one to see the fields its rendering takes.'),
+      h(
+        'p',
+        { class: 'lede' },
+        'Every capability this service knows: built in, from CapabilityDefinitions and from plugins. Pick one to see the fields its rendering takes.',
+      ),
     ),
-    h(
-      'div',
-      { class: 'catalogue-layout' },
-      indexPane,
-      h('div', { class: 'detail-column' }, platformForm, detail),
-    ),
+    h('div', { class: 'catalogue-layout' }, indexPane, h('div', { class: 'detail-column' }, platformForm, detail)),
   );
 
   let listings: CapabilityListing[] | undefined;
@@ -108,7 +127,12 @@ export function createCatalogueView(): CatalogueView {
           {},
           h(
             'a',
-            { href: `#catalogue/${encodeURIComponent(c.type)}`, class: 'capability-link', 'data-type': c.type, 'aria-current': c.type === selected ? 'true' : false },
+            {
+              href: `#catalogue/${encodeURIComponent(c.type)}`,
+              class: 'capability-link',
+              'data-type': c.type,
+              'aria-current': c.type === selected ? 'true' : false,
+            },
             h('span', { class: 'capability-type' }, c.type),
             h('span', { class: `badge source-${sourceKind(c)}` }, sourceLabel(c)),
             c.latest ? h('span', { class: 'badge version' }, `v${c.latest}`) : null,
@@ -134,7 +158,11 @@ export function createCatalogueView(): CatalogueView {
     detail.setAttribute('aria-busy', 'true');
     const version = chosenVersion.get(type) ?? listing.latest;
     try {
-      const capability = await fetchCapability(type, { ...(version && listing.versions ? { version } : {}), ...(platform ? { platform } : {}), signal: controller.signal });
+      const capability = await fetchCapability(type, {
+        ...(version && listing.versions ? { version } : {}),
+        ...(platform ? { platform } : {}),
+        signal: controller.signal,
+      });
       if (controller.signal.aborted) return;
       renderDetail(listing, capability);
     } catch (err) {
@@ -157,7 +185,7 @@ export function createCatalogueView(): CatalogueView {
       h('dt', {}, 'Source'),
       h('dd', {}, h('code', {}, capability.source), ` (${sourceLabel(listing)})`),
       h('dt', {}, 'In applications'),
-      h('dd', {}, capability.capabilityRequired ? 'a trait of this type needs this capability in the profile' : capability.capabilityAware ? 'uses this capability when the profile binds it' : 'a trait of its own; the profile may set its defaults'),
+      h('dd', {}, useInApplications(capability)),
     );
     if (listing.versions && listing.versions.length > 0) {
       facts.append(h('dt', {}, 'Versions'), h('dd', {}, versionPicker(listing)));
@@ -189,7 +217,9 @@ export function createCatalogueView(): CatalogueView {
     const select = h(
       'select',
       { id },
-      ...(listing.versions ?? []).map((v) => h('option', { value: v.version, selected: v.version === current }, v.version === listing.latest ? `${v.version} (latest)` : v.version)),
+      ...(listing.versions ?? []).map((v) =>
+        h('option', { value: v.version, selected: v.version === current }, v.version === listing.latest ? `${v.version} (latest)` : v.version),
+      ),
     );
     select.addEventListener('change', () => {
       chosenVersion.set(listing.type, select.value);
@@ -269,11 +299,7 @@ function fieldTable(caption: string, rows: FieldRow[]): HTMLElement {
       'table',
       { class: 'fields' },
       h('caption', { id: captionId, class: 'visually-hidden' }, caption),
-      h(
-        'thead',
-        {},
-        h('tr', {}, ...['Name', 'Type', 'Required', 'Default', 'Allowed values', 'Lifecycle'].map((title) => h('th', { scope: 'col' }, title))),
-      ),
+      h('thead', {}, h('tr', {}, ...['Name', 'Type', 'Required', 'Default', 'Allowed values', 'Lifecycle'].map((title) => h('th', { scope: 'col' }, title)))),
       h('tbody', {}, ...rows.map(fieldRow)),
     ),
   );
@@ -293,7 +319,12 @@ function fieldRow(row: FieldRow): HTMLElement {
       row.description ? h('span', { class: 'field-description' }, row.description) : null,
     ),
     h('td', { 'data-column': 'type' }, h('code', {}, row.type)),
-    h('td', { 'data-column': 'required' }, row.required ? h('strong', {}, 'yes') : 'no', row.requiredWhen ? h('span', { class: 'field-note' }, row.requiredWhen) : null),
+    h(
+      'td',
+      { 'data-column': 'required' },
+      row.required ? h('strong', {}, 'yes') : 'no',
+      row.requiredWhen ? h('span', { class: 'field-note' }, row.requiredWhen) : null,
+    ),
     h('td', { 'data-column': 'default' }, row.defaultValue !== undefined ? h('code', {}, row.defaultValue) : h('span', { class: 'muted' }, '—')),
     h(
       'td',
@@ -356,4 +387,11 @@ function sourceLabel(c: CapabilityListing): string {
 function messageOf(err: unknown): string {
   if (err instanceof ApiError) return err.message;
   return err instanceof Error ? err.message : String(err);
+}
+
+/** What a trait of this capability type is to an application, as the detail's "In applications" says it. */
+function useInApplications(capability: { capabilityRequired: boolean; capabilityAware?: boolean | undefined }): string {
+  if (capability.capabilityRequired) return 'a trait of this type needs this capability in the profile';
+  if (capability.capabilityAware) return 'uses this capability when the profile binds it';
+  return 'a trait of its own; the profile may set its defaults';
 }

@@ -118,7 +118,10 @@ function collectFields(node: SchemaNode, root: SchemaNode, context: Context, row
       row.required = true;
       if (!context.isUnconditional && context.presentWhen) row.requiredWhen = context.presentWhen;
     } else if (dependents.has(key)) {
-      row.requiredWhen = `when ${dependents.get(key)!.map((k) => (context.prefix ? `${context.prefix}.${k}` : k)).join(' or ')} is set`;
+      row.requiredWhen = `when ${dependents
+        .get(key)!
+        .map((k) => (context.prefix ? `${context.prefix}.${k}` : k))
+        .join(' or ')} is set`;
     }
     rows.push(row);
     const before = rows.length;
@@ -304,7 +307,11 @@ function lifecycle(node: SchemaNode, description: string | undefined, deprecated
 /** Properties another property requires (`if: {required: [a]}, then: {required: [b]}` → b needs a). */
 function dependentRequirements(node: SchemaNode): Map<string, string[]> {
   const needs = new Map<string, string[]>();
-  const add = (needed: string, by: string) => needs.set(needed, [...(needs.get(needed) ?? []), by].filter((v, i, all) => all.indexOf(v) === i));
+  const add = (needed: string, by: string) =>
+    needs.set(
+      needed,
+      [...(needs.get(needed) ?? []), by].filter((v, i, all) => all.indexOf(v) === i),
+    );
   for (const part of asArray(node['allOf']) ?? []) {
     const condition = asObject(asObject(part)?.['if']);
     const consequence = asObject(asObject(part)?.['then']);

@@ -1,10 +1,10 @@
 import { yaml } from '@codemirror/lang-yaml';
-import { linter, lintGutter, type Diagnostic } from '@codemirror/lint';
+import { type Diagnostic, linter, lintGutter } from '@codemirror/lint';
 import { EditorState } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { basicSetup } from 'codemirror';
 import { stringify } from 'yaml';
-import { explanationUrl, validateProfileText, type ServiceDiagnostic, type ValidateResult } from '../api.js';
+import { explanationUrl, type ServiceDiagnostic, type ValidateResult, validateProfileText } from '../api.js';
 import { h, replaceChildren, uniqueId } from '../dom.js';
 import { editorTheme } from './editor-theme.js';
 import { offsetOf, rangeOf } from './positions.js';
@@ -78,7 +78,12 @@ export function createPlaygroundView(options: { nonce: string }): PlaygroundView
     h(
       'div',
       { class: 'view-head with-tools' },
-      h('div', {}, heading, h('p', { class: 'lede' }, 'Write or paste a ClusterProfile: this service checks it as you type and resolves its defaults. Nothing is stored.')),
+      h(
+        'div',
+        {},
+        heading,
+        h('p', { class: 'lede' }, 'Write or paste a ClusterProfile: this service checks it as you type and resolves its defaults. Nothing is stored.'),
+      ),
       h('div', { class: 'toolbar' }, shareButton, downloadButton),
     ),
     notice,
@@ -251,7 +256,15 @@ function diagnosticDetails(d: ServiceDiagnostic): HTMLElement {
     { class: 'diagnostic-details', 'data-code': d.code },
     h('p', { class: 'diagnostic-message' }, d.message),
     d.hint ? h('p', { class: 'diagnostic-hint' }, 'Hint: ', d.hint) : null,
-    h('p', { class: 'diagnostic-code' }, h('a', { href: explanationUrl(d.code), target: '_blank', rel: 'noopener' }, d.code), ' · line ', d.line, ', column ', d.column),
+    h(
+      'p',
+      { class: 'diagnostic-code' },
+      h('a', { href: explanationUrl(d.code), target: '_blank', rel: 'noopener' }, d.code),
+      ' · line ',
+      d.line,
+      ', column ',
+      d.column,
+    ),
   );
 }
 
@@ -271,7 +284,14 @@ function problemItem(view: EditorView, d: ServiceDiagnostic): HTMLElement {
   });
   return h(
     'li',
-    { class: `problem problem-${d.severity}`, 'data-code': d.code, 'data-line': d.line, 'data-column': d.column, 'data-end-line': d.endLine, 'data-end-column': d.endColumn },
+    {
+      class: `problem problem-${d.severity}`,
+      'data-code': d.code,
+      'data-line': d.line,
+      'data-column': d.column,
+      'data-end-line': d.endLine,
+      'data-end-column': d.endColumn,
+    },
     jump,
     h(
       'p',

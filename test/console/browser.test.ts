@@ -392,7 +392,7 @@ describe.skipIf(missing !== undefined)('the web console in Chromium', () => {
     await replaceProfile(page, FIVE_MISTAKES);
     await waitForProblems(page, 5);
     await page.click('text=Copy share link');
-    const link = await page.locator('.share-output').inputValue();
+    const link = await shareLink(page);
     expect(link.startsWith(`${served.url}#playground/`)).toBe(true);
     expect(page.url()).toBe(link);
 
@@ -482,7 +482,7 @@ describe.skipIf(missing !== undefined)('the web console in Chromium', () => {
       await replaceProfile(page, FIVE_MISTAKES);
       await waitForProblems(page, 5);
       await page.click('text=Copy share link');
-      await page.locator('.share-output').waitFor();
+      await shareLink(page);
       expect(await runAxe(page), `playground, ${scheme}`).toEqual([]);
       await expectNoProblems(watch);
       await page.close();
@@ -529,3 +529,13 @@ describe.skipIf(missing !== undefined)('the web console in Chromium', () => {
     expect(readFileSync(`${SCREENSHOTS}playground-390x844-dark.png`).subarray(1, 4).toString()).toBe('PNG');
   });
 });
+
+/**
+ * The share link, once the click has finished writing it: the link is packed asynchronously, and
+ * the note under the field is filled in last (console/playground/playground-view.ts), so what is
+ * read is never the field before the click's work is done.
+ */
+async function shareLink(page: Page): Promise<string> {
+  await page.waitForFunction(() => (document.querySelector('.share-note p')?.textContent ?? '') !== '');
+  return page.locator('.share-output').inputValue();
+}

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { offsetOf, rangeOf } from '../../console/playground/positions.js';
 import { MAX_SHARED_BYTES, packText, ShareError, unpackText } from '../../console/playground/share.js';
+import { propertyRuns } from '../helpers/property.js';
 
 /** The 1-based line and column (in UTF-16 code units) of an offset, counted the way the service counts. */
 function positionOf(text: string, offset: number): { line: number; column: number } {
@@ -52,7 +53,7 @@ describe('packText and unpackText', () => {
         expect(packed).toMatch(/^[A-Za-z0-9_-]*$/);
         expect(await unpackText(packed)).toBe(text);
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 

@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CommandIo } from '../../src/cli/io.js';
+import { runCli } from '../../src/cli/main.js';
 
-/** The built CLI the package ships (`npm test` builds it first). */
+/** The built CLI the package ships (the e2e tests run it as a process; `test/setup/build-dist.ts` keeps it current). */
 export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 /** What a CLI run printed and how it exited. */
@@ -11,8 +14,49 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the built `kurel` CLI as a separate process. */
-export function runKurel(args: readonly string[], options: { cwd?: string; input?: string | Buffer; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+/** How a test runs the CLI: the working folder, standard input and variables added to the environment. */
+export interface RunOptions {
+  cwd?: string;
+  input?: string | Buffer;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Runs `kurel` in this process through `runCli`, from the sources, with everything it would take
+ * from its process (working folder, environment with NO_COLOR, standard input, whether the
+ * streams are terminals) given through its `CommandIo`: nothing process-wide is read or changed,
+ * so test files running side by side in worker threads cannot disturb each other.
+ */
+export async function runKurel(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const input = Buffer.from(options.input ?? '');
+  const io: CommandIo = {
+    stdout: (text) => {
+      stdout += text;
+    },
+    stderr: (text) => {
+      stderr += text;
+    },
+    stdin: () => Promise.resolve(input),
+    cwd: resolve(options.cwd ?? process.cwd()),
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    stdoutIsTTY: false,
+    stderrIsTTY: false,
+  };
+  let code: number;
+  try {
+    code = await runCli(args, io);
+  } catch (err) {
+    // What the built entry prints and exits with when a command throws (src/cli/main.ts).
+    stderr += `kurel: internal error: ${(err as Error)?.stack ?? String(err)}\n`;
+    code = 2;
+  }
+  return { code, stdout, stderr };
+}
+
+/** Runs the built `kurel` CLI (`dist/cli.js`) as a separate process: for what only a real process shows. */
+export function spawnKurel(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
@@ -28,13 +72,24 @@ export function runKurel(args: readonly string[], options: { cwd?: string; input
   });
 }
 
-/** Runs the CLI with `--format json` appended and parses the envelope. */
-export async function runKurelJson<T = JsonEnvelope>(
-  args: readonly string[],
-  options: { cwd?: string; input?: string | Buffer } = {},
-): Promise<CliRun & { json: T }> {
+/** Runs the CLI in-process with `--format json` appended and parses the envelope. */
+export async function runKurelJson<T = JsonEnvelope>(args: readonly string[], options: RunOptions = {}): Promise<CliRun & { json: T }> {
   const run = await runKurel([...args, '--format', 'json'], options);
-  return { ...run, json: JSON.parse(run.stdout) as T };
+  return { ...run, json: parseOutput<T>(run) };
+}
+
+/** Runs the built CLI as a process with `--format json` appended and parses the envelope. */
+export async function spawnKurelJson<T = JsonEnvelope>(args: readonly string[], options: RunOptions = {}): Promise<CliRun & { json: T }> {
+  const run = await spawnKurel([...args, '--format', 'json'], options);
+  return { ...run, json: parseOutput<T>(run) };
+}
+
+function parseOutput<T>(run: CliRun): T {
+  try {
+    return JSON.parse(run.stdout) as T;
+  } catch {
+    throw new Error(`kurel printed no JSON (exit ${run.code}); stderr:\n${run.stderr}\nstdout:\n${run.stdout}`);
+  }
 }
 
 /** The `--format json` envelope. */

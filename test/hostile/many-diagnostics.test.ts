@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type JsonEnvelope, runKurel } from '../helpers/cli.js';
+import { type JsonEnvelope, spawnKurel } from '../helpers/cli.js';
 import { testApp } from '../http/support.js';
 
 // Issue #10, item 5 (DESIGN §7.2, §11): ~125,000 diagnostics (a 1.25 MB file of one key
@@ -39,7 +39,7 @@ const pinned = (json: JsonEnvelope) => json.diagnostics.map((d) => `${d.file}:${
 
 describe('125,000 problems in one file', { timeout: 60_000 }, () => {
   it('lints to JSON: the summary first, at 1:1, then the first 1,000 problems, exit 1', async () => {
-    const run = await runKurel(['lint', 'cluster.yaml', '--format', 'json'], { cwd: dir });
+    const run = await spawnKurel(['lint', 'cluster.yaml', '--format', 'json'], { cwd: dir });
     const json = JSON.parse(run.stdout) as JsonEnvelope;
     expect({ code: run.code, valid: json.valid, count: json.diagnostics.length }).toEqual({ code: 1, valid: false, count: 1_001 });
     expect(pinned(json).slice(0, 3)).toEqual([
@@ -61,7 +61,7 @@ describe('125,000 problems in one file', { timeout: 60_000 }, () => {
     ['junit', `<system-out>cluster.yaml:1:1 warning too-many-problems ${SUMMARY}`, '</testsuites>'],
     ['sarif', `"text": "${SUMMARY}"`, '"ruleId": "too-many-problems"'],
   ])('lints to %s with the summary, exit 1', async (format, summary, last) => {
-    const run = await runKurel(['lint', 'cluster.yaml', '--format', format], { cwd: dir });
+    const run = await spawnKurel(['lint', 'cluster.yaml', '--format', format], { cwd: dir });
     expect({ code: run.code, stderr: run.stderr, hasSummary: run.stdout.includes(summary), hasLast: run.stdout.includes(last) }).toEqual({
       code: 1,
       stderr: '',
@@ -71,7 +71,7 @@ describe('125,000 problems in one file', { timeout: 60_000 }, () => {
   });
 
   it('builds to JSON with the summary, exit 1', async () => {
-    const run = await runKurel(['build', 'app.yaml', '--profile', 'cluster.yaml', '--format', 'json'], { cwd: dir });
+    const run = await spawnKurel(['build', 'app.yaml', '--profile', 'cluster.yaml', '--format', 'json'], { cwd: dir });
     const json = JSON.parse(run.stdout) as JsonEnvelope;
     expect({ code: run.code, valid: json.valid, count: json.diagnostics.length, first: pinned(json)[0] }).toEqual({
       code: 1,
@@ -82,7 +82,7 @@ describe('125,000 problems in one file', { timeout: 60_000 }, () => {
   });
 
   it('prints a definition of 125,000 repeated keys with the summary when loading the catalogue, exit 1', async () => {
-    const run = await runKurel(['capabilities', '--capability-def', 'cache.yaml'], { cwd: dir });
+    const run = await spawnKurel(['capabilities', '--capability-def', 'cache.yaml'], { cwd: dir });
     expect({ code: run.code, summary: run.stderr.split('\n')[0] }).toEqual({
       code: 1,
       summary: `cache.yaml:1:1 warning too-many-problems ${SUMMARY}`,
@@ -114,7 +114,7 @@ describe('125,000 problems in one file', { timeout: 60_000 }, () => {
 
 describe('problems not shown', () => {
   it('still decide the exit code: an error hidden behind 1,000 warnings fails the run', async () => {
-    const run = await runKurel(['lint', 'a-unknown.yaml', 'b-broken.yaml', '--format', 'json'], { cwd: dir });
+    const run = await spawnKurel(['lint', 'a-unknown.yaml', 'b-broken.yaml', '--format', 'json'], { cwd: dir });
     const json = JSON.parse(run.stdout) as JsonEnvelope;
     expect({
       code: run.code,

@@ -5,6 +5,7 @@ import request from 'supertest';
 import { describe, expect, it } from 'vitest';
 import { consolePolicy } from '../../src/http/console.js';
 import { CODE_PATTERN } from '../../src/http/routes/codes.js';
+import { propertyRuns } from '../helpers/property.js';
 import { testApp } from './support.js';
 
 // The console is served from dist/console, which `npm test` builds first.
@@ -106,7 +107,7 @@ describe('GET /codes/{code}', () => {
           expect(res.status).toBe(404);
         },
       ),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runKurel } from '../helpers/cli.js';
+import { spawnKurel } from '../helpers/cli.js';
 import { type ServedProcess, startServe, waitFor } from '../helpers/serve.js';
 import { httpsGet, makePair, type PemPair, writeSecretVolume } from '../helpers/tls.js';
 import { writeVolume } from '../helpers/volume.js';
@@ -74,7 +74,7 @@ describe('kurel serve --tls-cert --tls-key', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'tls.crt'), first.cert);
     writeFileSync(join(dir, 'tls.key'), first.key);
-    const run = await runKurel(['serve', '--port', '0', ...args(dir)], { cwd: ROOT });
+    const run = await spawnKurel(['serve', '--port', '0', ...args(dir)], { cwd: ROOT });
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(typeof stderr === 'string' ? stderr : stderr(dir));
     expect(run.stdout).not.toContain('"msg":"listening"');

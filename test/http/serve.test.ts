@@ -4,7 +4,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLI, runKurel } from '../helpers/cli.js';
+import { CLI, runKurel, spawnKurel } from '../helpers/cli.js';
 import { GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -173,7 +173,7 @@ describe('kurel serve', () => {
         join(dir, 'broken.yaml'),
         'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: q}\nspec:\n  rendering:\n    properties:\n      a: {type: strin}\n',
       );
-      const run = await runKurel(['serve', '--port', '0', '--definitions', dir], { cwd: ROOT });
+      const run = await spawnKurel(['serve', '--port', '0', '--definitions', dir], { cwd: ROOT });
       expect(run.code).toBe(2);
       const lines = run.stdout
         .split('\n')
@@ -191,7 +191,7 @@ describe('kurel serve', () => {
   });
 
   it('documents its limits and reload access in --help, with their defaults', async () => {
-    const run = await runKurel(['serve', '--help'], { cwd: ROOT });
+    const run = await spawnKurel(['serve', '--help'], { cwd: ROOT });
     expect(run.code).toBe(0);
     const help = run.stdout.replace(/\s+/g, ' ');
     for (const fragment of [
@@ -224,7 +224,7 @@ describe('kurel serve', () => {
       'kurel serve: refusing to start: cannot read the admin token file no-such-token: ENOENT',
     ],
   ])('exits 2 without listening for %s', async (_name, args, message) => {
-    const run = await runKurel(['serve', ...args], { cwd: ROOT });
+    const run = await spawnKurel(['serve', ...args], { cwd: ROOT });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(message);
     expect(run.stdout).not.toContain('"msg":"listening"');

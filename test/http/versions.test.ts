@@ -11,7 +11,7 @@ import { writeLockText } from '../../src/documents/capability-lock.js';
 import { prepareCatalogueLoader } from '../../src/http/catalogue-loader.js';
 import { ServiceState } from '../../src/http/service-state.js';
 import { planLock } from '../../src/operations/lock.js';
-import { runKurel } from '../helpers/cli.js';
+import { spawnKurel } from '../helpers/cli.js';
 import { pinDiagnostic } from '../helpers/pin.js';
 import { startServe } from '../helpers/serve.js';
 import { lintWith, profileText } from '../versions/helpers.js';
@@ -203,7 +203,7 @@ describe('kurel serve --lockfile', () => {
     writeLock();
     const file = join(dir, 'definitions/redis-sidecar-1.1.0.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('6379', '6380'));
-    const run = await runKurel(['serve', '--port', '0', '--definitions', 'definitions', '--lockfile', 'kurel.lock.yaml'], { cwd: dir });
+    const run = await spawnKurel(['serve', '--port', '0', '--definitions', 'definitions', '--lockfile', 'kurel.lock.yaml'], { cwd: dir });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('definition-changed');
     expect(run.stderr).toContain('kurel serve: refusing to start: the definitions have errors');

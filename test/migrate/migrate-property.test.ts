@@ -6,6 +6,7 @@ import type { InputFile } from '../../src/core/input.js';
 import { convertRendering, migrationChain } from '../../src/operations/convert-rendering.js';
 import { lintInputs } from '../../src/operations/lint.js';
 import { type MigrateReport, migrateInputs } from '../../src/operations/migrate.js';
+import { propertyRuns } from '../helpers/property.js';
 import { catalogueOf, chainOf } from './helpers.js';
 
 // Generated definitions of `cache` with two to four versions (1.0.0 … 4.0.0): each version keeps,
@@ -218,7 +219,7 @@ function isSubsequence(wanted: readonly string[], lines: readonly string[]): boo
   return at === wanted.length;
 }
 
-const RUNS = { numRuns: 30 };
+const RUNS = { numRuns: propertyRuns(30) };
 
 describe('kurel migrate, for generated definitions and profiles valid at their first version', () => {
   it('writes a file that lints clean at the target whenever it reports no error, and reads as the migrated data', () => {

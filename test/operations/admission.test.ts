@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { type AdmissionOptions, admitReview, readReviewIdentity, refuseReview } from '../../src/operations/admission.js';
+import { propertyRuns } from '../helpers/property.js';
 
 const catalogue = createCatalogue();
 const GROUP = { group: 'launcher.gokure.dev', version: 'v1alpha1' };
@@ -310,7 +311,7 @@ describe('admitReview: for every review', () => {
         expect(answer.response.uid).toBe('b2c1e0a4');
         expect(typeof answer.response.allowed).toBe('boolean');
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });

@@ -9,6 +9,7 @@ import { validateProfile } from '../../src/operations/validate-profile.js';
 import { checkSchema } from '../../src/schema/check.js';
 import { bumpCovers, compareSchemas } from '../../src/schema/compare.js';
 import { CHANGE_CLASSES, type ChangeKind } from '../../src/schema/compare-rules.js';
+import { propertyRuns } from '../helpers/property.js';
 
 // DESIGN §8.6: a change classed compatible never turns a profile valid under the older version
 // into an invalid one under the newer, and every breaking kind but a default change (which
@@ -661,7 +662,7 @@ describe('compat classification against the engine: every breaking kind has a wi
         expect(changes.filter((c) => c.kind === kind).map((c) => c.class)).toContain('breaking');
         expect([isValidProfile(before, rendering, where), isValidProfile(after, rendering, where)]).toEqual([true, false]);
       }),
-      { numRuns: 40 },
+      { numRuns: propertyRuns(40) },
     );
   });
 
@@ -672,7 +673,7 @@ describe('compat classification against the engine: every breaking kind has a wi
         const errors = (schema: JsonSchema) => checkSchema(schema, value).issues.filter((i) => i.severity === 'error').length;
         expect([errors(before), errors(after) > 0]).toEqual([0, true]);
       }),
-      { numRuns: 20 },
+      { numRuns: propertyRuns(20) },
     );
   });
 });
@@ -702,7 +703,7 @@ describe('compat classification: rules for every definition (property)', () => {
         expect(compareDefinitions(original, same)).toEqual({ changes: [], issues: [] });
         expect(compareSchemas(original.schema, reordered(original.schema) as JsonSchema)).toEqual([]);
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -718,7 +719,7 @@ describe('compat classification: rules for every definition (property)', () => {
           expect(breaking.map((c) => c.message)).toEqual([]);
         },
       ),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });
@@ -785,7 +786,7 @@ describe('compat runs: pairs (property)', () => {
           }
         },
       ),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 });

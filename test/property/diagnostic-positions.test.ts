@@ -5,6 +5,7 @@ import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { lintInputs } from '../../src/operations/lint.js';
 import { parseYamlStream } from '../../src/yaml/source.js';
+import { propertyRuns } from '../helpers/property.js';
 import { editedProfileText, yamlishText } from './arbitraries.js';
 
 // Issue #7: every diagnostic has a file, a line and column inside the file, and a path that
@@ -82,7 +83,7 @@ describe('every diagnostic is positioned in the input', () => {
       fc.property(editedProfileText, (text) => {
         checkDiagnostics(text, lintInputs([{ file: 'cluster.yaml', content: text, origin: 'argument' }], registry).diagnostics);
       }),
-      { numRuns: 500 },
+      { numRuns: propertyRuns(500) },
     );
   });
 
@@ -91,7 +92,7 @@ describe('every diagnostic is positioned in the input', () => {
       fc.property(yamlishText, (text) => {
         checkDiagnostics(text, lintInputs([{ file: 'cluster.yaml', content: text, origin: 'argument' }], registry).diagnostics);
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 });

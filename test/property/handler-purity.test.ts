@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { Rendering } from '../../src/schema/handler.js';
+import { propertyRuns } from '../helpers/property.js';
 import { data, forSchema } from './arbitraries.js';
 
 // Issue #7: validateAndApplyDefaults of every built-in never mutates its input (§3) and is
@@ -32,7 +33,7 @@ describe.each(WITH_FUNCTION)('validateAndApplyDefaults of %s', (type, handler) =
         handler.validateAndApplyDefaults!(deepFreeze(rendering));
         expect(rendering).toEqual(before);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -41,7 +42,7 @@ describe.each(WITH_FUNCTION)('validateAndApplyDefaults of %s', (type, handler) =
       fc.property(renderings(type, true), (rendering) => {
         expect(handler.validateAndApplyDefaults!(rendering).rendering).not.toBe(rendering);
       }),
-      { numRuns: 50 },
+      { numRuns: propertyRuns(50) },
     );
   });
 
@@ -53,7 +54,7 @@ describe.each(WITH_FUNCTION)('validateAndApplyDefaults of %s', (type, handler) =
         const twice = handler.validateAndApplyDefaults!(deepFreeze(once.rendering));
         expect(twice).toEqual({ rendering: once.rendering, issues: [] });
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -66,7 +67,7 @@ describe.each(WITH_FUNCTION)('validateAndApplyDefaults of %s', (type, handler) =
         // Unknown keys and nulls are dropped by the first pass; nothing new may appear.
         for (const path of paths(twice.issues)) expect(paths(once.issues)).toContain(path);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });
@@ -80,7 +81,7 @@ describe.each(WITH_SCHEMA)('the registry check of %s (schema or function)', (typ
         expect(rendering).toEqual(before);
         if (once.issues.length === 0) expect(registry.validateRendering(type, deepFreeze(once.rendering)).result).toEqual(once);
       }),
-      { numRuns: 150 },
+      { numRuns: propertyRuns(150) },
     );
   });
 });

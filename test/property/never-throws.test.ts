@@ -5,6 +5,7 @@ import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { InputFile } from '../../src/core/input.js';
 import { evaluateProfile } from '../../src/operations/evaluate-profile.js';
 import { lintInputs } from '../../src/operations/lint.js';
+import { propertyRuns } from '../helpers/property.js';
 import { data, editedProfileText, mapOf, validProfile, yamlishText } from './arbitraries.js';
 
 // Issue #7: kurel never throws, whatever text, bytes or data it is given (§7).
@@ -18,7 +19,7 @@ describe('kurel never throws', () => {
       fc.property(yamlishText, fc.constantFrom<InputFile['origin']>('argument', 'directory', 'definition'), (text, origin) => {
         lint(text, origin);
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     );
   });
 
@@ -27,7 +28,7 @@ describe('kurel never throws', () => {
       fc.property(editedProfileText, (text) => {
         lint(text);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -36,7 +37,7 @@ describe('kurel never throws', () => {
       fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
         lint(bytes);
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -45,7 +46,7 @@ describe('kurel never throws', () => {
       fc.property(data, (value) => {
         evaluateProfile(value, registry, 'warning');
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -62,7 +63,7 @@ describe('kurel never throws', () => {
           ]);
         evaluateProfile(profile, registry, 'error');
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -71,7 +72,7 @@ describe('kurel never throws', () => {
       fc.property(data, (value) => {
         registry.validateRendering(type, value as Record<string, unknown>);
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     );
   });
 
@@ -82,7 +83,7 @@ describe('kurel never throws', () => {
         expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE_NAMES);
         expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 });

@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { lintInputs } from '../../src/operations/lint.js';
 import { parseYamlStream } from '../../src/yaml/source.js';
+import { propertyRuns } from '../helpers/property.js';
 import { stringifyOptions, validProfile } from './arbitraries.js';
 
 // Issue #7: a valid profile serialised back to YAML and linted again stays valid with the same
@@ -23,7 +24,7 @@ describe('a valid profile', () => {
         expect(first.diagnostics).toEqual([]);
         expect(first.resolved).toBeDefined();
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -36,7 +37,7 @@ describe('a valid profile', () => {
         const second = lint(stringify(read, rewriteOptions));
         expect(second).toEqual(first);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 
@@ -49,7 +50,7 @@ describe('a valid profile', () => {
         const again = { ...profile, spec: { gitopsEngine: resolved.gitopsEngine, capabilities } };
         expect(lint(stringify(again, options))).toEqual(first);
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     );
   });
 });

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkPattern, PATTERN_MAX_LENGTH, PatternCache, publishPattern } from '../../src/schema/pattern.js';
+import { propertyRuns } from '../helpers/property.js';
 
 const LINEAR_TIME = 'which cannot be matched in linear time; Kubernetes, whose CRD patterns are RE2, would refuse it too';
 const NOT_RE2 = 'is not RE2 syntax, which Kubernetes requires of CRD patterns:';
@@ -307,7 +308,7 @@ describe('published patterns agree with RE2', () => {
       fc.property(fc.string({ unit: fc.constantFrom(...ALPHABET), maxLength: 6 }), (value) => {
         expect(published.test(value)).toBe(cache.test(pattern, value));
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 
@@ -319,7 +320,7 @@ describe('published patterns agree with RE2', () => {
       fc.property(fc.string({ unit: fc.constantFrom(...ALPHABET), maxLength: 6 }), (value) => {
         expect(cache.test(published, value)).toBe(cache.test(pattern, value));
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import valid from 'semver/functions/valid.js';
 import { describe, expect, it } from 'vitest';
 import { isDefinitionVersion, latestVersion, refuseDefinitionVersion, refusePin, resolvePin } from '../../src/core/versions.js';
+import { propertyRuns } from '../helpers/property.js';
 
 describe('the grammar of a definition version (DESIGN §11)', () => {
   it.each(['1.2.0', '0.0.1', '2.0.0-rc.1', '10.20.30', '1.0.0-alpha.beta.1'])('accepts %s', (version) => {
@@ -39,7 +40,7 @@ describe('the grammar of a definition version (DESIGN §11)', () => {
       fc.property(fc.oneof(versionLike, fc.string()), (text) => {
         expect(isDefinitionVersion(text)).toBe(text.length <= 256 && !text.includes('+') && valid(text) === text);
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });
@@ -144,7 +145,7 @@ describe('versions and pins from any text', () => {
         const versionRefusal = refuseDefinitionVersion(input);
         if (!versionRefusal) expect(resolvePin([input], undefined)).toBe(input);
       }),
-      { numRuns: 2000 },
+      { numRuns: propertyRuns(2000) },
     );
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type LockData, readLock, writeLockText } from '../../src/documents/capability-lock.js';
 import { planLock } from '../../src/operations/lock.js';
 import { parseYamlStream } from '../../src/yaml/source.js';
+import { propertyRuns } from '../helpers/property.js';
 import { lintWith, profileText, REDIS_VERSIONS } from './helpers.js';
 
 const version = fc
@@ -60,7 +61,7 @@ describe('the lockfile text (DESIGN §8.3)', () => {
         const report = lintWith(Object.entries(REDIS_VERSIONS).reverse(), Object.fromEntries(order));
         expect(writeLockText(planLock(report.profiles, report.catalogue, undefined, keyed).lock)).toBe(expected);
       }),
-      { numRuns: 24 },
+      { numRuns: propertyRuns(24) },
     );
   });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { propertyRuns } from '../helpers/property.js';
 import { definitionText, lintWith, pinnedOf, profileText, REDIS_VERSIONS } from './helpers.js';
 
 const at = (code: string, line: number, column: number, path: string, severity = 'error') => ({ code, severity, file: 'cluster.yaml', line, column, path });
@@ -147,7 +148,7 @@ describe('resolution never depends on the order files are loaded', () => {
           expected.catalogue.listDefinitions().map((d) => [d.name, d.version, d.file, d.digest]),
         );
       }),
-      { numRuns: 40 },
+      { numRuns: propertyRuns(40) },
     );
   });
 });

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type CST, isMap, isScalar, isSeq, type Node, type Pair, Parser, parseDocument } from 'yaml';
 import { editYamlText, type TextChange, type TextEdit } from '../../src/yaml/text-edits.js';
+import { propertyRuns } from '../helpers/property.js';
 
 // Generated YAML maps in every style the text edits must keep: block and flow (on one line and
 // over several), list items, quoted and plain keys, comments above, on and after keys, blank
@@ -250,7 +251,7 @@ describe('text edits, for every generated document', () => {
           expect(editYamlText(result.text, back).text).toBe(text);
         }
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -300,7 +301,7 @@ describe('text edits, for every generated document', () => {
         }
         expect(commas).toBeLessThanOrEqual(chosen.length);
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 
@@ -326,7 +327,7 @@ describe('text edits, for every generated document', () => {
         }
         expect(JSON.stringify(dataOf(result.text))).toBe(JSON.stringify(expected));
       }),
-      { numRuns: 100 },
+      { numRuns: propertyRuns(100) },
     );
   });
 });

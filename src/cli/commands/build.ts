@@ -67,20 +67,21 @@ export async function runBuild(target: string, flags: BuildCommandOptions, io: C
   const { options, run } = configured;
   const diagnostics: Diagnostic[] = [];
   let fatal = false;
-  const isPackageDir = await isDirectory(target);
+  const isPackageDir = await isDirectory(resolve(io.cwd, target));
   const appFile = isPackageDir ? join(target, APP_FILE) : target;
   const packageDefinitions = join(isPackageDir ? target : dirname(target), 'definitions');
 
   const gathered = await gatherInputs({
-    definitionDirs: [...options.definitions, ...((await isDirectory(packageDefinitions)) ? [packageDefinitions] : [])],
+    definitionDirs: [...options.definitions, ...((await isDirectory(resolve(io.cwd, packageDefinitions))) ? [packageDefinitions] : [])],
     definitionFiles: options.capabilityDef,
+    cwd: io.cwd,
   });
   appendAll(diagnostics, gathered.diagnostics);
   fatal ||= gathered.fatal;
   const profiles = await expandFileArguments(options.profile, io.cwd);
   appendAll(diagnostics, profiles.diagnostics);
   fatal ||= profiles.diagnostics.length > 0;
-  const application = readSourceFile(appFile);
+  const application = readSourceFile(resolve(io.cwd, appFile), appFile);
   if (!application.ok) {
     diagnostics.push(application.diagnostic);
     fatal ||= application.unreadable;
@@ -97,7 +98,7 @@ export async function runBuild(target: string, flags: BuildCommandOptions, io: C
 
   const results: { profile: string; read: ReadResult; report: BuildReport | undefined }[] = [];
   for (const file of profiles.files) {
-    const read = readSourceFile(file);
+    const read = readSourceFile(resolve(io.cwd, file), file);
     if (!read.ok) fatal ||= read.unreadable;
     let report: BuildReport | undefined;
     if (!handlers.refused && application.ok && read.ok) {

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { createCatalogue } from '../../catalogue/catalogue.js';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import { stringifyJson } from '../../core/json-text.js';
@@ -36,8 +37,8 @@ export async function runCompat(args: readonly string[], flags: CompatCommandOpt
   // The mode follows the command line; the definitions searched are the configuration's and the flags'.
   const hasDefinitionFlags = flags.definitions.length > 0 || flags.capabilityDef.length > 0;
   const options = configured.options;
-  if (args.length === 2 && !hasDefinitionFlags && (await isFile(args[0]!)) && (await isFile(args[1]!))) {
-    const [first, second] = args.map((path) => readSourceFile(path));
+  if (args.length === 2 && !hasDefinitionFlags && (await isFile(resolve(io.cwd, args[0]!))) && (await isFile(resolve(io.cwd, args[1]!)))) {
+    const [first, second] = args.map((path) => readSourceFile(resolve(io.cwd, path), path));
     if (first!.ok && second!.ok) {
       const run = compatOfFiles(
         { file: args[0]!, content: first!.bytes, origin: 'document' },
@@ -48,8 +49,8 @@ export async function runCompat(args: readonly string[], flags: CompatCommandOpt
     }
     return finish(options, io, refused([first!, second!].flatMap((r) => (r.ok ? [] : [r.diagnostic]))));
   }
-  if (options.definitions.length === 0 && options.capabilityDef.length === 0) return finish(options, io, refused(await withoutDefinitions(args)));
-  const gathered = await gatherInputs({ definitionDirs: options.definitions, definitionFiles: options.capabilityDef });
+  if (options.definitions.length === 0 && options.capabilityDef.length === 0) return finish(options, io, refused(await withoutDefinitions(args, io.cwd)));
+  const gathered = await gatherInputs({ definitionDirs: options.definitions, definitionFiles: options.capabilityDef, cwd: io.cwd });
   if (gathered.fatal) return finish(options, io, refused(gathered.diagnostics));
   if (gathered.inputs.length === 0) {
     const where = [...options.definitions, ...options.capabilityDef].join(' ');
@@ -65,10 +66,10 @@ export async function runCompat(args: readonly string[], flags: CompatCommandOpt
 }
 
 /** Why arguments without a definition flag compare nothing: a path that cannot be read, or names with nowhere to look them up. */
-async function withoutDefinitions(args: readonly string[]): Promise<Diagnostic[]> {
+async function withoutDefinitions(args: readonly string[], cwd: string): Promise<Diagnostic[]> {
   const unreadable: Diagnostic[] = [];
   for (const arg of args) {
-    const read = looksLikePath(arg) ? readSourceFile(arg) : undefined;
+    const read = looksLikePath(arg) ? readSourceFile(resolve(cwd, arg), arg) : undefined;
     if (read && !read.ok) unreadable.push(read.diagnostic);
   }
   if (unreadable.length > 0) return unreadable;

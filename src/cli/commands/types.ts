@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { isMap, setOwn } from '../../core/data.js';
 import type { JsonSchema } from '../../core/json-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
@@ -33,7 +34,7 @@ export async function runTypes(options: TypesCommandOptions, io: CommandIo): Pro
     return EXIT.ok;
   }
   try {
-    await writeFile(options.out, source);
+    await writeFile(resolve(io.cwd, options.out), source);
   } catch (err) {
     io.stderr(`error: cannot write ${options.out}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
     return EXIT.usage;
