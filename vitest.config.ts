@@ -27,8 +27,9 @@ const E2E = [
   'test/versions/readme-*.test.ts',
 ];
 
-// In-process tests that look at what a fresh start loads: each runs with modules of its own.
-const FRESH_MODULES = ['test/schema/pattern.test.ts'];
+// In-process tests that need modules of their own: one looks at what a fresh start loads, one
+// replaces node:fs with vi.mock (a module another file loaded first would keep the real one).
+const FRESH_MODULES = ['test/schema/pattern.test.ts', 'test/migrate/cli-writes.test.ts'];
 
 export default defineConfig({
   test: {
