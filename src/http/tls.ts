@@ -187,6 +187,8 @@ export interface HttpsServing {
   metrics: MetricsRegistry;
   timing?: TlsReloadTiming;
   connectionsCheckingInterval: number;
+  /** Time a connection may take to complete its TLS handshake; then it is closed, as an idle plain connection is. */
+  handshakeTimeoutMs: number;
 }
 
 /**
@@ -198,7 +200,13 @@ export interface HttpsServing {
 export function createHttpsServer(serving: HttpsServing, listener: RequestListener): Server {
   const { files, logger } = serving;
   const server = createServer(
-    { cert: serving.pair.cert, key: serving.pair.key, ALPNProtocols: ['http/1.1'], connectionsCheckingInterval: serving.connectionsCheckingInterval },
+    {
+      cert: serving.pair.cert,
+      key: serving.pair.key,
+      ALPNProtocols: ['http/1.1'],
+      connectionsCheckingInterval: serving.connectionsCheckingInterval,
+      handshakeTimeout: serving.handshakeTimeoutMs,
+    },
     listener,
   );
   const reloads = new Counter({

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/http/server.js';
-import { GATEWAY_PROFILE, startSlowRequest, testApp } from './support.js';
+import { keepAliveLoad } from '../helpers/keep-alive-load.js';
+import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, startSlowRequest, testApp } from './support.js';
 
 describe('graceful shutdown', () => {
   it('answers a request in flight, refuses new connections, fails readiness, and stops unforced', async () => {
@@ -39,5 +40,28 @@ describe('graceful shutdown', () => {
     const first = server.shutdown();
     expect(server.shutdown()).toBe(first);
     expect(await first).toEqual({ forced: false });
+  });
+});
+
+describe('shutdown under keep-alive load', () => {
+  // Back-to-back and pipelined requests on 64 connections: a request on the wire when the drain
+  // begins must be answered, never reset with its connection.
+  it.each([
+    { pipeline: 1, round: 1 },
+    { pipeline: 3, round: 2 },
+    { pipeline: 1, round: 3 },
+  ])('answers every request received, $pipeline at a time on 64 connections (round $round)', async ({ pipeline }) => {
+    const kurel = testApp({ logLevel: 'silent' });
+    const server = await startServer(kurel, { host: '127.0.0.1', port: 0 });
+    const load = keepAliveLoad(server.url, { connections: 64, pipeline, method: 'POST', path: '/v1/validate', body: JSON.stringify(GATEWAY_DOCUMENT) });
+    // Every connection has been accepted and answered once: the load is on all of them.
+    while (load.tally.answered < 400 || load.tally.answeredConnections < 64) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(await server.shutdown()).toEqual({ forced: false });
+    const tally = await load.done;
+    expect({ lost: tally.lost, errors: tally.errors }).toEqual({ lost: 0, errors: [] });
+    expect(tally.answered).toBe(tally.sent);
+    expect(tally.statuses).toEqual({ 200: tally.answered });
+    // Every connection was busy when the drain began: each ended after an answer saying so.
+    expect(tally.closedAfterAnswer).toBe(64);
   });
 });
