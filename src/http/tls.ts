@@ -214,6 +214,8 @@ export function createHttpsServer(serving: HttpsServing, listener: RequestListen
     help: 'Reloads of the TLS certificate and key after their files changed, by result (success; failure: the previous pair stays in service)',
     labelNames: ['result'] as const,
     registers: [serving.metrics],
+    // Every serving process reloads the same files: a rotation is counted once.
+    aggregator: 'max',
   });
   reloads.inc({ result: 'success' }, 0);
   reloads.inc({ result: 'failure' }, 0);
@@ -222,6 +224,7 @@ export function createHttpsServer(serving: HttpsServing, listener: RequestListen
     name: 'kurel_tls_certificate_expiry_timestamp_seconds',
     help: 'Unix time at which the certificate in service expires',
     registers: [serving.metrics],
+    aggregator: 'min',
     collect() {
       this.set(notAfter.getTime() / 1000);
     },

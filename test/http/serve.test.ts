@@ -1,9 +1,10 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { availableCpus } from '../../src/http/supervisor/cpus.js';
 import { CLI, runKurel } from '../helpers/cli.js';
 import { GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest } from './support.js';
 
@@ -65,9 +66,11 @@ const inFlight = async (url: string) => Number(/^kurel_http_requests_in_flight (
 describe('kurel serve', () => {
   it('validates profiles/minimal.yaml as the README shows, on its embedded definitions', async () => {
     const { url, lines } = await serve();
-    // Without flags: a worker per CPU Node reports, and the deadlines and heap of DESIGN §7.3.
+    // Without flags: a serving process per CPU the container is given, the CPUs shared out as
+    // worker threads among them (one each), and the deadlines and heap of DESIGN §7.3.
     expect(lines.find((l) => l['msg'] === 'listening')).toMatchObject({
-      workers: availableParallelism(),
+      processes: availableCpus(),
+      workers: 1,
       limits: { requestTimeoutMs: 5000, sendTimeoutMs: 30000, workerMemoryMiB: 512, maxConcurrentRequests: 64 },
     });
     const res = await fetch(`${url}/v1/validate`, {
@@ -84,10 +87,21 @@ describe('kurel serve', () => {
   it('finishes a request in flight on SIGTERM, accepts no new connection, and exits 0', async () => {
     const served = await serve();
     const slow = startSlowRequest(served.url, '/v1/validate', GATEWAY_PROFILE);
+    let answered = false;
+    void slow.response.then(() => (answered = true));
     await waitFor(async () => ((await inFlight(served.url)) >= 2 ? true : undefined), 'the slow request to arrive');
     served.child.kill('SIGTERM');
     await waitFor(async () => served.lines.find((l) => l['msg'] === 'shutting down: finishing requests in flight'), 'the shutdown to begin');
-    await expect(fetch(`${served.url}/healthz`)).rejects.toThrow();
+    // Once every process drains, the listening socket closes; the slow request is still in flight.
+    await waitFor(
+      () =>
+        fetch(`${served.url}/healthz`).then(
+          () => undefined,
+          () => true,
+        ),
+      'new connections to be refused',
+    );
+    expect(answered).toBe(false);
     slow.finish();
     const res = await slow.response;
     expect(res.status).toBe(200);
@@ -195,7 +209,8 @@ describe('kurel serve', () => {
     expect(run.code).toBe(0);
     const help = run.stdout.replace(/\s+/g, ' ');
     for (const fragment of [
-      '--workers <n> worker threads that validate, build and publish schemas (default: the CPUs Node reports, os.availableParallelism())',
+      "--processes <n> serving processes, kept by a supervisor that replaces any that ends (default: the container's CPU quota, else os.availableParallelism())",
+      '--workers <n> worker threads of each serving process that validate, build and publish schemas (default: the CPUs divided among the processes, at least 1)',
       '--worker-memory <mib> each worker\'s heap limit in MiB; a request that exceeds it gets 413 and the worker is replaced (default: "512")',
       '(default: "5s")',
       '--send-timeout <duration> time an answer may take to be read by the client before it is cut (default: "30s")',
