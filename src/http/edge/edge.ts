@@ -41,7 +41,11 @@ export function edge(options: EdgeOptions): { handler: RequestHandler; requestId
     record.onDone(() => inFlight.delete(record));
     closeAfterLastAnswer(req, res, draining);
     logAccess(record, requestId, { logger, metrics });
-    next();
+    // While draining, a request is handled once the event loop has parsed what arrived with it:
+    // a pipelined request behind it is then known, and this answer does not close the connection
+    // before that one is answered (an immediate refusal would otherwise be the last answer).
+    if (draining()) setImmediate(next);
+    else next();
   };
   return { handler, requestIds: () => [...inFlight].map((record) => String(record.res.locals['requestId'])) };
 }
