@@ -13,7 +13,17 @@ import { supervisorLink } from './supervisor/link.js';
 import type { DefinitionsWatch } from './watch-definitions.js';
 import { type DefinitionFolder, type PoolSources, poolLoader } from './work/pool-loader.js';
 
+export { availableCpus, defaultWorkers } from './supervisor/cpus.js';
 export type { DefinitionFolder } from './work/pool-loader.js';
+
+/**
+ * Runs the supervisor of `kurel serve` (node:cluster's primary), which forks and keeps the
+ * serving processes; loaded only in the supervisor. Resolves to the exit code.
+ */
+export async function runSupervisor(options: { processes: number }, io: ServiceIo): Promise<number> {
+  const { runSupervisor: supervise } = await import('./supervisor/primary.js');
+  return supervise(options, io);
+}
 
 /** What the service is started with (the `kurel serve` flags, parsed). */
 export interface ServiceOptions {

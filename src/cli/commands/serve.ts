@@ -4,8 +4,7 @@ import { isAbsolute, relative } from 'node:path';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { locateLockfile } from '../../files/lockfile-location.js';
 import { embeddedDefinitionsDir } from '../../files/package-files.js';
-import { type DefinitionFolder, runService } from '../../http/entry.js';
-import { availableCpus, defaultWorkers } from '../../http/supervisor/cpus.js';
+import { availableCpus, type DefinitionFolder, defaultWorkers, runService, runSupervisor } from '../../http/entry.js';
 import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
@@ -90,10 +89,7 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
   // command again with the same flags; the CPUs are the container's quota, not the host's.
   const cpus = availableCpus();
   const processCount = processes ?? cpus;
-  if (cluster.isPrimary) {
-    const { runSupervisor } = await import('../../http/supervisor/primary.js');
-    return runSupervisor({ processes: processCount }, io);
-  }
+  if (cluster.isPrimary) return runSupervisor({ processes: processCount }, io);
   const code = await runService(
     {
       ...(lockfile ? { lockfile: { path: lockfile.path, display: lockfile.display } } : {}),
