@@ -119,7 +119,8 @@ describe('kurel serve', () => {
   it('reloads its definitions on SIGHUP, and keeps them when a reload fails', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kurel-serve-'));
     try {
-      const served = await serve(['--definitions', dir]);
+      // One serving process: the steps below follow its reload record (supervisor.test.ts has SIGHUP reach every process).
+      const served = await serve(['--processes', '1', '--definitions', dir]);
       const readiness = async () =>
         (await (await fetch(`${served.url}/readyz`)).json()) as { lastReload: { ok: boolean; at: string }; registry: { definitions: number } };
       const base = (await readiness()).registry.definitions;

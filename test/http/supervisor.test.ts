@@ -63,10 +63,14 @@ describe('kurel serve --processes', () => {
     expect((await fetch(`${served.url}/readyz`)).status).toBe(200);
   });
 
-  it('reloads every process on one POST /v1/reload', async () => {
+  it.each(['POST /v1/reload', 'SIGHUP'])('reloads every process on one %s', async (how) => {
     const served = await serve(['--processes', '2', '--workers', '1']);
-    const res = await fetch(`${served.url}/v1/reload`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
-    expect(res.status).toBe(200);
+    await waitFor(() => (servingPids(served).length === 2 ? true : undefined), 'both processes to listen');
+    if (how === 'SIGHUP') served.child.kill('SIGHUP');
+    else {
+      const res = await fetch(`${served.url}/v1/reload`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
+      expect(res.status).toBe(200);
+    }
     const reloaded = await waitFor(() => {
       const pids = new Set(served.lines.filter((l) => l['msg'] === 'definitions reloaded').map((l) => l['pid']));
       return pids.size === 2 ? pids : undefined;
