@@ -5,6 +5,7 @@ import type { PluginRef } from '../catalogue/load-plugins.js';
 import type { SeverityRules } from '../documents/kurel-config.js';
 import type { Platform } from '../schema/platform-version.js';
 import type { KurelApp } from './app.js';
+import { listenEarly } from './early-listener.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 import type { Logger } from './logger.js';
 import type { RunningServer, TlsOptions } from './server.js';
@@ -43,6 +44,12 @@ export interface ServiceOptions {
   workers?: number;
   /** Serving processes beside this one (`--processes`), to say in the `listening` line. */
   processes?: number;
+  /**
+   * Listen at once, answering `/healthz` (and `/readyz` as starting) before the HTTP stack and
+   * the workers have loaded; plain HTTP only. For the processes of a service that is starting:
+   * a replacement joins a running service only once it can judge.
+   */
+  listenEarly?: boolean;
   /** `--request-timeout`, `--send-timeout` and `--worker-memory`; the defaults of {@link DEFAULT_LIMITS} otherwise. */
   limits?: Partial<Pick<ServiceLimits, 'requestTimeoutMs' | 'sendTimeoutMs' | 'workerMemoryMiB'>>;
   /** A file holding the token `POST /v1/reload` requires (`--admin-token-file`). */
@@ -111,6 +118,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
           }),
         )
       : undefined;
+  const early = starting && options.listenEarly && !options.tls ? await listenEarly(options.host, options.port) : undefined;
   const { batchedDestination, createApp, createLogger, diagnosticLines, startServer, watchDefinitions } = await import('./serving.js');
   const destination = batchedDestination((text) => io.stdout(text));
   // The lines of the last turn of the event loop still go out when the process ends.
@@ -123,6 +131,8 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     // A pool that started all the same is stopped first, so the process can end.
     const state = await starting;
     if (state instanceof ServiceState) await state.close();
+    early?.server.closeAllConnections();
+    early?.server.close();
     io.stderr(`${errors.map((line) => `${line}\n`).join('')}kurel serve: refusing to start: ${message}${errors.length > 0 ? ' (listed above)' : ''}\n`);
     // The log line stands alone (a collector never sees standard error): it says it is a
     // refusal and carries every reason, as `reload failed` does.
@@ -186,7 +196,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   }
   let running: RunningServer;
   try {
-    running = await startServer(kurel, { host: options.host, port: options.port, ...(tls ? { tls } : {}) });
+    running = await startServer(kurel, { host: options.host, port: options.port, early, ...(tls ? { tls } : {}) });
   } catch (err) {
     return refuse(`cannot listen on ${options.host}:${options.port}: ${(err as Error).message}`);
   }

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { type AddressInfo, Server as NetServer } from 'node:net';
 import type { KurelApp } from './app.js';
 import { quietConnections } from './drain.js';
+import { CONNECTIONS_CHECKING_INTERVAL_MS, type EarlyListener } from './early-listener.js';
 import type { TlsFiles, TlsPair, TlsReloadTiming } from './tls.js';
 
 /** A listening service and the way to stop it. */
@@ -29,17 +30,25 @@ export interface TlsOptions {
  * Serves an app on `host:port` (port 0 picks a free one), over HTTPS only when `tls` is given;
  * resolves once it listens.
  */
-export async function startServer(kurel: KurelApp, options: { host: string; port: number; tls?: TlsOptions }): Promise<RunningServer> {
+export async function startServer(
+  kurel: KurelApp,
+  options: { host: string; port: number; tls?: TlsOptions; early?: EarlyListener | undefined },
+): Promise<RunningServer> {
   const { app, state, limits } = kurel;
   // Node checks its header and request time-outs at this interval (30 s unless told).
-  const connectionsCheckingInterval = 1000;
+  const connectionsCheckingInterval = CONNECTIONS_CHECKING_INTERVAL_MS;
+  // A plain HTTP server that already listens (answering /healthz while the service loaded) takes the app.
+  const early = options.tls ? undefined : options.early;
+  early?.serve(app);
   // TLS (node:https and the reload machinery) loads only for a service that serves it.
-  const server: Server = options.tls
-    ? (await import('./tls.js')).createHttpsServer(
-        { ...options.tls, logger: kurel.logger, metrics: kurel.metrics.registry, connectionsCheckingInterval, handshakeTimeoutMs: limits.headersTimeoutMs },
-        app,
-      )
-    : createServer({ connectionsCheckingInterval }, app);
+  const server: Server = early
+    ? early.server
+    : options.tls
+      ? (await import('./tls.js')).createHttpsServer(
+          { ...options.tls, logger: kurel.logger, metrics: kurel.metrics.registry, connectionsCheckingInterval, handshakeTimeoutMs: limits.headersTimeoutMs },
+          app,
+        )
+      : createServer({ connectionsCheckingInterval }, app);
   // Node's own limits back the app's time limit up: a client that never finishes its headers
   // (or, over TLS, its handshake) is dropped even if no handler runs. The headers limit is the
   // idle connection's, not the request deadline: a short deadline must not reset connections.
@@ -47,6 +56,7 @@ export async function startServer(kurel: KurelApp, options: { host: string; port
   server.requestTimeout = Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs) + 5_000;
   const quiet = quietConnections(server);
   await new Promise<void>((resolve, reject) => {
+    if (early) return resolve();
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
       server.off('error', reject);

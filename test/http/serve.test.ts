@@ -25,7 +25,7 @@ afterEach(async () => {
   }
 });
 
-/** Starts the built `kurel serve` on a free port and resolves once it logs that it listens. */
+/** Starts the built `kurel serve` on a free port and resolves once it logs that every process is ready. */
 function serve(args: string[] = [], cwd = ROOT): Promise<Served> {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { cwd, env: { ...process.env, LOG_LEVEL: 'info' } });
   const lines: Record<string, unknown>[] = [];
@@ -41,8 +41,10 @@ function serve(args: string[] = [], cwd = ROOT): Promise<Served> {
       for (const part of parts) {
         const line = JSON.parse(part) as Record<string, unknown>;
         lines.push(line);
-        if (line['msg'] === 'listening') {
-          const served = { child, url: String(line['url']), lines, exit };
+        // Every serving process answers once the supervisor says all are ready; until then one
+        // still loading answers 503 (its early listener).
+        if (line['msg'] === 'ready: every worker has loaded') {
+          const served = { child, url: String(lines.find((l) => l['msg'] === 'listening')?.['url']), lines, exit };
           started.push(served);
           resolve(served);
         }

@@ -106,6 +106,8 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
       ...(options.tlsCert !== undefined && options.tlsKey !== undefined ? { tls: { certFile: options.tlsCert, keyFile: options.tlsKey } } : {}),
       workers: workers ?? defaultWorkers(cpus, processCount),
       processes: processCount,
+      // The processes of a starting service answer /healthz at once; a replacement waits until it can judge.
+      listenEarly: process.env['KUREL_SUPERVISED_START'] === 'initial',
       limits: { workerMemoryMiB, requestTimeoutMs, sendTimeoutMs },
       adminTokenFile: options.adminTokenFile,
     },

@@ -158,8 +158,10 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     }
   };
 
-  const fork = () => {
-    const worker = cluster.fork();
+  // The processes of the start listen at once (answering /healthz while they load); a replacement
+  // listens only once it can judge, so no request reaches a process that would refuse it.
+  const fork = (initial = false) => {
+    const worker = cluster.fork(initial ? { KUREL_SUPERVISED_START: 'initial' } : {});
     const entry: Served = { worker, listening: false, ready: false, requestIds: [], startErrors: [] };
     served.set(worker.id, entry);
     worker.process.stderr?.on('data', (chunk: Buffer) => {
@@ -206,7 +208,7 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     }, delayMs).unref();
   };
 
-  for (let i = 0; i < options.processes; i++) fork();
+  for (let i = 0; i < options.processes; i++) fork(true);
   log('info', { processes: options.processes }, 'supervising');
 
   const reload = () => {
