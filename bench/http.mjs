@@ -151,11 +151,9 @@ async function load({ url, body, type, pid }, seconds) {
 }
 
 function report({ ready, idle, loaded, routes, rounds }) {
-  const workers = plan.processes
-    ? `${plan.processes} serving processes of 1 worker (${plan.args.join(' ')})`
-    : plan.pool
-      ? `${plan.workers} workers (--workers ${plan.workers})`
-      : '1 process (kurel serve has no --workers yet)';
+  let workers = '1 process (kurel serve has no --workers yet)';
+  if (plan.processes) workers = `${plan.processes} serving processes of 1 worker (${plan.args.join(' ')})`;
+  else if (plan.pool) workers = `${plan.workers} workers (--workers ${plan.workers})`;
   console.log(`HTTP: ${CONNECTIONS} connections, ${SECONDS} s per route in each of ${ROUNDS} alternating rounds, loopback`);
   console.log(`kurel: ${workers}; baseline: ${plan.workers} express process${plan.workers === 1 ? '' : 'es (node:cluster)'}`);
   console.log(`bodies: YAML ${Buffer.byteLength(yamlBody)} bytes, JSON ${Buffer.byteLength(jsonBody)} bytes\n`);

@@ -40,15 +40,15 @@ export async function startServer(
   // A plain HTTP server that already listens (answering /healthz while the service loaded) takes the app.
   const early = options.tls ? undefined : options.early;
   early?.serve(app);
+  let server: Server;
+  if (early) server = early.server;
   // TLS (node:https and the reload machinery) loads only for a service that serves it.
-  const server: Server = early
-    ? early.server
-    : options.tls
-      ? (await import('./tls.js')).createHttpsServer(
-          { ...options.tls, logger: kurel.logger, metrics: kurel.metrics.registry, connectionsCheckingInterval, handshakeTimeoutMs: limits.headersTimeoutMs },
-          app,
-        )
-      : createServer({ connectionsCheckingInterval }, app);
+  else if (options.tls) {
+    server = (await import('./tls.js')).createHttpsServer(
+      { ...options.tls, logger: kurel.logger, metrics: kurel.metrics.registry, connectionsCheckingInterval, handshakeTimeoutMs: limits.headersTimeoutMs },
+      app,
+    );
+  } else server = createServer({ connectionsCheckingInterval }, app);
   // Node's own limits back the app's time limit up: a client that never finishes its headers
   // (or, over TLS, its handshake) is dropped even if no handler runs. The headers limit is the
   // idle connection's, not the request deadline: a short deadline must not reset connections.
