@@ -232,6 +232,7 @@ describe('kurel serve', () => {
       'kurel serve: refusing to start: the definitions have errors (listed above)',
     ],
     ['a plugin that cannot be found', ['--port', '0', '--plugin', './no-such-plugin.mjs'], 'kurel serve: refusing to start: plugin ./no-such-plugin.mjs: '],
+    ['no serving process', ['--processes', '0'], 'error: --processes must be an integer from 1 to 256, found "0"'],
     ['no worker', ['--workers', '0'], 'error: --workers must be an integer from 1 to 256, found "0"'],
     ['a worker heap under 64 MiB', ['--worker-memory', '32'], 'error: --worker-memory must be a whole number of MiB, at least 64, found "32"'],
     ['a request timeout without a unit', ['--request-timeout', '5'], 'error: --request-timeout must be a duration such as 5s or 500ms, found "5"'],
