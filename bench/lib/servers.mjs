@@ -29,11 +29,17 @@ export function serveFlags() {
 }
 
 /**
- * How many workers kurel serves with, and so how many processes the baseline gets: the CPU
- * count (kurel's default) or BENCH_WORKERS, when `kurel serve` has `--workers`; otherwise 1,
- * the one thread that does everything.
+ * How many processes and workers kurel serves with, and so how many processes the baseline
+ * gets: with `--processes`, one serving process per CPU (kurel's default, or BENCH_PROCESSES)
+ * of one worker each, and the baseline as many processes; before it, the CPU count of workers
+ * (or BENCH_WORKERS) in one process and the baseline that many processes; without `--workers`,
+ * 1, the one thread that does everything.
  */
 export function workerPlan(flags = serveFlags()) {
+  if (flags.has('--processes')) {
+    const processes = Number(process.env.BENCH_PROCESSES ?? availableParallelism());
+    return { workers: processes, processes, pool: true, args: ['--processes', String(processes), '--workers', '1'] };
+  }
   if (!flags.has('--workers')) return { workers: 1, pool: false, args: [] };
   const workers = Number(process.env.BENCH_WORKERS ?? availableParallelism());
   return { workers, pool: true, args: ['--workers', String(workers)] };
@@ -81,7 +87,8 @@ export async function waitForHealthz(url, child, since, limitMs = 30_000) {
 
 /**
  * Starts `kurel serve` on a free port with `args` added; resolves once `/readyz` says every
- * worker has loaded, with the spawn-to-first-answer time (its first 200 on `/healthz`). Its output goes to /dev/null unless `stdio` says otherwise: a log
+ * worker has loaded, with the spawn-to-first-answer time (its first 200 on `/healthz`) and the
+ * spawn-to-ready time (its first 200 on `/readyz`). Its output goes to /dev/null unless `stdio` says otherwise: a log
  * piped into the bench would be read on the thread that drives the load.
  */
 export async function startKurel({ args = [], env = {}, stdio = 'ignore' } = {}) {
@@ -97,8 +104,15 @@ export async function startKurel({ args = [], env = {}, stdio = 'ignore' } = {})
   const readyMs = await waitForHealthz(`${url}/healthz`, child, started);
   // kurel answers once its first worker has loaded and is ready once all have: the load starts
   // then, as a load balancer's would.
-  for (let i = 0; i < 3000 && (await get(`${url}/readyz`).catch(() => 0)) !== 200; i++) await sleep(20);
-  return { child, url, readyMs };
+  let readyzMs = Number.NaN;
+  for (let i = 0; i < 12_000; i++) {
+    if ((await get(`${url}/readyz`).catch(() => 0)) === 200) {
+      readyzMs = now() - started;
+      break;
+    }
+    await sleep(5);
+  }
+  return { child, url, readyMs, readyzMs };
 }
 
 /** Starts the bare express baseline with `processes` processes (node:cluster when more than one). */
@@ -157,6 +171,21 @@ export function statusMiB(pid, field) {
 /** Resident memory in MiB of a process and its child processes (a cluster's workers). */
 export function treeRssMiB(pid) {
   return [pid, ...childrenOf(pid)].reduce((sum, p) => sum + statusMiB(p, 'VmRSS'), 0);
+}
+
+/** CPU time in ms (user + system) a process and its child processes have used so far. */
+export function treeCpuMs(pid) {
+  const ticks = (p) => {
+    try {
+      // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      return Number(fields[11]) + Number(fields[12]);
+    } catch {
+      return 0;
+    }
+  };
+  // Linux counts these in clock ticks of 10 ms (USER_HZ 100).
+  return [pid, ...childrenOf(pid)].reduce((sum, p) => sum + ticks(p), 0) * 10;
 }
 
 function childrenOf(pid) {

@@ -276,7 +276,14 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(noRequirePinnedOption())
     .option('--tls-cert <file>', 'serve HTTPS only, with this PEM certificate (reloaded when the file changes; needs --tls-key)')
     .option('--tls-key <file>', 'the PEM private key of --tls-cert')
-    .option('--workers <n>', 'worker threads that validate, build and publish schemas (default: the CPUs Node reports, os.availableParallelism())')
+    .option(
+      '--processes <n>',
+      "serving processes, kept by a supervisor that replaces any that ends (default: the container's CPU quota, else os.availableParallelism())",
+    )
+    .option(
+      '--workers <n>',
+      'worker threads of each serving process that validate, build and publish schemas (default: the CPUs divided among the processes, at least 1)',
+    )
     .option('--worker-memory <mib>', "each worker's heap limit in MiB; a request that exceeds it gets 413 and the worker is replaced", '512')
     .option(
       '--request-timeout <duration>',

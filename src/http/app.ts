@@ -51,6 +51,8 @@ export interface KurelApp {
   metrics: ServiceMetrics;
   logger: Logger;
   limits: ServiceLimits;
+  /** The ids of the requests being handled now (for the supervisor, should the process end). */
+  requestIdsInFlight(): string[];
 }
 
 type Method = 'get' | 'post';
@@ -119,7 +121,8 @@ export function createApp(options: AppOptions): KurelApp {
   app.disable('etag');
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
-  app.use(edge({ logger, metrics, state, limits, noDeadline: NO_DEADLINE }));
+  const inFlight = edge({ logger, metrics, state, limits, noDeadline: NO_DEADLINE });
+  app.use(inFlight.handler);
   for (const spec of routes) {
     const route = app.route(spec.path);
     for (const [method, handlers] of Object.entries(spec.methods) as [Method, RequestHandler[]][]) route[method](...handlers);
@@ -127,7 +130,7 @@ export function createApp(options: AppOptions): KurelApp {
   }
   app.use(notFound);
   app.use(answerErrors(logger, limits));
-  return { app, state, metrics, logger, limits };
+  return { app, state, metrics, logger, limits, requestIdsInFlight: inFlight.requestIds };
 }
 
 /** The methods a route answers, as the `Allow` header lists them (HEAD comes with GET). */

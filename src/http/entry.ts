@@ -1,16 +1,31 @@
+import cluster from 'node:cluster';
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { PluginRef } from '../catalogue/load-plugins.js';
 import type { SeverityRules } from '../documents/kurel-config.js';
 import type { Platform } from '../schema/platform-version.js';
+import type { KurelApp } from './app.js';
+import { listenEarly } from './early-listener.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 import type { Logger } from './logger.js';
 import type { RunningServer, TlsOptions } from './server.js';
 import { ServiceState } from './service-state.js';
+import { supervisorLink } from './supervisor/link.js';
+import type { ServiceIo } from './supervisor/service-io.js';
 import type { DefinitionsWatch } from './watch-definitions.js';
 import { type DefinitionFolder, type PoolSources, poolLoader } from './work/pool-loader.js';
 
+export { availableCpus, defaultWorkers } from './supervisor/cpus.js';
 export type { DefinitionFolder } from './work/pool-loader.js';
+
+/**
+ * Runs the supervisor of `kurel serve` (node:cluster's primary), which forks and keeps the
+ * serving processes; loaded only in the supervisor. Resolves to the exit code.
+ */
+export async function runSupervisor(options: { processes: number }, io: ServiceIo): Promise<number> {
+  const { runSupervisor: supervise } = await import('./supervisor/primary.js');
+  return supervise(options, io);
+}
 
 /** What the service is started with (the `kurel serve` flags, parsed). */
 export interface ServiceOptions {
@@ -28,6 +43,14 @@ export interface ServiceOptions {
   tls?: { certFile: string; keyFile: string };
   /** Worker threads (`--workers`); the CPUs Node reports by default. */
   workers?: number;
+  /** Serving processes beside this one (`--processes`), to say in the `listening` line. */
+  processes?: number;
+  /**
+   * Listen at once, answering `/healthz` (and `/readyz` as starting) before the HTTP stack and
+   * the workers have loaded; plain HTTP only. For the processes of a service that is starting:
+   * a replacement joins a running service only once it can judge.
+   */
+  listenEarly?: boolean;
   /** `--request-timeout`, `--send-timeout` and `--worker-memory`; the defaults of {@link DEFAULT_LIMITS} otherwise. */
   limits?: Partial<Pick<ServiceLimits, 'requestTimeoutMs' | 'sendTimeoutMs' | 'workerMemoryMiB'>>;
   /** A file holding the token `POST /v1/reload` requires (`--admin-token-file`). */
@@ -42,12 +65,7 @@ export interface ServiceOptions {
   severity?: SeverityRules | undefined;
 }
 
-/** Where the service writes: its log lines and its start-up refusal. */
-export interface ServiceIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  env: NodeJS.ProcessEnv;
-}
+export type { ServiceIo } from './supervisor/service-io.js';
 
 /** Exit codes of the service: a clean stop, a stop that cut connections, a refused start. */
 export const SERVICE_EXIT = { stopped: 0, cut: 1, refused: 2 } as const;
@@ -96,16 +114,21 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
           }),
         )
       : undefined;
+  const early = starting && options.listenEarly && !options.tls ? await listenEarly(options.host, options.port) : undefined;
   const { batchedDestination, createApp, createLogger, diagnosticLines, startServer, watchDefinitions } = await import('./serving.js');
   const destination = batchedDestination((text) => io.stdout(text));
   // The lines of the last turn of the event loop still go out when the process ends.
   process.once('exit', destination.flush);
-  const log = createLogger(io.env['LOG_LEVEL'], destination);
+  const base = createLogger(io.env['LOG_LEVEL'], destination);
+  // Beside other serving processes, each line says which process wrote it.
+  const log = cluster.isWorker ? base.child({ pid: process.pid }) : base;
   logger = log;
   const refuse = async (message: string, errors: string[] = []): Promise<number> => {
     // A pool that started all the same is stopped first, so the process can end.
     const state = await starting;
     if (state instanceof ServiceState) await state.close();
+    early?.server.closeAllConnections();
+    early?.server.close();
     io.stderr(`${errors.map((line) => `${line}\n`).join('')}kurel serve: refusing to start: ${message}${errors.length > 0 ? ' (listed above)' : ''}\n`);
     // The log line stands alone (a collector never sees standard error): it says it is a
     // refusal and carries every reason, as `reload failed` does.
@@ -133,6 +156,16 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     return refuse('the definitions have errors', diagnosticLines(started?.diagnostics ?? []));
   }
   const state = started;
+  // Under the supervisor: readiness waits for every process, reloads and metrics span them all.
+  let stopBySupervisor: (cut: boolean) => void = () => undefined;
+  let kurelApp: KurelApp | undefined;
+  const link = supervisorLink({
+    reload: async () => (await state.reload()).ok,
+    allReady: () => state.peersAreReady(),
+    stop: (cut) => stopBySupervisor(cut),
+    metrics: async () => (kurelApp ? kurelApp.metrics.registry.getMetricsAsJSON() : []),
+  });
+  if (link) state.joinPeers(link);
   const warnings = state.lastReload.diagnostics;
   if (warnings.length > 0) log.warn({ warnings: diagnosticLines(warnings) }, 'definitions loaded with warnings');
   const kurel = createApp({
@@ -145,9 +178,21 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     ...(options.severity ? { severity: options.severity } : {}),
     ...(adminToken === undefined ? {} : { adminToken }),
   });
+  kurelApp = kurel;
+  if (link) {
+    kurel.metrics.gatherWith(() => link.gatherMetrics());
+    link.followInFlight(kurel.requestIdsInFlight);
+    // A failure nothing caught ends the process; the supervisor replaces it, and the log says
+    // which requests were in flight.
+    process.on('uncaughtException', (err) => {
+      log.fatal({ err, requestIds: kurel.requestIdsInFlight() }, 'uncaught failure: this process ends and the supervisor replaces it');
+      destination.flush();
+      process.exit(70);
+    });
+  }
   let running: RunningServer;
   try {
-    running = await startServer(kurel, { host: options.host, port: options.port, ...(tls ? { tls } : {}) });
+    running = await startServer(kurel, { host: options.host, port: options.port, early, ...(tls ? { tls } : {}) });
   } catch (err) {
     return refuse(`cannot listen on ${options.host}:${options.port}: ${(err as Error).message}`);
   }
@@ -162,7 +207,14 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   process.on('SIGHUP', reload);
   const stopped = new Promise<number>((resolve) => {
     let cut = false;
+    stopBySupervisor = (cutNow) => {
+      if (!state.isDraining) stop('SIGTERM');
+      else if (cutNow) stop('SIGINT');
+    };
+    let finished = false;
     stop = (signal) => {
+      // A signal that comes after the drain has ended has nothing left to stop.
+      if (finished) return;
       if (state.isDraining) {
         log.warn({ signal }, 'second stop signal: closing every connection now');
         cut = true;
@@ -172,12 +224,14 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
       log.info({ signal, graceMs: kurel.limits.shutdownGraceMs }, 'shutting down: finishing requests in flight');
       void running.shutdown().then(({ forced }) => {
         if (forced) log.warn('shutdown grace period over: connections still open were closed');
+        finished = true;
         log.info('stopped');
         resolve(forced || cut ? SERVICE_EXIT.cut : SERVICE_EXIT.stopped);
       });
     };
     for (const signal of STOP_SIGNALS) process.on(signal, stop);
   });
+  link?.listening(running.url);
   // Logged once the signal handlers are in place: a supervisor may signal as soon as it reads this.
   log.info(
     {
@@ -188,6 +242,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
       handlers: state.registry.handlers,
       definitions: state.registry.definitions,
       workers,
+      ...(options.processes === undefined ? {} : { processes: options.processes }),
       registryDigest: state.registry.digest,
       ...(options.lockfile ? { lockfile: options.lockfile.display } : {}),
       startupMs: Math.round(performance.now()),
@@ -199,7 +254,10 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     // Once a stop signal has come, the service is draining, not ready, and a pool it closed
     // before every worker loaded is no failure to report.
     if (state.isDraining) return;
-    if (every.ok) log.info({ workers, startupMs: Math.round(performance.now()) }, 'ready: every worker has loaded');
+    link?.ready(every.ok);
+    // Under the supervisor, the service is ready once every process is, and the supervisor says so.
+    if (every.ok)
+      log.info({ workers, startupMs: Math.round(performance.now()) }, link ? 'process ready: every worker has loaded' : 'ready: every worker has loaded');
     else log.error({ errors: diagnosticLines(every.diagnostics) }, 'a worker could not load: the service answers on the others and does not report ready');
   });
   const code = await stopped;
@@ -207,6 +265,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   await state.close();
   process.off('SIGHUP', reload);
   for (const signal of STOP_SIGNALS) process.off(signal, stop);
+  link?.close();
   // Whatever handle a dependency left open must not keep a stopped service alive.
   setTimeout(() => process.exit(code), 1000).unref();
   return code;

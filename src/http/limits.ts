@@ -7,6 +7,11 @@ export interface ServiceLimits {
    * task still queued 503 with `Retry-After`, a task running is cancelled and gets 503.
    */
   requestTimeoutMs: number;
+  /**
+   * Time a connection may take to send a request's headers (and, over TLS, to complete its
+   * handshake); a connection that sends nothing is closed then. Not tied to the request deadline.
+   */
+  headersTimeoutMs: number;
   /** Time an answer may take to be read by the client; a slower one is cut and counted as aborted. */
   sendTimeoutMs: number;
   /** Requests admitted at once, running or queued; more get 503 (probes, metrics and reload are never refused). */
@@ -21,6 +26,7 @@ export interface ServiceLimits {
 export const DEFAULT_LIMITS: ServiceLimits = {
   maxBodyBytes: 1024 * 1024,
   requestTimeoutMs: 5_000,
+  headersTimeoutMs: 5_000,
   sendTimeoutMs: 30_000,
   maxConcurrentRequests: 64,
   workerMemoryMiB: 512,

@@ -1,4 +1,4 @@
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry as MetricsRegistry } from 'prom-client';
+import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry as MetricsRegistry } from 'prom-client';
 import type { ServiceState } from './service-state.js';
 
 /** The Prometheus series of one service (DESIGN §5.2). */
@@ -9,6 +9,14 @@ export interface ServiceMetrics {
   /** Tells the in-flight gauge how to count requests being handled (read at each scrape). */
   countInFlightWith(count: () => number): void;
   validations: Counter<'operation' | 'verdict'>;
+  /** The Prometheus text `GET /metrics` answers: this registry's, or every process's summed (see {@link gatherWith}). */
+  exposition(): Promise<string>;
+  /**
+   * Answers `GET /metrics` with the metrics `gather` collects (every serving process's, as
+   * `getMetricsAsJSON` gives them), aggregated: counters and histograms summed, the catalogue's
+   * gauges by their own rule.
+   */
+  gatherWith(gather: () => Promise<unknown[][]>): void;
 }
 
 /** Creates the service's metrics on a registry of their own; `processMetrics` adds Node's process series. */
@@ -46,6 +54,7 @@ export function createMetrics(state: ServiceState, options: { processMetrics?: b
     name: 'kurel_definitions_loaded',
     help: 'CapabilityDefinitions in the registry in service',
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.set(state.registry.definitions);
     },
@@ -55,6 +64,7 @@ export function createMetrics(state: ServiceState, options: { processMetrics?: b
     help: 'Always 1, labelled with the registry digest of the definitions, handlers and kurel in service (equal on replicas that serve the same)',
     labelNames: ['digest'] as const,
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.reset();
       this.set({ digest: state.registry.digest }, 1);
@@ -64,6 +74,7 @@ export function createMetrics(state: ServiceState, options: { processMetrics?: b
     name: 'kurel_registry_last_reload_timestamp_seconds',
     help: 'Unix time of the last load or reload of definitions, successful or not',
     registers: [registry],
+    aggregator: 'max',
     collect() {
       this.set(state.lastReload.at.getTime() / 1000);
     },
@@ -72,6 +83,7 @@ export function createMetrics(state: ServiceState, options: { processMetrics?: b
     name: 'kurel_registry_last_reload_success',
     help: '1 when the last load or reload of definitions succeeded, 0 when it failed (the previous registry stays in service)',
     registers: [registry],
+    aggregator: 'min',
     collect() {
       this.set(state.lastReload.ok ? 1 : 0);
     },
@@ -81,11 +93,14 @@ export function createMetrics(state: ServiceState, options: { processMetrics?: b
     help: 'Reloads of definitions since start, by result (success, failure)',
     labelNames: ['result'] as const,
     registers: [registry],
+    // Every process reloads together: one reload is counted once.
+    aggregator: 'max',
   });
   reloads.inc({ result: 'success' }, 0);
   reloads.inc({ result: 'failure' }, 0);
   state.onReload((record) => reloads.inc({ result: record.ok ? 'success' : 'failure' }));
   if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  let gather: (() => Promise<unknown[][]>) | undefined;
   return {
     registry,
     requests,
@@ -93,6 +108,13 @@ export function createMetrics(state: ServiceState, options: { processMetrics?: b
     validations,
     countInFlightWith(count) {
       countInFlight = count;
+    },
+    async exposition() {
+      if (!gather) return registry.metrics();
+      return AggregatorRegistry.aggregate(await gather()).metrics();
+    },
+    gatherWith(collect) {
+      gather = collect;
     },
   };
 }

@@ -30,6 +30,8 @@ export class ServiceState {
   private waiting: Promise<ReloadRecord> | undefined;
   private draining = false;
   private everyWorkerLoaded = false;
+  private peersReady = true;
+  private peers: { reloadOthers(): Promise<boolean> } | undefined;
   private readonly listeners: ((record: ReloadRecord) => void)[] = [];
 
   constructor(
@@ -78,7 +80,31 @@ export class ServiceState {
    * put in service only then) and until shutdown begins. Replacing a worker never changes it.
    */
   get isReady(): boolean {
-    return this.everyWorkerLoaded && !this.draining;
+    return this.everyWorkerLoaded && this.peersReady && !this.draining;
+  }
+
+  /**
+   * Serves beside other processes (under `kurel serve`'s supervisor): readiness waits until
+   * every process has been ready (see {@link peersAreReady}), and {@link reloadEverywhere}
+   * reloads them all.
+   */
+  joinPeers(peers: { reloadOthers(): Promise<boolean> }): void {
+    this.peers = peers;
+    this.peersReady = false;
+  }
+
+  /** Every process serving beside this one has been ready once. */
+  peersAreReady(): void {
+    this.peersReady = true;
+  }
+
+  /**
+   * Reloads this process ({@link reload}) and every process serving beside it, and resolves to
+   * this process's record once all have finished.
+   */
+  async reloadEverywhere(): Promise<ReloadRecord> {
+    const [record] = await Promise.all([this.reload(), this.peers?.reloadOthers()]);
+    return record;
   }
 
   /** Settles once every worker of the runner in service at start has loaded, or one could not. */

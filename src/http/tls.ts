@@ -187,6 +187,8 @@ export interface HttpsServing {
   metrics: MetricsRegistry;
   timing?: TlsReloadTiming;
   connectionsCheckingInterval: number;
+  /** Time a connection may take to complete its TLS handshake; then it is closed, as an idle plain connection is. */
+  handshakeTimeoutMs: number;
 }
 
 /**
@@ -198,7 +200,13 @@ export interface HttpsServing {
 export function createHttpsServer(serving: HttpsServing, listener: RequestListener): Server {
   const { files, logger } = serving;
   const server = createServer(
-    { cert: serving.pair.cert, key: serving.pair.key, ALPNProtocols: ['http/1.1'], connectionsCheckingInterval: serving.connectionsCheckingInterval },
+    {
+      cert: serving.pair.cert,
+      key: serving.pair.key,
+      ALPNProtocols: ['http/1.1'],
+      connectionsCheckingInterval: serving.connectionsCheckingInterval,
+      handshakeTimeout: serving.handshakeTimeoutMs,
+    },
     listener,
   );
   const reloads = new Counter({
@@ -206,6 +214,8 @@ export function createHttpsServer(serving: HttpsServing, listener: RequestListen
     help: 'Reloads of the TLS certificate and key after their files changed, by result (success; failure: the previous pair stays in service)',
     labelNames: ['result'] as const,
     registers: [serving.metrics],
+    // Every serving process reloads the same files: a rotation is counted once.
+    aggregator: 'max',
   });
   reloads.inc({ result: 'success' }, 0);
   reloads.inc({ result: 'failure' }, 0);
@@ -214,6 +224,7 @@ export function createHttpsServer(serving: HttpsServing, listener: RequestListen
     name: 'kurel_tls_certificate_expiry_timestamp_seconds',
     help: 'Unix time at which the certificate in service expires',
     registers: [serving.metrics],
+    aggregator: 'min',
     collect() {
       this.set(notAfter.getTime() / 1000);
     },

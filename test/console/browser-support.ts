@@ -57,7 +57,7 @@ export interface Served {
   stop(): Promise<void>;
 }
 
-/** Starts the built `kurel serve` on a free port with the arguments given; resolves once it listens. */
+/** Starts the built `kurel serve` on a free port with the arguments given; resolves once every serving process is ready. */
 export function startKurelServe(args: string[]): Promise<Served> {
   const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--host', '127.0.0.1', '--port', '0', ...args], {
     env: { ...process.env, LOG_LEVEL: 'info' },
@@ -68,14 +68,17 @@ export function startKurelServe(args: string[]): Promise<Served> {
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   return new Promise((resolve, reject) => {
     let buffered = '';
+    let url: string | undefined;
     child.stdout!.on('data', (chunk: Buffer) => {
       buffered += chunk.toString('utf8');
       for (let end = buffered.indexOf('\n'); end >= 0; end = buffered.indexOf('\n')) {
         const line = JSON.parse(buffered.slice(0, end)) as { msg?: string; url?: string };
         buffered = buffered.slice(end + 1);
-        if (line.msg === 'listening' && line.url) {
+        if (line.msg === 'listening' && line.url) url ??= line.url;
+        // Every serving process answers once all are ready; one still loading answers 503.
+        if (line.msg === 'ready: every worker has loaded' && url) {
           resolve({
-            url: `${line.url}/`,
+            url: `${url}/`,
             async stop() {
               if (child.exitCode === null) child.kill('SIGTERM');
               await exited;

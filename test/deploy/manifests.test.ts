@@ -154,14 +154,15 @@ describe('the Deployment', () => {
     expect(container.securityContext).toEqual({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } });
   });
 
-  it('requests and limits CPU and memory, the memory limit covering every worker heap plus 256 MiB', () => {
+  it('requests and limits CPU and memory, the memory limit covering every process: its worker heaps plus 256 MiB', () => {
     expect(Object.keys(container.resources.requests).sort()).toEqual(['cpu', 'memory']);
     expect(Object.keys(container.resources.limits).sort()).toEqual(['cpu', 'memory']);
-    // Node does not see the CPU quota, so the pool is sized by --workers, to the CPU limit.
+    // The worker threads of all serving processes match the CPU limit.
+    const processes = Number(argValue('--processes'));
     const workers = Number(argValue('--workers'));
-    expect(workers).toBe(Number(container.resources.limits['cpu']));
+    expect(processes * workers).toBe(Number(container.resources.limits['cpu']));
     const workerHeap = Number(argValue('--worker-memory'));
-    expect(mebibytes(container.resources.limits['memory']!)).toBeGreaterThanOrEqual(workers * workerHeap + 256);
+    expect(mebibytes(container.resources.limits['memory']!)).toBeGreaterThanOrEqual(processes * (workers * workerHeap + 256));
   });
 
   it('probes readiness on /readyz and liveness on /healthz over HTTPS on the serving port', () => {
@@ -192,8 +193,10 @@ describe('the Deployment', () => {
       '--definitions',
       '/etc/kurel/definitions',
       '--watch-definitions',
-      '--workers',
+      '--processes',
       '2',
+      '--workers',
+      '1',
       '--worker-memory',
       '512',
       '--request-timeout',

@@ -350,9 +350,12 @@ describe('the running app against openapi.yaml', () => {
   });
 
   it("answers the worker pool's deadline, memory limit and queue as documented, on the built kurel serve", async () => {
-    const served = await startServe(['--port', '0', '--plugin', COSTLY_PLUGIN, '--workers', '1', '--worker-memory', '64', '--request-timeout', '10s'], {
-      cwd: fileURLToPath(new URL('../../', import.meta.url)),
-    });
+    const served = await startServe(
+      ['--port', '0', '--processes', '1', '--plugin', COSTLY_PLUGIN, '--workers', '1', '--worker-memory', '64', '--request-timeout', '10s'],
+      {
+        cwd: fileURLToPath(new URL('../../', import.meta.url)),
+      },
+    );
     try {
       const post = async (body: string) => {
         const res = await fetch(`${served.url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });

@@ -92,7 +92,7 @@ describe('kurel serve with two workers and a 64 MiB heap', () => {
   let served: ServedProcess;
   beforeAll(async () => {
     served = await startServe(
-      ['--port', '0', '--plugin', PLUGIN, '--plugin', MISBEHAVING, '--workers', '2', '--worker-memory', '64', '--request-timeout', '20s'],
+      ['--port', '0', '--processes', '1', '--plugin', PLUGIN, '--plugin', MISBEHAVING, '--workers', '2', '--worker-memory', '64', '--request-timeout', '20s'],
       { cwd: ROOT },
     );
   });
@@ -201,7 +201,7 @@ describe('kurel serve with two workers and a 64 MiB heap', () => {
 describe('kurel serve with one worker and a 2 s deadline', () => {
   let served: ServedProcess;
   beforeAll(async () => {
-    served = await startServe(['--port', '0', '--plugin', PLUGIN, '--workers', '1', '--request-timeout', '2s'], { cwd: ROOT });
+    served = await startServe(['--port', '0', '--processes', '1', '--plugin', PLUGIN, '--workers', '1', '--request-timeout', '2s'], { cwd: ROOT });
   });
   afterAll(async () => {
     await served?.stop();
@@ -308,7 +308,7 @@ describe('kurel serve at its admission limit', () => {
   });
 
   it('admits 64 requests at once and refuses the 65th at once with 503 and Retry-After: 1, logged at warn under its route', async () => {
-    const server = await startServe(['--port', '0', '--plugin', PLUGIN, '--workers', '1', '--request-timeout', '60s'], { cwd: ROOT });
+    const server = await startServe(['--port', '0', '--processes', '1', '--plugin', PLUGIN, '--workers', '1', '--request-timeout', '60s'], { cwd: ROOT });
     served = server;
     const admitted = Array.from({ length: 64 }, () => validate(server.url, SPIN_FOREVER).catch(() => undefined));
     await waitFor(async () => ((await inFlight(server.url)) >= 65 ? true : undefined), '64 requests to be in flight');
@@ -374,7 +374,7 @@ describe('kurel serve started outside the package, with a 1 s send timeout and a
   });
 
   it('names the package definitions folder without its absolute path, when it names no definitions', async () => {
-    const bare = await startServe(['--port', '0', '--workers', '1'], { cwd: work });
+    const bare = await startServe(['--port', '0', '--processes', '1', '--workers', '1'], { cwd: work });
     try {
       const capabilities = JSON.parse((await get(bare.url, '/v1/capabilities')).text) as { type: string; source: string }[];
       expect(capabilities.find((c) => c.type === 'redis-sidecar')?.source).toBe('<kurel>/definitions/redis-sidecar.yaml');
@@ -454,7 +454,7 @@ describe('kurel serve while its workers load', () => {
     work = mkdtempSync(join(tmpdir(), 'kurel-starting-'));
     const plugin = fileURLToPath(new URL('../fixtures/plugins/slow-to-load.mjs', import.meta.url));
     // One worker and the spare: the first loads at once, the spare takes 4 s.
-    const server = await startServe(['--port', '0', '--plugin', plugin, '--workers', '1'], {
+    const server = await startServe(['--port', '0', '--processes', '1', '--plugin', plugin, '--workers', '1'], {
       cwd: ROOT,
       env: { KUREL_TEST_LOAD_MARKER: join(work, 'loaded'), KUREL_TEST_LOAD_DELAY_MS: '4000' },
       until: 'listening',
@@ -484,7 +484,7 @@ describe('kurel serve whose worker is replaced', () => {
     work = mkdtempSync(join(tmpdir(), 'kurel-spare-'));
     const plugin = fileURLToPath(new URL('../fixtures/plugins/slow-to-load.mjs', import.meta.url));
     // Every worker after the first takes 6 s to load: the spare at start, and the replacement.
-    const server = await startServe(['--port', '0', '--plugin', plugin, '--workers', '1', '--request-timeout', '1s'], {
+    const server = await startServe(['--port', '0', '--processes', '1', '--plugin', plugin, '--workers', '1', '--request-timeout', '1s'], {
       cwd: ROOT,
       env: { KUREL_TEST_LOAD_MARKER: join(work, 'loaded'), KUREL_TEST_LOAD_DELAY_MS: '6000' },
     });
@@ -511,7 +511,7 @@ describe('a replacement worker that cannot load', () => {
     work = mkdtempSync(join(tmpdir(), 'kurel-replacement-'));
     const marker = join(work, 'refuse');
     const plugin = fileURLToPath(new URL('../fixtures/plugins/loads-once.mjs', import.meta.url));
-    const server = await startServe(['--port', '0', '--plugin', plugin, '--workers', '2', '--request-timeout', '1s'], {
+    const server = await startServe(['--port', '0', '--processes', '1', '--plugin', plugin, '--workers', '2', '--request-timeout', '1s'], {
       cwd: ROOT,
       env: { KUREL_TEST_REFUSE_FILE: marker },
     });
@@ -539,7 +539,7 @@ describe('SIGTERM with pipelined requests on keep-alive connections', () => {
   });
 
   it('answers every request already received, and closes each connection after its last answer', async () => {
-    served = await startServe(['--port', '0', '--plugin', PLUGIN, '--workers', '2', '--request-timeout', '30s'], { cwd: ROOT });
+    served = await startServe(['--port', '0', '--processes', '1', '--plugin', PLUGIN, '--workers', '2', '--request-timeout', '30s'], { cwd: ROOT });
     const { port } = new URL(served.url);
     const slow = profile({ spin: { ms: 1500 } });
     const quick = profile({ spin: { ms: 0 } });

@@ -81,6 +81,7 @@ describe('kurel serve --tls-cert --tls-key', () => {
   });
 });
 
+// One serving process: each process watches and reloads by itself, and these tests follow one.
 describe('kurel serve --watch-definitions', () => {
   const readiness = async (url: string) =>
     (await (await fetch(`${url}/readyz`)).json()) as { registry: { definitions: number }; lastReload: { ok: boolean; at: string } };
@@ -88,7 +89,7 @@ describe('kurel serve --watch-definitions', () => {
 
   it('reloads by itself when a file in a definitions folder is added, changed or removed', async () => {
     const dir = tempDir();
-    const served = await serve(['--definitions', dir, '--watch-definitions']);
+    const served = await serve(['--processes', '1', '--definitions', dir, '--watch-definitions']);
     expect(served.lines.find((l) => l['msg'] === 'listening')?.['watchDefinitions']).toBe(true);
     const base = (await readiness(served.url)).registry.definitions;
     writeFileSync(join(dir, 'cache.yaml'), definitionNamed('cache-sidecar'));
@@ -105,7 +106,7 @@ describe('kurel serve --watch-definitions', () => {
   it('reloads when a mounted ConfigMap swaps its ..data link, and keeps the definitions when the new ones are broken', async () => {
     const dir = tempDir();
     writeVolume(dir, { 'cache.yaml': definitionNamed('cache-sidecar') });
-    const served = await serve(['--definitions', dir, '--watch-definitions']);
+    const served = await serve(['--processes', '1', '--definitions', dir, '--watch-definitions']);
     const base = (await readiness(served.url)).registry.definitions;
     expect(await types(served.url)).toContain('cache-sidecar');
     writeVolume(dir, { 'cache.yaml': definitionNamed('cache-sidecar'), 'queue.yaml': definitionNamed('queue-sidecar') });
@@ -124,7 +125,7 @@ describe('kurel serve --watch-definitions', () => {
 
   it('makes one reload of a burst of changes', async () => {
     const dir = tempDir();
-    const served = await serve(['--definitions', dir, '--watch-definitions']);
+    const served = await serve(['--processes', '1', '--definitions', dir, '--watch-definitions']);
     for (let i = 0; i < 5; i++) writeFileSync(join(dir, `d${i}.yaml`), definitionNamed(`burst-${i}`));
     await waitFor(async () => ((await types(served.url)).includes('burst-4') ? true : undefined), 'the burst to load');
     // Quiet for longer than the debounce: no second reload follows.

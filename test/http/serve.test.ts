@@ -1,9 +1,10 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { availableCpus } from '../../src/http/supervisor/cpus.js';
 import { CLI, runKurel, spawnKurel } from '../helpers/cli.js';
 import { GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest } from './support.js';
 
@@ -24,7 +25,7 @@ afterEach(async () => {
   }
 });
 
-/** Starts the built `kurel serve` on a free port and resolves once it logs that it listens. */
+/** Starts the built `kurel serve` on a free port and resolves once it logs that every process is ready. */
 function serve(args: string[] = [], cwd = ROOT): Promise<Served> {
   const child = spawn(process.execPath, [CLI, 'serve', '--port', '0', ...args], { cwd, env: { ...process.env, LOG_LEVEL: 'info' } });
   const lines: Record<string, unknown>[] = [];
@@ -40,8 +41,10 @@ function serve(args: string[] = [], cwd = ROOT): Promise<Served> {
       for (const part of parts) {
         const line = JSON.parse(part) as Record<string, unknown>;
         lines.push(line);
-        if (line['msg'] === 'listening') {
-          const served = { child, url: String(line['url']), lines, exit };
+        // Every serving process answers once the supervisor says all are ready; until then one
+        // still loading answers 503 (its early listener).
+        if (line['msg'] === 'ready: every worker has loaded') {
+          const served = { child, url: String(lines.find((l) => l['msg'] === 'listening')?.['url']), lines, exit };
           started.push(served);
           resolve(served);
         }
@@ -65,9 +68,11 @@ const inFlight = async (url: string) => Number(/^kurel_http_requests_in_flight (
 describe('kurel serve', () => {
   it('validates profiles/minimal.yaml as the README shows, on its embedded definitions', async () => {
     const { url, lines } = await serve();
-    // Without flags: a worker per CPU Node reports, and the deadlines and heap of DESIGN §7.3.
+    // Without flags: a serving process per CPU the container is given, the CPUs shared out as
+    // worker threads among them (one each), and the deadlines and heap of DESIGN §7.3.
     expect(lines.find((l) => l['msg'] === 'listening')).toMatchObject({
-      workers: availableParallelism(),
+      processes: availableCpus(),
+      workers: 1,
       limits: { requestTimeoutMs: 5000, sendTimeoutMs: 30000, workerMemoryMiB: 512, maxConcurrentRequests: 64 },
     });
     const res = await fetch(`${url}/v1/validate`, {
@@ -84,10 +89,21 @@ describe('kurel serve', () => {
   it('finishes a request in flight on SIGTERM, accepts no new connection, and exits 0', async () => {
     const served = await serve();
     const slow = startSlowRequest(served.url, '/v1/validate', GATEWAY_PROFILE);
+    let answered = false;
+    void slow.response.then(() => (answered = true));
     await waitFor(async () => ((await inFlight(served.url)) >= 2 ? true : undefined), 'the slow request to arrive');
     served.child.kill('SIGTERM');
     await waitFor(async () => served.lines.find((l) => l['msg'] === 'shutting down: finishing requests in flight'), 'the shutdown to begin');
-    await expect(fetch(`${served.url}/healthz`)).rejects.toThrow();
+    // Once every process drains, the listening socket closes; the slow request is still in flight.
+    await waitFor(
+      () =>
+        fetch(`${served.url}/healthz`).then(
+          () => undefined,
+          () => true,
+        ),
+      'new connections to be refused',
+    );
+    expect(answered).toBe(false);
     slow.finish();
     const res = await slow.response;
     expect(res.status).toBe(200);
@@ -105,7 +121,8 @@ describe('kurel serve', () => {
   it('reloads its definitions on SIGHUP, and keeps them when a reload fails', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kurel-serve-'));
     try {
-      const served = await serve(['--definitions', dir]);
+      // One serving process: the steps below follow its reload record (supervisor.test.ts has SIGHUP reach every process).
+      const served = await serve(['--processes', '1', '--definitions', dir]);
       const readiness = async () =>
         (await (await fetch(`${served.url}/readyz`)).json()) as { lastReload: { ok: boolean; at: string }; registry: { definitions: number } };
       const base = (await readiness()).registry.definitions;
@@ -195,7 +212,8 @@ describe('kurel serve', () => {
     expect(run.code).toBe(0);
     const help = run.stdout.replace(/\s+/g, ' ');
     for (const fragment of [
-      '--workers <n> worker threads that validate, build and publish schemas (default: the CPUs Node reports, os.availableParallelism())',
+      "--processes <n> serving processes, kept by a supervisor that replaces any that ends (default: the container's CPU quota, else os.availableParallelism())",
+      '--workers <n> worker threads of each serving process that validate, build and publish schemas (default: the CPUs divided among the processes, at least 1)',
       '--worker-memory <mib> each worker\'s heap limit in MiB; a request that exceeds it gets 413 and the worker is replaced (default: "512")',
       '(default: "5s")',
       '--send-timeout <duration> time an answer may take to be read by the client before it is cut (default: "30s")',
@@ -214,6 +232,7 @@ describe('kurel serve', () => {
       'kurel serve: refusing to start: the definitions have errors (listed above)',
     ],
     ['a plugin that cannot be found', ['--port', '0', '--plugin', './no-such-plugin.mjs'], 'kurel serve: refusing to start: plugin ./no-such-plugin.mjs: '],
+    ['no serving process', ['--processes', '0'], 'error: --processes must be an integer from 1 to 256, found "0"'],
     ['no worker', ['--workers', '0'], 'error: --workers must be an integer from 1 to 256, found "0"'],
     ['a worker heap under 64 MiB', ['--worker-memory', '32'], 'error: --worker-memory must be a whole number of MiB, at least 64, found "32"'],
     ['a request timeout without a unit', ['--request-timeout', '5'], 'error: --request-timeout must be a duration such as 5s or 500ms, found "5"'],

@@ -94,13 +94,17 @@ export function startSlowRequest(
   url: string,
   path: string,
   body: string,
-  options: { first?: number; contentType?: string } = {},
+  options: { first?: number; contentType?: string; requestId?: string } = {},
 ): { response: Promise<WireResponse>; finish(): void } {
   const first = options.first ?? Math.floor(body.length / 2);
   const target = new URL(path, url);
   const req = httpRequest(target, {
     method: 'POST',
-    headers: { 'Content-Type': options.contentType ?? 'application/yaml', 'Content-Length': Buffer.byteLength(body) },
+    headers: {
+      'Content-Type': options.contentType ?? 'application/yaml',
+      'Content-Length': Buffer.byteLength(body),
+      ...(options.requestId === undefined ? {} : { 'X-Request-Id': options.requestId }),
+    },
   });
   const response = new Promise<WireResponse>((resolve, reject) => {
     req.on('response', (res) => {

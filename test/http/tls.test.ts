@@ -2,6 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
@@ -32,8 +33,8 @@ function tempDir(): string {
 }
 
 /** Serves a test app over TLS from the pair in `dir` (tls.crt, tls.key), polling quickly. */
-async function serveTls(dir: string, settleMs = 400) {
-  const kurel = testApp();
+async function serveTls(dir: string, settleMs = 400, limits: { headersTimeoutMs?: number } = {}) {
+  const kurel = testApp({ limits });
   const files = { certFile: join(dir, 'tls.crt'), keyFile: join(dir, 'tls.key') };
   const running = await startServer(kurel, { host: '127.0.0.1', port: 0, tls: { files, pair: loadTlsPair(files), timing: { pollIntervalMs: 50, settleMs } } });
   cleanups.push(async () => void (await running.shutdown()));
@@ -105,6 +106,25 @@ describe('serving TLS', () => {
       req.end();
     });
     expect(outcome).toMatch(/^failed (ECONNRESET|EPIPE)$/);
+  });
+
+  it.each([
+    { sent: 'nothing', bytes: Buffer.alloc(0) },
+    // A TLS record header announcing a 512-byte ClientHello, and 5 bytes of it.
+    { sent: 'half a ClientHello', bytes: Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xfc, 0x03]) },
+  ])('closes a connection that sends $sent, as an idle plain connection is closed', async ({ bytes }) => {
+    const dir = tempDir();
+    writeSecretVolume(dir, first);
+    const { running } = await serveTls(dir, 400, { headersTimeoutMs: 300 });
+    const port = Number(new URL(running.url).port);
+    // Without a handshake limit the server would hold the connection for two minutes.
+    const closed = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+      socket.on('error', (err: NodeJS.ErrnoException) => resolve(`error ${err.code}`));
+      socket.on('close', () => resolve('closed'));
+      socket.resume();
+    });
+    expect(closed).toMatch(/^(closed|error ECONNRESET)$/);
   });
 
   it('loads a pair swapped in through the ..data link of a Secret volume for new connections, without a restart', async () => {

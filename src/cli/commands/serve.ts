@@ -1,9 +1,10 @@
+import cluster from 'node:cluster';
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { locateLockfile } from '../../files/lockfile-location.js';
 import { embeddedDefinitionsDir } from '../../files/package-files.js';
-import { type DefinitionFolder, runService } from '../../http/entry.js';
+import { availableCpus, type DefinitionFolder, defaultWorkers, runService, runSupervisor } from '../../http/entry.js';
 import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
@@ -21,8 +22,10 @@ export interface ServeCommandOptions extends ConfigurableOptions {
   tlsKey?: string;
   /** Reload when a file under a `--definitions` folder changes. */
   watchDefinitions?: boolean;
-  /** Worker threads; the CPU count when absent. */
+  /** Worker threads of each serving process; the CPUs shared out among the processes when absent. */
   workers?: string;
+  /** Serving processes; the CPUs the container is given when absent. */
+  processes?: string;
   /** Each worker's heap limit, in MiB. */
   workerMemory: string;
   /** A duration such as `5s` or `500ms`. */
@@ -42,7 +45,8 @@ export const MIN_WORKER_MEMORY_MIB = 64;
 
 /**
  * Runs `kurel serve` until SIGTERM or SIGINT, with the definitions `.kurel.yaml` and the flags
- * name, or the embedded `definitions/` when they name none. Returns the exit code: 0 after a
+ * name, or the embedded `definitions/` when they name none: as the supervisor, which keeps
+ * `--processes` serving processes, or as one of those processes. Returns the exit code: 0 after a
  * clean drain, 1 when connections had to be cut, 2 when it could not start (a flag it cannot
  * use, or a configuration with a problem, included).
  */
@@ -60,6 +64,9 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
   if ((options.tlsCert === undefined) !== (options.tlsKey === undefined)) {
     return usage(`--tls-cert and --tls-key go together; found only ${options.tlsCert === undefined ? '--tls-key' : '--tls-cert'}`);
   }
+  const processes = options.processes === undefined ? undefined : parseInteger(options.processes, 1, 256);
+  if (options.processes !== undefined && processes === undefined)
+    return usage(`--processes must be an integer from 1 to 256, found ${JSON.stringify(options.processes)}`);
   const workers = options.workers === undefined ? undefined : parseInteger(options.workers, 1, 256);
   if (options.workers !== undefined && workers === undefined)
     return usage(`--workers must be an integer from 1 to 256, found ${JSON.stringify(options.workers)}`);
@@ -78,7 +85,12 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
   // versioned redis-sidecar never meets the embedded unversioned one.
   const named = options.definitions.length + options.capabilityDef.length > 0;
   const severity = severityLayers(run, {}, io.cwd, () => false, STRICT_CAPABILITY_CODES)('request');
-  return runService(
+  // The supervisor (node:cluster's primary) forks the serving processes, which run this
+  // command again with the same flags; the CPUs are the container's quota, not the host's.
+  const cpus = availableCpus();
+  const processCount = processes ?? cpus;
+  if (cluster.isPrimary) return runSupervisor({ processes: processCount }, io);
+  const code = await runService(
     {
       ...(lockfile ? { lockfile: { path: lockfile.path, display: lockfile.display } } : {}),
       requirePinned: options.requirePinned === true,
@@ -92,12 +104,19 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
       plugins: options.plugin,
       cwd: io.cwd,
       ...(options.tlsCert !== undefined && options.tlsKey !== undefined ? { tls: { certFile: options.tlsCert, keyFile: options.tlsKey } } : {}),
-      ...(workers === undefined ? {} : { workers }),
+      workers: workers ?? defaultWorkers(cpus, processCount),
+      processes: processCount,
+      // The processes of a starting service answer /healthz at once; a replacement waits until it can judge.
+      listenEarly: process.env['KUREL_SUPERVISED_START'] === 'initial',
       limits: { workerMemoryMiB, requestTimeoutMs, sendTimeoutMs },
       adminTokenFile: options.adminTokenFile,
     },
     io,
   );
+  // The channel to the supervisor would keep a stopped or refused process alive; closed this
+  // way, node:cluster lets the process end with its own exit code.
+  if (cluster.isWorker && process.connected) cluster.worker?.disconnect();
+  return code;
 }
 
 /** Milliseconds of a duration written as whole seconds or milliseconds (`4s`, `500ms`); undefined for anything else, zero included. */

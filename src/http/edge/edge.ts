@@ -23,16 +23,17 @@ export interface EdgeOptions {
  * The first handler of every request: gives it an id, follows it until its answer is out and
  * its work has ended (for the deadlines and the in-flight gauge), closes its connection after its
  * last answer once shutdown has begun, and logs and counts it when its response closes.
- * Admission (the concurrency limit) is per route, after routing.
+ * Admission (the concurrency limit) is per route, after routing. `requestIds` lists the
+ * requests in flight.
  */
-export function edge(options: EdgeOptions): RequestHandler {
+export function edge(options: EdgeOptions): { handler: RequestHandler; requestIds(): string[] } {
   const { logger, metrics, state, limits } = options;
   const inFlight = new Set<InFlightRequest>();
   metrics.countInFlightWith(() => inFlight.size);
   watchDeadlines(inFlight, { limits, exempt: options.noDeadline });
   const draining = () => state.isDraining;
 
-  return (req, res, next) => {
+  const handler: RequestHandler = (req, res, next) => {
     const requestId = assignRequestId(req, res);
     const record = new InFlightRequest(req, res);
     res.locals['inFlight'] = record;
@@ -40,6 +41,11 @@ export function edge(options: EdgeOptions): RequestHandler {
     record.onDone(() => inFlight.delete(record));
     closeAfterLastAnswer(req, res, draining);
     logAccess(record, requestId, { logger, metrics });
-    next();
+    // While draining, a request is handled once the event loop has parsed what arrived with it:
+    // a pipelined request behind it is then known, and this answer does not close the connection
+    // before that one is answered (an immediate refusal would otherwise be the last answer).
+    if (draining()) setImmediate(next);
+    else next();
   };
+  return { handler, requestIds: () => [...inFlight].map((record) => String(record.res.locals['requestId'])) };
 }

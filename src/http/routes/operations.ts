@@ -43,7 +43,7 @@ function readiness(state: ServiceState): 'starting' | 'ready' | 'draining' {
  */
 export function reloadRoute(state: ServiceState): RequestHandler {
   return async (_req, res) => {
-    const record = await state.reload();
+    const record = await state.reloadEverywhere();
     sendJson(res, 200, { reloaded: record.ok, ...describeReload(record) });
   };
 }
@@ -51,7 +51,7 @@ export function reloadRoute(state: ServiceState): RequestHandler {
 /** `GET /metrics`: the Prometheus text exposition. */
 export function metricsRoute(metrics: ServiceMetrics): RequestHandler {
   return async (_req, res) => {
-    const text = await metrics.registry.metrics();
+    const text = await metrics.exposition();
     res.statusCode = 200;
     res.setHeader('Content-Type', metrics.registry.contentType);
     endInTurn(res, text);

@@ -1,0 +1,252 @@
+import cluster, { type Worker } from 'node:cluster';
+import { hostname } from 'node:os';
+import { isKurelMessage, type ProcessMessage, type SupervisorMessage } from './messages.js';
+import { restartDelay } from './restart-delay.js';
+import type { ServiceIo } from './service-io.js';
+
+/** How the supervisor runs: how many serving processes it keeps. */
+export interface SupervisorOptions {
+  processes: number;
+}
+
+/** One serving process, as the supervisor follows it. */
+interface Served {
+  worker: Worker;
+  listening: boolean;
+  ready: boolean;
+  /** The request ids it last reported in flight. */
+  requestIds: string[];
+  /** Its standard error while it starts, written out if it refuses to start. */
+  startErrors: string[];
+}
+
+const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Number.POSITIVE_INFINITY };
+
+/** How long a reload of the other processes, or a gathering of their metrics, may take. */
+const RELOAD_WAIT_MS = 120_000;
+const METRICS_WAIT_MS = 2_000;
+
+/**
+ * Runs `kurel serve` as a supervisor (node:cluster's primary): forks `processes` serving
+ * processes that share the listening socket, replaces any that ends while the service runs (so
+ * no single request ends the service; the replacement is counted in
+ * `kurel_process_restarts_total` and logged with the request ids the process last reported in
+ * flight), with a growing delay when they keep ending. It fans SIGHUP out to every process,
+ * relays reloads and metrics between them, and on SIGTERM or SIGINT has every process drain.
+ * A process that refuses to start before any listens refuses the whole start. Resolves to the
+ * exit code: 0 after a clean drain, 1 when a process had to cut connections, 2 when the start
+ * was refused.
+ */
+export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): Promise<number> {
+  const threshold = LEVELS[io.env['LOG_LEVEL'] ?? 'info'] ?? LEVELS['info']!;
+  const host = hostname();
+  const log = (level: keyof typeof LEVELS, fields: Record<string, unknown>, msg: string) => {
+    if (LEVELS[level]! < threshold) return;
+    io.stdout(
+      `${JSON.stringify({ level: LEVELS[level], time: Date.now(), pid: process.pid, hostname: host, service: 'kurel', role: 'supervisor', ...fields, msg })}\n`,
+    );
+  };
+  // Standard error is relayed, so a refused start is told once, not by every process.
+  cluster.setupPrimary({ stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+  const served = new Map<number, Served>();
+  let starting = true;
+  let stopping = false;
+  let allReady = false;
+  let restarts = 0;
+  const deaths: number[] = [];
+  let seq = 0;
+  const waiting = new Map<number, { pending: Set<number>; replies: unknown[]; finish: () => void }>();
+
+  let refuse: (code: number, errors: string) => void = () => undefined;
+  const refused = new Promise<{ code: number; errors: string }>((resolve) => {
+    refuse = (code, errors) => resolve({ code, errors });
+  });
+  let settle: () => void = () => undefined;
+  const everyExited = new Promise<void>((resolve) => {
+    settle = resolve;
+  });
+
+  const send = (worker: Worker, message: SupervisorMessage) => {
+    if (worker.isConnected()) worker.send(message);
+  };
+  const broadcast = (message: SupervisorMessage, except?: number) => {
+    for (const [id, entry] of served) if (id !== except && entry.listening) send(entry.worker, message);
+  };
+
+  /** Sends `message(seq)` to the listening processes and waits (at most `ms`) for each one's reply. */
+  const ask = (message: (seq: number) => SupervisorMessage, ms: number, except?: number): Promise<unknown[]> => {
+    const id = ++seq;
+    const pending = new Set([...served].filter(([wid, entry]) => wid !== except && entry.listening).map(([wid]) => wid));
+    return new Promise((resolve) => {
+      const replies: unknown[] = [];
+      const timer = setTimeout(() => finish(), ms);
+      const finish = () => {
+        clearTimeout(timer);
+        waiting.delete(id);
+        resolve(replies);
+      };
+      waiting.set(id, { pending, replies, finish });
+      if (pending.size === 0) finish();
+      for (const wid of pending) send(served.get(wid)!.worker, message(id));
+    });
+  };
+  const reply = (seqOf: number, from: number, value: unknown) => {
+    const entry = waiting.get(seqOf);
+    if (!entry?.pending.delete(from)) return;
+    entry.replies.push(value);
+    if (entry.pending.size === 0) entry.finish();
+  };
+  // A process that ends owes no more replies.
+  const forget = (from: number) => {
+    for (const [id, entry] of waiting) if (entry.pending.delete(from) && entry.pending.size === 0) waiting.get(id)?.finish();
+  };
+
+  const supervisorMetrics = () => [
+    {
+      name: 'kurel_process_restarts_total',
+      help: 'Serving processes the supervisor replaced after they ended unexpectedly',
+      type: 'counter',
+      aggregator: 'sum',
+      values: [{ value: restarts, labels: {} }],
+    },
+    {
+      name: 'kurel_processes',
+      help: 'Serving processes listening now',
+      type: 'gauge',
+      aggregator: 'sum',
+      values: [{ value: [...served.values()].filter((s) => s.listening).length, labels: {} }],
+    },
+  ];
+
+  const onMessage = (worker: Worker, message: ProcessMessage) => {
+    const entry = served.get(worker.id);
+    if (!entry) return;
+    switch (message.kurel) {
+      case 'listening':
+        entry.listening = true;
+        if (entry.startErrors.length > 0) io.stderr(entry.startErrors.splice(0).join(''));
+        if (allReady) send(worker, { kurel: 'all-ready' });
+        break;
+      case 'ready':
+        entry.ready = message.ok;
+        if (!allReady && !stopping && served.size === options.processes && [...served.values()].every((s) => s.ready)) {
+          allReady = true;
+          starting = false;
+          broadcast({ kurel: 'all-ready' });
+          log('info', { processes: options.processes, startupMs: Math.round(performance.now()) }, 'ready: every worker has loaded');
+        }
+        break;
+      case 'in-flight':
+        entry.requestIds = message.requestIds;
+        break;
+      case 'reload-others':
+        void ask((id) => ({ kurel: 'reload', seq: id }), RELOAD_WAIT_MS, worker.id).then((replies) =>
+          send(worker, { kurel: 'others-reloaded', seq: message.seq, ok: replies.every((ok) => ok === true) }),
+        );
+        break;
+      case 'reloaded':
+        reply(message.seq, worker.id, message.ok);
+        break;
+      case 'gather-metrics':
+        void ask((id) => ({ kurel: 'metrics-of', seq: id }), METRICS_WAIT_MS).then((replies) =>
+          send(worker, { kurel: 'metrics', seq: message.seq, metrics: [...replies, supervisorMetrics()] }),
+        );
+        break;
+      case 'metrics-of':
+        reply(message.seq, worker.id, message.metrics);
+        break;
+    }
+  };
+
+  // The processes of the start listen at once (answering /healthz while they load); a replacement
+  // listens only once it can judge, so no request reaches a process that would refuse it.
+  const fork = (initial = false) => {
+    const worker = cluster.fork(initial ? { KUREL_SUPERVISED_START: 'initial' } : {});
+    const entry: Served = { worker, listening: false, ready: false, requestIds: [], startErrors: [] };
+    served.set(worker.id, entry);
+    worker.process.stderr?.on('data', (chunk: Buffer) => {
+      if (!entry.listening) entry.startErrors.push(chunk.toString());
+      else io.stderr(chunk.toString());
+    });
+    worker.on('message', (message: unknown) => {
+      if (isKurelMessage<ProcessMessage>(message)) onMessage(worker, message);
+    });
+    worker.process.once('close', (code, signal) => {
+      served.delete(worker.id);
+      forget(worker.id);
+      exited(entry, code, signal);
+    });
+  };
+
+  const codes: number[] = [];
+  const exited = (entry: Served, code: number | null, signal: NodeJS.Signals | null) => {
+    const { worker } = entry;
+    if (stopping) {
+      // A process stopped before it listened had no request to cut.
+      if (entry.listening) codes.push(code ?? 1);
+      log(code === 0 ? 'debug' : 'warn', { pid: worker.process.pid, exitCode: code, signal }, 'a serving process stopped');
+      if (served.size === 0) settle();
+      return;
+    }
+    if (starting && !entry.listening) {
+      // A process that cannot start (definitions with errors, a port in use) refuses the service.
+      refuse(code ?? 1, entry.startErrors.join(''));
+      return;
+    }
+    restarts += 1;
+    const now = Date.now();
+    deaths.push(now);
+    while (deaths.length > 0 && deaths[0]! < now - 60_000) deaths.shift();
+    const delayMs = restartDelay(deaths.length);
+    log(
+      'error',
+      { pid: worker.process.pid, exitCode: code, signal, requestIds: entry.requestIds, restarts, restartInMs: delayMs },
+      'a serving process ended: the requests it was handling are lost; it is replaced',
+    );
+    setTimeout(() => {
+      if (!stopping) fork();
+    }, delayMs).unref();
+  };
+
+  for (let i = 0; i < options.processes; i++) fork(true);
+  log('info', { processes: options.processes }, 'supervising');
+
+  const reload = () => {
+    log('info', {}, 'SIGHUP: every process reloads its definitions');
+    void ask((id) => ({ kurel: 'reload', seq: id }), RELOAD_WAIT_MS);
+  };
+  let stop: (signal: NodeJS.Signals) => void = () => undefined;
+  const stopped = new Promise<number>((resolve) => {
+    stop = (signal) => {
+      if (stopping) {
+        log('warn', { signal }, 'second stop signal: every process closes its connections now');
+        for (const entry of served.values()) send(entry.worker, { kurel: 'stop', cut: true });
+        return;
+      }
+      stopping = true;
+      log('info', { signal }, 'shutting down: finishing requests in flight');
+      for (const entry of served.values()) {
+        if (entry.listening) send(entry.worker, { kurel: 'stop', cut: false });
+        else entry.worker.process.kill('SIGKILL');
+      }
+      if (served.size === 0) settle();
+      void everyExited.then(() => {
+        log('info', {}, 'stopped');
+        resolve(codes.some((code) => code !== 0) ? 1 : 0);
+      });
+    };
+  });
+  process.on('SIGHUP', reload);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, stop);
+
+  const outcome = await Promise.race([stopped.then((code) => ({ code, errors: undefined })), refused]);
+  process.off('SIGHUP', reload);
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.off(signal, stop);
+  if (outcome.errors !== undefined) {
+    stopping = true;
+    for (const entry of served.values()) entry.worker.process.kill('SIGKILL');
+    if (served.size > 0) await everyExited;
+    io.stderr(outcome.errors);
+  }
+  return outcome.code;
+}

@@ -1,0 +1,95 @@
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { keepAliveLoad } from '../helpers/keep-alive-load.js';
+import { type ServedProcess, startServe, waitFor } from '../helpers/serve.js';
+import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, startSlowRequest } from './support.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+const started: ServedProcess[] = [];
+afterEach(async () => {
+  for (const served of started.splice(0)) await served.stop();
+});
+
+async function serve(args: string[]): Promise<ServedProcess> {
+  const served = await startServe(['--port', '0', ...args], { cwd: ROOT });
+  started.push(served);
+  return served;
+}
+
+/** The pids of the serving processes that logged `listening`. */
+const servingPids = (served: ServedProcess) => served.lines.filter((l) => l['msg'] === 'listening').map((l) => Number(l['pid']));
+
+async function series(url: string, name: string): Promise<number | undefined> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+}
+
+describe('kurel serve --processes', () => {
+  it('replaces a serving process that dies, logs the requests it was handling, counts it, and keeps answering', async () => {
+    const served = await serve(['--processes', '2', '--workers', '1']);
+    expect(await series(served.url, 'kurel_processes')).toBe(2);
+    // Two connections in a row go to the two processes in turn.
+    const slow = ['doomed-a', 'doomed-b'].map((id) => ({ id, request: startSlowRequest(served.url, '/v1/validate', GATEWAY_PROFILE, { requestId: id }) }));
+    const outcomes = slow.map(({ request }) =>
+      request.response.then(
+        (res) => `answered ${res.status}`,
+        () => 'lost',
+      ),
+    );
+    await waitFor(async () => ((await series(served.url, 'kurel_http_requests_in_flight')) === 3 ? true : undefined), 'both slow requests in flight');
+    // The processes report what is in flight a few times a second.
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const [victim] = servingPids(served);
+    process.kill(victim!, 'SIGKILL');
+    const ended = await waitFor(
+      () => served.lines.find((l) => l['msg'] === 'a serving process ended: the requests it was handling are lost; it is replaced'),
+      'the death to be logged',
+    );
+    expect(ended).toMatchObject({ level: 50, pid: victim, signal: 'SIGKILL', restarts: 1 });
+    const lostIds = ended['requestIds'] as string[];
+    expect(lostIds.length).toBeGreaterThan(0);
+    expect(lostIds.every((id) => id === 'doomed-a' || id === 'doomed-b')).toBe(true);
+    await waitFor(() => (servingPids(served).length === 3 ? true : undefined), 'the replacement to listen');
+    for (const { request } of slow) request.finish();
+    const results = await Promise.all(outcomes);
+    // Only the requests the dead process was handling are lost.
+    expect(results.filter((r) => r === 'lost')).toHaveLength(lostIds.length);
+    expect(results.filter((r) => r === 'answered 200')).toHaveLength(2 - lostIds.length);
+    expect(await series(served.url, 'kurel_process_restarts_total')).toBe(1);
+    expect(await series(served.url, 'kurel_processes')).toBe(2);
+    expect((await fetch(`${served.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${served.url}/readyz`)).status).toBe(200);
+  });
+
+  it.each(['POST /v1/reload', 'SIGHUP'])('reloads every process on one %s', async (how) => {
+    const served = await serve(['--processes', '2', '--workers', '1']);
+    await waitFor(() => (servingPids(served).length === 2 ? true : undefined), 'both processes to listen');
+    if (how === 'SIGHUP') served.child.kill('SIGHUP');
+    else {
+      const res = await fetch(`${served.url}/v1/reload`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
+      expect(res.status).toBe(200);
+    }
+    const reloaded = await waitFor(() => {
+      const pids = new Set(served.lines.filter((l) => l['msg'] === 'definitions reloaded').map((l) => l['pid']));
+      return pids.size === 2 ? pids : undefined;
+    }, 'both processes to reload');
+    expect([...reloaded].sort()).toEqual(servingPids(served).sort());
+  });
+
+  // Two runs: a lost request shows up only now and then.
+  it.each([1, 2])('answers every request received when SIGTERM comes under 64 keep-alive connections (run %i)', async () => {
+    const served = await serve(['--processes', '2', '--workers', '1']);
+    const load = keepAliveLoad(served.url, { connections: 64, pipeline: 2, method: 'POST', path: '/v1/validate', body: JSON.stringify(GATEWAY_DOCUMENT) });
+    await waitFor(() => (load.tally.answered >= 300 && load.tally.answeredConnections === 64 ? true : undefined), 'the load on every connection', 30_000);
+    served.child.kill('SIGTERM');
+    const tally = await load.done;
+    expect({ lost: tally.lost, errors: tally.errors }).toEqual({ lost: 0, errors: [] });
+    expect(tally.answered).toBe(tally.sent);
+    // Answered means answered: judged, or refused at the admission limit of a busy process.
+    expect(Object.keys(tally.statuses).filter((status) => status !== '200' && status !== '503')).toEqual([]);
+    expect(tally.statuses[200]).toBeGreaterThan(0);
+    expect(await served.exit).toBe(0);
+  });
+});
