@@ -1,29 +1,27 @@
+import { assembleCatalogue, type CatalogueAssembly } from '../catalogue/assemble-catalogue.js';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import { RegistryError } from '../catalogue/errors.js';
-import { loadCatalogue, loadHandlers, refusalDiagnostic } from '../catalogue/load-catalogue.js';
 import type { PluginRef } from '../catalogue/load-plugins.js';
-import { type Diagnostic, hasErrors } from '../core/diagnostics.js';
 import { reportProblems } from '../operations/report-problems.js';
 import type { Platform } from '../schema/platform-version.js';
-import { type ConfigurableOptions, configureCommand } from './apply-config.js';
+import { type ConfigurableOptions, configOf, configureCommand } from './apply-config.js';
+import type { LockfileFlags } from './command-lockfile.js';
 import { EXIT } from './exit-code.js';
 import { formatText, paletteFor } from './format/text.js';
 import type { CommandIo } from './io.js';
-
-/** The built-ins plus the plugins a command line names, or the refused start (exit 2). */
-export type CommandHandlers = { refused: false; catalogue: Catalogue } | { refused: true; diagnostic: Diagnostic };
-
+import type { RunConfig } from './run-config.js';
 /**
- * A command's handlers: built-ins, then each `--plugin` through the startup assertion. A
- * refused plugin becomes a `usage` diagnostic naming it; other failures throw.
+ * A command's catalogue: built-ins, then each `--plugin` through the startup assertion (a
+ * refused one is the refusal, a `usage` diagnostic naming it), and its lockfile, found from
+ * the flags and the configuration. Definitions are not loaded here: lint, build, lock,
+ * outdated and migrate read them with their inputs, definitions first.
  */
-export async function loadCommandHandlers(plugins: readonly PluginRef[], cwd: string): Promise<CommandHandlers> {
-  try {
-    return { refused: false, catalogue: await loadHandlers(plugins, cwd) };
-  } catch (err) {
-    if (!(err instanceof RegistryError)) throw err;
-    return { refused: true, diagnostic: refusalDiagnostic(err) };
-  }
+export function assembleCommandCatalogue(
+  options: { plugin: readonly PluginRef[] } & LockfileFlags,
+  run: RunConfig | undefined,
+  cwd: string,
+  lockfile: { mayBeMissing?: boolean } = {},
+): Promise<CatalogueAssembly> {
+  return assembleCatalogue({ plugins: options.plugin, cwd, lockfile: { flag: options.lockfile, config: configOf(run), ...lockfile } });
 }
 
 /** The flags that choose which capabilities a command knows besides the built-ins (with the config's entries before them). */
@@ -54,11 +52,15 @@ export async function loadPublishedCatalogue(flags: CapabilitySourceOptions & Co
   const configured = configureCommand(flags, io);
   if (!configured.ok) return { ok: false, exitCode: configured.exitCode };
   const { options } = configured;
-  const load = await loadCatalogue({ plugins: options.plugin, definitionDirs: options.definitions, definitionFiles: options.capabilityDef, cwd: io.cwd });
-  const diagnostics = load.diagnostics;
-  const shown = reportProblems(diagnostics).diagnostics;
+  const assembly = await assembleCatalogue({
+    plugins: options.plugin,
+    definitionDirs: options.definitions,
+    definitionFiles: options.capabilityDef,
+    cwd: io.cwd,
+  });
+  const load = assembly.ok ? assembly : assembly.refusal;
+  const shown = reportProblems(load.diagnostics).diagnostics;
   if (shown.length > 0) io.stderr(`${formatText(shown, load.sources, paletteFor(io.stderrIsTTY ? { isTTY: true } : {}, io.env))}\n`);
-  if (load.fatal || !load.catalogue) return { ok: false, exitCode: EXIT.usage };
-  if (hasErrors(diagnostics)) return { ok: false, exitCode: EXIT.problems };
-  return { ok: true, catalogue: load.catalogue, platformDefault: options.platformDefault };
+  if (!assembly.ok) return { ok: false, exitCode: assembly.refusal.fatal ? EXIT.usage : EXIT.problems };
+  return { ok: true, catalogue: assembly.catalogue, platformDefault: options.platformDefault };
 }

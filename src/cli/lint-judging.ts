@@ -1,19 +1,20 @@
+import type { CatalogueAssembly } from '../catalogue/assemble-catalogue.js';
+import type { CatalogueLockfile } from '../catalogue/lockfile.js';
 import { STDIN_NAME } from '../files/gather-inputs.js';
 import type { LintOptions } from '../operations/lint.js';
 import type { Configured } from './apply-config.js';
-import { configOf } from './apply-config.js';
-import { type CommandHandlers, loadCommandHandlers } from './command-catalogue.js';
-import { type CommandLockfile, lockFollowing, readCommandLockfile } from './command-lockfile.js';
+import { assembleCommandCatalogue } from './command-catalogue.js';
+import { lockFollowing } from './command-lockfile.js';
 import type { LintCommandOptions } from './commands/lint.js';
 import { globMatcher } from './glob.js';
 import type { CommandIo } from './io.js';
 import { platformOptions } from './platform-flags.js';
 import { STRICT_CAPABILITY_CODES, severityLayers } from './run-config.js';
 
-/** What a lint run judges with: the handlers (or the refused start), the lockfile, and the options of `lintInputs`. */
+/** What a lint run judges with: the catalogue (or the refused start), the lockfile, and the options of `lintInputs`. */
 export interface LintJudging {
-  handlers: CommandHandlers;
-  lockfile: CommandLockfile;
+  catalogue: CatalogueAssembly;
+  lockfile: CatalogueLockfile;
   /** The options of `lintInputs`; `keepResolved` when a report shows resolved profiles. */
   lintOptions(keepResolved: boolean): LintOptions;
 }
@@ -29,10 +30,10 @@ export async function prepareJudging(
 ): Promise<LintJudging> {
   const { options, run } = configured;
   const matches = await globMatcher(run);
-  const handlers = await loadCommandHandlers(options.plugin, io.cwd);
-  const lockfile = readCommandLockfile(options, io.cwd, { config: configOf(run) });
+  const catalogue = await assembleCommandCatalogue(options, run, io.cwd);
+  const lockfile = catalogue.ok ? catalogue.lockfile : catalogue.refusal.lockfile;
   return {
-    handlers,
+    catalogue,
     lockfile,
     lintOptions: (keepResolved) => ({
       severityOf: severityLayers(run, flags, io.cwd, matches, STRICT_CAPABILITY_CODES),

@@ -27,9 +27,9 @@ async function start(): Promise<void> {
   const configured = configureCommand(data.flags, io, () => {});
   if (!configured.ok) throw new Error('the configuration that the main thread read could not be read again');
   const judging = await prepareJudging(data.flags, configured, io);
-  if (judging.handlers.refused) throw new Error('the handlers that the main thread loaded could not be loaded again');
+  if (!judging.catalogue.ok) throw new Error('the handlers that the main thread loaded could not be loaded again');
   const options = judging.lintOptions(data.keepResolved);
-  let catalogue: Catalogue = judging.handlers.catalogue;
+  let catalogue: Catalogue = judging.catalogue.catalogue;
   let withDefinitions = false;
   port.on('message', (message: LintWorkerBatch) => {
     if (message === null) {

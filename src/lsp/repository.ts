@@ -1,8 +1,9 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Catalogue } from '../catalogue/catalogue.js';
-import { type ConfigurableOptions, configOf, configureCommand } from '../cli/apply-config.js';
-import { loadCommandHandlers } from '../cli/command-catalogue.js';
-import { type CommandLockfile, lockFollowing, readCommandLockfile } from '../cli/command-lockfile.js';
+import type { CatalogueLockfile } from '../catalogue/lockfile.js';
+import { type ConfigurableOptions, configureCommand } from '../cli/apply-config.js';
+import { assembleCommandCatalogue } from '../cli/command-catalogue.js';
+import { lockFollowing } from '../cli/command-lockfile.js';
 import { globMatcher } from '../cli/glob.js';
 import type { CommandIo } from '../cli/io.js';
 import { platformOptions } from '../cli/platform-flags.js';
@@ -29,7 +30,7 @@ export interface Repository {
   readonly refusal: Diagnostic[] | undefined;
   /** Built-ins and plugins; undefined when refused. */
   readonly handlers: Catalogue | undefined;
-  readonly lockfile: CommandLockfile | undefined;
+  readonly lockfile: CatalogueLockfile | undefined;
   /** The lint options every file of the repository is judged with. */
   readonly lintOptions: LintOptions;
   /** The definition folders and files lint reads besides its arguments, absolute. */
@@ -107,9 +108,9 @@ export async function openRepository(cwd: string, flags: RepositoryFlags): Promi
   const baseWatched = configFile ? [configFile] : [resolve(cwd, CONFIG_FILE_NAME)];
   if (!configured.ok) return refused(cwd, undefined, refusal ?? [], baseWatched);
   const { options, run } = configured;
-  const handlers = await loadCommandHandlers(options.plugin, cwd);
-  if (handlers.refused) return refused(cwd, run, [handlers.diagnostic], baseWatched);
-  const lockfile = readCommandLockfile({ lockfile: flags.lockfile }, cwd, { config: configOf(run) });
+  const assembly = await assembleCommandCatalogue({ plugin: options.plugin, lockfile: flags.lockfile }, run, cwd);
+  if (!assembly.ok) return refused(cwd, run, assembly.refusal.diagnostics, baseWatched);
+  const { catalogue: handlers, lockfile } = assembly;
   const matches = await globMatcher(run);
   const lintOptions: LintOptions = {
     severityOf: severityLayers(run, flags, cwd, matches, STRICT_CAPABILITY_CODES),
@@ -126,13 +127,13 @@ export async function openRepository(cwd: string, flags: RepositoryFlags): Promi
     cwd,
     run,
     refusal: undefined,
-    handlers: handlers.catalogue,
+    handlers,
     lockfile,
     lintOptions,
     definitionPaths,
     inputsFor: (file) => gather([file]),
     definitionCatalogue() {
-      catalogue ??= gather([]).then((inputs) => lintInputs(inputs, handlers.catalogue, { keepResolved: false }).catalogue);
+      catalogue ??= gather([]).then((inputs) => lintInputs(inputs, handlers, { keepResolved: false }).catalogue);
       return catalogue;
     },
     watched: [...baseWatched, ...(lockfile.location ? [lockfile.location.path] : []), ...definitionPaths],

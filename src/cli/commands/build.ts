@@ -14,14 +14,15 @@ import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
 import { yaml } from '../../yaml/yaml-lib.js';
-import { type CatalogueCommandOptions, configOf, configureCommand, textRefusal } from '../apply-config.js';
-import { loadCommandHandlers } from '../command-catalogue.js';
-import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
-import { EXIT, exitCodeOf } from '../exit-code.js';
+import { type CatalogueCommandOptions, configureCommand, textRefusal } from '../apply-config.js';
+import { assembleCommandCatalogue } from '../command-catalogue.js';
+import { lockFollowing } from '../command-lockfile.js';
+import { exitCodeOf } from '../exit-code.js';
 import { formatTable } from '../format/table.js';
-import { type ColorChoice, formatText, paletteFor, summarize } from '../format/text.js';
+import { type ColorChoice, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
+import { printResult } from '../print-result.js';
 
 /** How `kurel build` prints its result. */
 export const BUILD_FORMATS = ['text', 'json'] as const;
@@ -59,10 +60,17 @@ export interface ProfileResult {
  * glob), the application is judged against each, and the exit code is 1 when any fails.
  */
 export async function runBuild(target: string, flags: BuildCommandOptions, io: CommandIo): Promise<number> {
-  const configured = configureCommand(flags, io, (problems, sources) => {
-    if (flags.format === 'json') io.stdout(`${stringifyJson(buildEnvelope(false, problems, [], null))}\n`);
-    else textRefusal(io)(problems, sources);
-  });
+  const configured = configureCommand(flags, io, (problems, sources) =>
+    printResult(
+      io,
+      { diagnostics: problems, fatal: true },
+      {
+        json: flags.format === 'json',
+        envelope: ({ valid, reported }) => buildEnvelope(valid, reported.diagnostics, [], null),
+        text: () => textRefusal(io)(problems, sources),
+      },
+    ),
+  );
   if (!configured.ok) return configured.exitCode;
   const { options, run } = configured;
   const diagnostics: Diagnostic[] = [];
@@ -87,10 +95,11 @@ export async function runBuild(target: string, flags: BuildCommandOptions, io: C
     fatal ||= application.unreadable;
   }
 
-  const handlers = await loadCommandHandlers(options.plugin, io.cwd);
-  if (handlers.refused) diagnostics.push(handlers.diagnostic);
-  fatal ||= handlers.refused;
-  const lockfile = readCommandLockfile(options, io.cwd, { config: configOf(run) });
+  const assembly = await assembleCommandCatalogue(options, run, io.cwd);
+  if (!assembly.ok) appendAll(diagnostics, assembly.refusal.diagnostics);
+  fatal ||= !assembly.ok;
+  const catalogue = assembly.ok ? assembly.catalogue : undefined;
+  const lockfile = assembly.ok ? assembly.lockfile : assembly.refusal.lockfile;
   appendAll(diagnostics, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
   const lock = lockFollowing(lockfile, io.cwd, 'follow');
@@ -101,10 +110,10 @@ export async function runBuild(target: string, flags: BuildCommandOptions, io: C
     const read = readSourceFile(resolve(io.cwd, file), file);
     if (!read.ok) fatal ||= read.unreadable;
     let report: BuildReport | undefined;
-    if (!handlers.refused && application.ok && read.ok) {
+    if (catalogue && application.ok && read.ok) {
       report = buildApplication(
         { application: { file: appFile, content: application.bytes }, profile: { file, content: read.bytes }, definitions },
-        handlers.catalogue,
+        catalogue,
         {
           strictCapabilities: options.strictCapabilities === true,
           platform: platformOptions(options.platform, options.platformDefault),
@@ -126,27 +135,30 @@ export async function runBuild(target: string, flags: BuildCommandOptions, io: C
     return { profile, valid, diagnostics: own, application: valid ? (report?.application ?? null) : null };
   });
   const all = uniqueDiagnostics(perProfile.flatMap((r) => r.diagnostics).concat(diagnostics));
-  let code = exitCodeOf(all, { fatal });
-  if (code === EXIT.ok && !perProfile.every((r) => r.valid)) code = EXIT.problems;
-  if (options.format === 'json') {
-    const files = uniqueFiles(results.flatMap((r) => r.report?.files ?? []));
-    const shown = perProfile.map((r) => ({ ...r, diagnostics: reportProblems(r.diagnostics).diagnostics }));
-    io.stdout(`${stringifyJson({ valid: code === 0, diagnostics: reportProblems(all).diagnostics, files, results: shown })}\n`);
-    return code;
-  }
-  if (all.length > 0) {
-    const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env, options.color);
-    const checked = uniqueFiles(results.flatMap((r) => r.report?.files ?? []));
-    const reported = reportProblems(all);
-    io.stderr(`${withBody(formatText(unsuppressed(reported.diagnostics), sources, palette))}${summarize(reported, checked)}\n`);
-  }
-  io.stdout(
-    `${formatProfileTable(
-      perProfile,
-      results.map((r) => r.report?.versions ?? {}),
-    )}\n`,
+  const files = uniqueFiles(results.flatMap((r) => r.report?.files ?? []));
+  return printResult(
+    io,
+    { diagnostics: all, fatal, failed: !perProfile.every((r) => r.valid), sources },
+    {
+      json: options.format === 'json',
+      color: options.color,
+      envelope: ({ valid, reported }) => ({
+        valid,
+        diagnostics: reported.diagnostics,
+        files,
+        results: perProfile.map((r) => ({ ...r, diagnostics: reportProblems(r.diagnostics).diagnostics })),
+      }),
+      text: ({ reported, problemsText }) => {
+        if (all.length > 0) io.stderr(`${withBody(problemsText('stderr', unsuppressed(reported.diagnostics)))}${summarize(reported, files)}\n`);
+        io.stdout(
+          `${formatProfileTable(
+            perProfile,
+            results.map((r) => r.report?.versions ?? {}),
+          )}\n`,
+        );
+      },
+    },
   );
-  return code;
 }
 
 /** One profile: the envelope and output `kurel build` always had. */
@@ -164,25 +176,26 @@ function printSingle(
   }
   const report = result?.report;
   appendAll(diagnostics, report?.diagnostics ?? []);
-  diagnostics.sort(compareDiagnostics);
-  const code = exitCodeOf(diagnostics, { fatal });
-  const resolved = code === 0 ? (report?.application ?? null) : null;
-  const reported = reportProblems(diagnostics);
-
-  if (options.format === 'json') {
-    io.stdout(`${stringifyJson(buildEnvelope(code === 0, reported.diagnostics, report?.files ?? [], resolved))}\n`);
-    return code;
-  }
-  if (diagnostics.length > 0) {
-    const palette = paletteFor({ isTTY: io.stderrIsTTY }, io.env, options.color);
-    const checked =
-      report?.files ?? readReports([run.appFile, 'Application', run.application], ...(result ? [[result.profile, PROFILE, result.read] as const] : []));
-    io.stderr(`${withBody(formatText(unsuppressed(reported.diagnostics), run.sources, palette))}${summarize(reported, checked)}\n`);
-  }
-  if (resolved) {
-    io.stdout(options.output === 'json' ? `${stringifyJson(resolved)}\n` : yaml().stringify(resolved, { lineWidth: 0, aliasDuplicateObjects: false }));
-  }
-  return code;
+  return printResult(
+    io,
+    { diagnostics, fatal, sources: run.sources },
+    {
+      json: options.format === 'json',
+      color: options.color,
+      envelope: ({ valid, reported }) => buildEnvelope(valid, reported.diagnostics, report?.files ?? [], report?.application ?? null),
+      text: ({ valid, reported, problemsText }) => {
+        if (diagnostics.length > 0) {
+          const checked =
+            report?.files ?? readReports([run.appFile, 'Application', run.application], ...(result ? [[result.profile, PROFILE, result.read] as const] : []));
+          io.stderr(`${withBody(problemsText('stderr', unsuppressed(reported.diagnostics)))}${summarize(reported, checked)}\n`);
+        }
+        const resolved = valid ? report?.application : undefined;
+        if (resolved) {
+          io.stdout(options.output === 'json' ? `${stringifyJson(resolved)}\n` : yaml().stringify(resolved, { lineWidth: 0, aliasDuplicateObjects: false }));
+        }
+      },
+    },
+  );
 }
 
 const TABLE_COLUMNS = ['PROFILE', 'VERDICT', 'VERSIONS', 'FIRST ERROR'] as const;

@@ -1,19 +1,16 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { createCatalogue } from '../../catalogue/catalogue.js';
+import { assembleCatalogue } from '../../catalogue/assemble-catalogue.js';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
-import { stringifyJson } from '../../core/json-text.js';
 import { gatherInputs } from '../../files/gather-inputs.js';
 import { readSourceFile } from '../../files/read-file.js';
 import { type CompatPair, type CompatRun, compatOfDefinitions, compatOfFiles } from '../../operations/compat.js';
 import type { CompatEnvelope } from '../../operations/envelopes.js';
-import { reportProblems } from '../../operations/report-problems.js';
 import { type ConfigurableOptions, configureCommand } from '../apply-config.js';
-import { EXIT, exitCodeOf } from '../exit-code.js';
 import { formatCompatGithub, formatCompatText } from '../format/compat.js';
 import { formatGithub } from '../format/github.js';
-import { formatText, paletteFor } from '../format/text.js';
 import type { CommandIo } from '../io.js';
+import { printResult } from '../print-result.js';
 
 /** Options of `kurel compat`. */
 export interface CompatCommandOptions extends ConfigurableOptions {
@@ -37,13 +34,16 @@ export async function runCompat(args: readonly string[], flags: CompatCommandOpt
   // The mode follows the command line; the definitions searched are the configuration's and the flags'.
   const hasDefinitionFlags = flags.definitions.length > 0 || flags.capabilityDef.length > 0;
   const options = configured.options;
+  // Compat compares definitions as written: the built-in handlers only, no plugin.
+  const builtIns = await assembleCatalogue({ cwd: io.cwd });
+  if (!builtIns.ok) return finish(options, io, refused(builtIns.refusal.diagnostics));
   if (args.length === 2 && !hasDefinitionFlags && (await isFile(resolve(io.cwd, args[0]!))) && (await isFile(resolve(io.cwd, args[1]!)))) {
     const [first, second] = args.map((path) => readSourceFile(resolve(io.cwd, path), path));
     if (first!.ok && second!.ok) {
       const run = compatOfFiles(
         { file: args[0]!, content: first!.bytes, origin: 'document' },
         { file: args[1]!, content: second!.bytes, origin: 'document' },
-        createCatalogue(),
+        builtIns.catalogue,
       );
       return finish(options, io, run);
     }
@@ -60,7 +60,7 @@ export async function runCompat(args: readonly string[], flags: CompatCommandOpt
       refused([...gathered.diagnostics, fileDiagnostic(where, 'io-error', `no definition found: no *.yaml or *.yml files in ${where}`)]),
     );
   }
-  const run = compatOfDefinitions(gathered.inputs, args, createCatalogue());
+  const run = compatOfDefinitions(gathered.inputs, args, builtIns.catalogue);
   run.diagnostics.unshift(...gathered.diagnostics);
   return finish(options, io, run);
 }
@@ -94,25 +94,22 @@ function refused(diagnostics: Diagnostic[]): CompatRun {
 }
 
 function finish(options: CompatCommandOptions, io: CommandIo, run: CompatRun): number {
-  const problems = exitCodeOf(run.diagnostics, { fatal: run.fatal });
-  const code = problems === EXIT.ok && run.pairs.some((p) => !p.ok) ? EXIT.problems : problems;
-  const reported = reportProblems(run.diagnostics);
-  const shown = reported.diagnostics;
   const pairs: CompatPair[] = run.fatal ? [] : run.pairs;
-  if (options.format === 'json') {
-    const envelope: CompatEnvelope = { valid: code === EXIT.ok, diagnostics: shown, pairs };
-    io.stdout(`${stringifyJson(envelope)}\n`);
-    return code;
-  }
-  const parts: string[] = [];
-  if (options.format === 'github') {
-    if (shown.length > 0) parts.push(formatGithub(shown));
-    if (pairs.length > 0) parts.push(formatCompatGithub(pairs));
-  } else {
-    const palette = paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env);
-    if (shown.length > 0) parts.push(formatText(shown, run.sources, palette));
-    if (!run.fatal) parts.push(formatCompatText(pairs, reported, palette));
-  }
-  if (parts.length > 0) io.stdout(`${parts.join('\n')}\n`);
-  return code;
+  const result = { diagnostics: run.diagnostics, fatal: run.fatal, failed: run.pairs.some((p) => !p.ok), sources: run.sources };
+  return printResult(io, result, {
+    json: options.format === 'json',
+    envelope: ({ valid, reported }): CompatEnvelope => ({ valid, diagnostics: reported.diagnostics, pairs }),
+    text: ({ reported, palette, problemsText }) => {
+      const shown = reported.diagnostics;
+      const parts: string[] = [];
+      if (options.format === 'github') {
+        if (shown.length > 0) parts.push(formatGithub(shown));
+        if (pairs.length > 0) parts.push(formatCompatGithub(pairs));
+      } else {
+        if (shown.length > 0) parts.push(problemsText('stdout'));
+        if (!run.fatal) parts.push(formatCompatText(pairs, reported, palette('stdout')));
+      }
+      if (parts.length > 0) io.stdout(`${parts.join('\n')}\n`);
+    },
+  });
 }

@@ -80,8 +80,8 @@ export async function runLint(paths: readonly string[], flags: LintCommandOption
   let fatal = gathered.fatal;
   const extra: Diagnostic[] = [...gathered.diagnostics];
   const judging = await prepareJudging(flags, configured, io);
-  if (judging.handlers.refused) extra.push(judging.handlers.diagnostic);
-  fatal ||= judging.handlers.refused;
+  if (!judging.catalogue.ok) appendAll(extra, judging.catalogue.refusal.diagnostics);
+  fatal ||= !judging.catalogue.ok;
   const { lockfile } = judging;
   appendAll(extra, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
@@ -91,7 +91,7 @@ export async function runLint(paths: readonly string[], flags: LintCommandOption
   const report = await lintOrRefuse(gathered.inputs, judging, { jobs, flags, io, keepResolved });
   for (const [file, source] of lockfile.sources) report.sources.set(file, source);
   fatal ||= report.unreadable;
-  if (!judging.handlers.refused) {
+  if (judging.catalogue.ok) {
     const empty = emptySearches(gathered.searches, report.files, run);
     appendAll(extra, empty);
     fatal ||= empty.length > 0;
@@ -157,10 +157,10 @@ async function lintOrRefuse(
   judging: LintJudging,
   run: { jobs: number; flags: LintCommandOptions; io: CommandIo; keepResolved: boolean },
 ): Promise<LintOutcome> {
-  if (judging.handlers.refused) return readFailures(inputs);
+  if (!judging.catalogue.ok) return readFailures(inputs);
   const options = judging.lintOptions(run.keepResolved);
-  if (run.jobs > 1) return lintInParallel(inputs, judging.handlers.catalogue, options, run);
-  return lintInputs(inputs, judging.handlers.catalogue, options);
+  if (run.jobs > 1) return lintInParallel(inputs, judging.catalogue.catalogue, options, run);
+  return lintInputs(inputs, judging.catalogue.catalogue, options);
 }
 
 type LintOutcome = Pick<LintReport, 'diagnostics' | 'files' | 'sources' | 'unread' | 'unreadable'>;

@@ -1,7 +1,6 @@
 import { appendAll } from '../../core/data.js';
-import { compareDiagnostics, type Diagnostic, fileDiagnostic, hasErrors } from '../../core/diagnostics.js';
+import { type Diagnostic, fileDiagnostic, hasErrors } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/input.js';
-import { stringifyJson } from '../../core/json-text.js';
 import { writeLockText } from '../../documents/capability-lock.js';
 import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
 import { lockKeyOf } from '../../files/lockfile-location.js';
@@ -9,16 +8,15 @@ import { describeReplaceFailure, replaceFiles } from '../../files/write-file.js'
 import type { LockEnvelope } from '../../operations/envelopes.js';
 import { lintInputs } from '../../operations/lint.js';
 import { type LockPlan, planLock } from '../../operations/lock.js';
-import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type CatalogueCommandOptions, configOf, configureCommand } from '../apply-config.js';
-import { loadCommandHandlers } from '../command-catalogue.js';
-import { lockFollowing, lockKeyExists, readCommandLockfile } from '../command-lockfile.js';
-import { EXIT, exitCodeOf } from '../exit-code.js';
-import { formatText, paletteFor, summarize } from '../format/text.js';
+import { type CatalogueCommandOptions, configureCommand } from '../apply-config.js';
+import { assembleCommandCatalogue } from '../command-catalogue.js';
+import { lockFollowing, lockKeyExists } from '../command-lockfile.js';
+import { summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
+import { type PrintedResult, printResult } from '../print-result.js';
 
 /** Options of `kurel lock`. */
 export interface LockCommandOptions extends CatalogueCommandOptions {
@@ -59,10 +57,10 @@ export async function runLock(paths: readonly string[], flags: LockCommandOption
   );
   const diagnostics: Diagnostic[] = [...gathered.diagnostics];
   let fatal = gathered.fatal;
-  const handlers = await loadCommandHandlers(options.plugin, io.cwd);
-  if (handlers.refused) diagnostics.push(handlers.diagnostic);
-  fatal ||= handlers.refused;
-  const lockfile = readCommandLockfile(options, io.cwd, { config: configOf(run), mayBeMissing: true });
+  const assembly = await assembleCommandCatalogue(options, run, io.cwd, { mayBeMissing: true });
+  if (!assembly.ok) appendAll(diagnostics, assembly.refusal.diagnostics);
+  fatal ||= !assembly.ok;
+  const lockfile = assembly.ok ? assembly.lockfile : assembly.refusal.lockfile;
   // Bytes read that are not a lockfile (junk, merge markers): --update writes a new one; without it, the way out is named.
   const unreadable = lockfile.fatal && lockfile.readDigest !== undefined;
   const replacing = unreadable && options.update;
@@ -76,11 +74,11 @@ export async function runLock(paths: readonly string[], flags: LockCommandOption
     diagnostics.push(fileDiagnostic(paths.join(' ') || '<command line>', 'io-error', 'no input found: no *.yaml or *.yml files in the paths given'));
     fatal = true;
   }
-  if (fatal || handlers.refused) return finish(options, io, { diagnostics, fatal: true, sources, lockfile: location.display, unreadable });
+  if (fatal || !assembly.ok) return finish(options, io, { diagnostics, fatal: true, sources, lockfile: location.display, unreadable });
 
   const unnamedStdin = options.stdinFilepath ? undefined : STDIN_NAME;
   const following = lockFollowing(lockfile, io.cwd, 'stable', { unnamedStdin, update: options.update });
-  const report = lintInputs(gathered.inputs, handlers.catalogue, {
+  const report = lintInputs(gathered.inputs, assembly.catalogue, {
     strictCapabilities: options.strictCapabilities === true,
     platform: platformOptions(options.platform, options.platformDefault),
     requirePinned: options.requirePinned === true,
@@ -122,22 +120,21 @@ interface LockOutcome {
 }
 
 function finish(options: LockCommandOptions, io: CommandIo, outcome: LockOutcome): number {
-  const all = [...outcome.diagnostics].sort(compareDiagnostics);
-  const reported = reportProblems(all);
-  const diagnostics = reported.diagnostics;
   const changed = outcome.plan?.changed ?? false;
-  let code = exitCodeOf(all, { fatal: outcome.fatal });
-  if (code === EXIT.ok && options.check && changed) code = EXIT.problems;
-  if (options.format === 'json') {
-    const envelope: LockEnvelope = { valid: code === EXIT.ok, diagnostics, lockfile: outcome.lockfile ?? null, changed };
-    io.stdout(`${stringifyJson(envelope)}\n`);
-    return code;
-  }
+  const result = { diagnostics: outcome.diagnostics, fatal: outcome.fatal, failed: options.check && changed, sources: outcome.sources ?? new Map() };
+  return printResult(io, result, {
+    json: options.format === 'json',
+    envelope: ({ valid, reported }): LockEnvelope => ({ valid, diagnostics: reported.diagnostics, lockfile: outcome.lockfile ?? null, changed }),
+    text: (printed) => io.stdout(`${[...problemLines(printed, outcome), ...statusLines(options, outcome, changed)].join('\n')}\n`),
+  });
+}
+
+function problemLines({ reported, problemsText }: PrintedResult, outcome: LockOutcome): string[] {
+  return reported.diagnostics.length > 0 ? [problemsText('stdout'), summarize(reported, outcome.checked ?? [])] : [];
+}
+
+function statusLines(options: LockCommandOptions, outcome: LockOutcome, changed: boolean): string[] {
   const lines: string[] = [];
-  if (diagnostics.length > 0) {
-    lines.push(formatText(diagnostics, outcome.sources ?? new Map(), paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env)));
-    lines.push(summarize(reported, outcome.checked ?? []));
-  }
   const name = outcome.lockfile ?? 'the lockfile';
   if (outcome.replaced) lines.push(`${name} could not be read as a lockfile; --update writes a new one from the profiles given`);
   if (!outcome.plan) {
@@ -153,6 +150,5 @@ function finish(options: LockCommandOptions, io: CommandIo, outcome: LockOutcome
     const versions = Object.values(outcome.plan.lock.definitions).reduce((n, byVersion) => n + Object.keys(byVersion).length, 0);
     lines.push(`wrote ${name}: ${profiles} profile${profiles === 1 ? '' : 's'}, ${versions} definition version${versions === 1 ? '' : 's'}`);
   }
-  io.stdout(`${lines.join('\n')}\n`);
-  return code;
+  return lines;
 }

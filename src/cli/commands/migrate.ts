@@ -1,23 +1,22 @@
 import { resolve } from 'node:path';
 import { appendAll, compareBytes } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic, hasErrors } from '../../core/diagnostics.js';
-import { stringifyJson } from '../../core/json-text.js';
 import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
 import { contentDigest, describeReplaceFailure, replaceFiles } from '../../files/write-file.js';
 import type { MigrateEnvelope } from '../../operations/envelopes.js';
 import { type MigratedFile, type MigrateReport, migrateInputs, readMigrationTargets } from '../../operations/migrate.js';
-import { reportProblems } from '../../operations/report-problems.js';
 import { unifiedDiff } from '../../operations/unified-diff.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type CatalogueCommandOptions, configOf, configureCommand } from '../apply-config.js';
-import { loadCommandHandlers } from '../command-catalogue.js';
-import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
+import { type CatalogueCommandOptions, configureCommand } from '../apply-config.js';
+import { assembleCommandCatalogue } from '../command-catalogue.js';
+import { lockFollowing } from '../command-lockfile.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
 import { escapeControls } from '../format/escape.js';
-import { formatText, type Palette, paletteFor, summarize } from '../format/text.js';
+import { type Palette, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
+import { printResult } from '../print-result.js';
 
 /** Options of `kurel migrate`. */
 export interface MigrateCommandOptions extends CatalogueCommandOptions {
@@ -61,12 +60,13 @@ export async function runMigrate(paths: readonly string[], flags: MigrateCommand
   );
   const diagnostics: Diagnostic[] = [...gathered.diagnostics];
   let fatal = gathered.fatal;
-  const handlers = await loadCommandHandlers(options.plugin, io.cwd);
-  if (handlers.refused) {
-    diagnostics.push(handlers.diagnostic);
+  const assembly = await assembleCommandCatalogue(options, run, io.cwd);
+  // A refused start stops the run before its lockfile is judged.
+  if (!assembly.ok) {
+    appendAll(diagnostics, assembly.refusal.diagnostics);
     return finish(options, io, { diagnostics, fatal: true });
   }
-  const lockfile = readCommandLockfile(options, io.cwd, { config: configOf(run) });
+  const { lockfile } = assembly;
   appendAll(diagnostics, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
   if (!fatal && !gathered.inputs.some((i) => i.origin !== 'definition')) {
@@ -75,7 +75,7 @@ export async function runMigrate(paths: readonly string[], flags: MigrateCommand
   }
   if (fatal) return finish(options, io, { diagnostics, fatal, sources: lockfile.sources });
 
-  const report = migrateInputs(gathered.inputs, handlers.catalogue, reading.targets, {
+  const report = migrateInputs(gathered.inputs, assembly.catalogue, reading.targets, {
     lossy: options.lossy,
     strictCapabilities: options.strictCapabilities === true,
     requirePinned: options.requirePinned === true,
@@ -120,35 +120,33 @@ interface MigrateOutcome {
 }
 
 function finish(options: MigrateCommandOptions, io: CommandIo, outcome: MigrateOutcome): number {
-  const reported = reportProblems(outcome.diagnostics);
   const files = outcome.fatal ? [] : [...(outcome.report?.files ?? [])].sort((a, b) => compareBytes(a.path, b.path));
   const changed = files.filter((f) => f.changed);
-  let code = exitCodeOf(outcome.diagnostics, { fatal: outcome.fatal });
-  if (code === EXIT.ok && options.check && changed.length > 0) code = EXIT.problems;
   const written = outcome.written === true;
   const lockOutdated = outcome.report?.lockOutdated ?? false;
-  if (options.format === 'json') {
-    const envelope: MigrateEnvelope = {
-      valid: code === EXIT.ok,
+  const result = { diagnostics: outcome.diagnostics, fatal: outcome.fatal, failed: options.check && changed.length > 0, sources: outcome.sources ?? new Map() };
+  return printResult(io, result, {
+    json: options.format === 'json',
+    envelope: ({ valid, reported }): MigrateEnvelope => ({
+      valid,
       diagnostics: reported.diagnostics,
       files: files.map((f) => ({ path: f.path, changed: f.changed, diff: unifiedDiff(f.path, f.before, f.after) })),
       written,
       lockOutdated,
-    };
-    io.stdout(`${stringifyJson(envelope)}\n`);
-    return code;
-  }
-  const diff = changed.map((f) => printableDiff(unifiedDiff(f.path, f.before, f.after), paletteFor(io.stdoutIsTTY ? { isTTY: true } : {}, io.env))).join('');
-  if (diff !== '') io.stdout(diff);
-  const lines: string[] = [];
-  if (reported.diagnostics.length > 0) {
-    lines.push(formatText(reported.diagnostics, outcome.sources ?? new Map(), paletteFor({ isTTY: io.stderrIsTTY }, io.env)));
-    if (!outcome.fatal) lines.push(summarize(reported, files.length));
-  }
-  if (outcome.report && !outcome.fatal) lines.push(statusLine(options, hasErrors(outcome.diagnostics), changed, written));
-  if (written && lockOutdated) lines.push('run kurel lock');
-  if (lines.length > 0) io.stderr(`${lines.join('\n')}\n`);
-  return code;
+    }),
+    text: ({ reported, palette, problemsText }) => {
+      const diff = changed.map((f) => printableDiff(unifiedDiff(f.path, f.before, f.after), palette('stdout'))).join('');
+      if (diff !== '') io.stdout(diff);
+      const lines: string[] = [];
+      if (reported.diagnostics.length > 0) {
+        lines.push(problemsText('stderr'));
+        if (!outcome.fatal) lines.push(summarize(reported, files.length));
+      }
+      if (outcome.report && !outcome.fatal) lines.push(statusLine(options, hasErrors(outcome.diagnostics), changed, written));
+      if (written && lockOutdated) lines.push('run kurel lock');
+      if (lines.length > 0) io.stderr(`${lines.join('\n')}\n`);
+    },
+  });
 }
 
 function statusLine(options: MigrateCommandOptions, failed: boolean, changed: readonly MigratedFile[], written: boolean): string {

@@ -1,6 +1,7 @@
+import { assembleCatalogue } from '../../catalogue/assemble-catalogue.js';
+import { readCatalogueLockfile } from '../../catalogue/lockfile.js';
 import { appendAll } from '../../core/data.js';
-import { compareDiagnostics, type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
-import { stringifyJson } from '../../core/json-text.js';
+import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
 import { fileOfLockKey } from '../../files/lockfile-location.js';
 import type { OutdatedEnvelope } from '../../operations/envelopes.js';
@@ -9,13 +10,11 @@ import { isOutdated, type OutdatedRow, outdatedRows } from '../../operations/out
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
 import { type CatalogueCommandOptions, configOf, configureCommand } from '../apply-config.js';
-import { loadCommandHandlers } from '../command-catalogue.js';
-import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
-import { EXIT, exitCodeOf } from '../exit-code.js';
+import { lockFollowing } from '../command-lockfile.js';
 import { formatTable } from '../format/table.js';
-import { formatText, paletteFor } from '../format/text.js';
 import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
+import { printResult } from '../print-result.js';
 
 /** Options of `kurel outdated`. */
 export interface OutdatedCommandOptions extends CatalogueCommandOptions {
@@ -40,7 +39,8 @@ export async function runOutdated(paths: readonly string[], flags: OutdatedComma
   if (!configured.ok) return configured.exitCode;
   const { options, run } = configured;
   const diagnostics: Diagnostic[] = [];
-  const lockfile = readCommandLockfile(options, io.cwd, { config: configOf(run) });
+  // Read before the catalogue: without paths, the profiles to read are the ones it lists.
+  const lockfile = readCatalogueLockfile({ flag: options.lockfile, config: configOf(run) }, io.cwd);
   appendAll(diagnostics, lockfile.diagnostics);
   let fatal = lockfile.fatal;
   let inputs = [...paths];
@@ -64,12 +64,12 @@ export async function runOutdated(paths: readonly string[], flags: OutdatedComma
   );
   appendAll(diagnostics, gathered.diagnostics);
   fatal ||= gathered.fatal;
-  const handlers = await loadCommandHandlers(options.plugin, io.cwd);
-  if (handlers.refused) {
-    diagnostics.push(handlers.diagnostic);
+  const assembly = await assembleCatalogue({ plugins: options.plugin, cwd: io.cwd, lockfile: { read: lockfile } });
+  if (!assembly.ok) {
+    appendAll(diagnostics, assembly.refusal.diagnostics);
     return finish(options, io, diagnostics, true, []);
   }
-  const report = lintInputs(gathered.inputs, handlers.catalogue, {
+  const report = lintInputs(gathered.inputs, assembly.catalogue, {
     strictCapabilities: options.strictCapabilities === true,
     platform: platformOptions(options.platform, options.platformDefault),
     requirePinned: options.requirePinned === true,
@@ -83,24 +83,26 @@ export async function runOutdated(paths: readonly string[], flags: OutdatedComma
 function finish(
   options: OutdatedCommandOptions,
   io: CommandIo,
-  found: Diagnostic[],
+  diagnostics: Diagnostic[],
   fatal: boolean,
   rows: OutdatedRow[],
   sources: Map<string, SourceText> = new Map(),
 ): number {
-  const diagnostics = [...found].sort(compareDiagnostics);
-  let code = exitCodeOf(diagnostics, { fatal });
   const outdated = rows.filter(isOutdated).length;
-  if (code === EXIT.ok && options.check && outdated > 0) code = EXIT.problems;
-  if (options.format === 'json') {
-    const envelope: OutdatedEnvelope = { valid: code === EXIT.ok, diagnostics, bindings: rows };
-    io.stdout(`${stringifyJson(envelope)}\n`);
-    return code;
-  }
-  if (diagnostics.length > 0) io.stderr(`${formatText(diagnostics, sources, paletteFor({ isTTY: io.stderrIsTTY }, io.env))}\n`);
-  io.stdout(`${formatOutdatedTable(rows)}\n`);
-  if (options.check && outdated > 0) io.stderr(`${outdated} of ${rows.length} binding${rows.length === 1 ? '' : 's'} outdated: below WANTED or LATEST\n`);
-  return code;
+  const failed = options.check === true && outdated > 0;
+  return printResult(
+    io,
+    { diagnostics, fatal, failed, sources },
+    {
+      json: options.format === 'json',
+      envelope: ({ valid, reported }): OutdatedEnvelope => ({ valid, diagnostics: reported.diagnostics, bindings: rows }),
+      text: ({ reported, problemsText }) => {
+        if (reported.diagnostics.length > 0) io.stderr(`${problemsText('stderr')}\n`);
+        io.stdout(`${formatOutdatedTable(rows)}\n`);
+        if (failed) io.stderr(`${outdated} of ${rows.length} binding${rows.length === 1 ? '' : 's'} outdated: below WANTED or LATEST\n`);
+      },
+    },
+  );
 }
 
 const COLUMNS = ['PATH', 'KEY', 'TYPE', 'PIN', 'RESOLVED', 'LOCKED', 'WANTED', 'LATEST'] as const;
