@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 import { Command, CommanderError, Option } from 'commander';
-import { fileDiagnostic } from '../core/diagnostics.js';
+import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import { stringifyJson } from '../core/json-text.js';
 import { VERSION } from '../core/version.js';
 import { type EnvelopeShape, envelopeOf } from '../operations/envelopes.js';
 import { EXIT } from './exit-code.js';
 import { LINT_FORMATS } from './format/index.js';
-import { COLOR_CHOICES } from './format/text.js';
+import { COLOR_CHOICES, formatText, PLAIN } from './format/text.js';
 import type { CommandIo } from './io.js';
 import { collectPlatformFlag } from './platform-flags.js';
 import { collectReportTarget } from './report-targets.js';
@@ -44,7 +44,8 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
+    // Commander's own error lines are not printed: runCli reports them as `usage` diagnostics.
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s), outputError: () => {} });
 
   program
     .command('lint')
@@ -296,19 +297,30 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
     return exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+      // `kurel` with no command prints the help on standard error and is a usage error like any other.
+      if (err.code === 'commander.help') return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok;
+      const diagnostic = usageDiagnostic(err.message);
       if (ENVELOPE_COMMANDS.has(argv[0] ?? '') && wantsJson(argv)) {
-        // Commander's own suggestion (`(Did you mean --color?)`) becomes the diagnostic's hint.
-        const [first = '', ...rest] = err.message.replace(/^error: /, '').split('\n');
-        const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(' ').trim());
-        const diagnostic = fileDiagnostic('<command line>', 'usage', first.replace(/\.$/, ''), suggestion ? { hint: `did you mean ${suggestion[1]}?` } : {});
         // Each command's envelope has its own members, also when the command line is wrong.
         io.stdout(`${stringifyJson(envelopeOf(envelopeShapeOf(argv[0]), false, [diagnostic]))}\n`);
+      } else {
+        io.stderr(`${formatText([diagnostic], new Map(), PLAIN)}\n`);
       }
       return EXIT.usage;
     }
     throw err;
   }
+}
+
+/**
+ * Commander's error as the one shape every usage error has (README, docs/codes/usage.md):
+ * `<command line>:1:1 error usage unknown option '--colour'`, its suggestion as the hint.
+ */
+function usageDiagnostic(message: string): Diagnostic {
+  const [first = '', ...rest] = message.replace(/^error: /, '').split('\n');
+  const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(' ').trim());
+  return fileDiagnostic('<command line>', 'usage', first.replace(/\.$/, ''), suggestion ? { hint: `did you mean ${suggestion[1]}?` } : {});
 }
 
 // The commands whose `--format json` is an envelope (DESIGN §5.1, §11); any other command's

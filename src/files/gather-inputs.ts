@@ -94,6 +94,12 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
     }
   };
   const addDir = async (dir: string, origin: InputOrigin) => {
+    if (await isRegularFile(at(dir))) {
+      // A common slip: a definition file given where a folder is expected.
+      result.diagnostics.push(fileDiagnostic('<command line>', 'usage', `--definitions takes a folder, and ${dir} is a file; use --capability-def for a file`));
+      result.fatal = true;
+      return 0;
+    }
     const found = await findYamlFiles(dir, cwd);
     appendAll(result.diagnostics, found.diagnostics);
     if (found.unreadable) result.fatal = true;
@@ -158,6 +164,13 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
 export async function isDirectory(path: string): Promise<boolean> {
   return stat(path).then(
     (info) => info.isDirectory(),
+    () => false,
+  );
+}
+
+async function isRegularFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isFile(),
     () => false,
   );
 }

@@ -189,7 +189,7 @@ describe('kurel compat: modes and bad usage (DESIGN §11 "Modes")', () => {
     const run = await compat(['ok/cache-1.0.0.yaml', 'ok/cache-1.1.0.yaml', '--definitions', 'ok']);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe(
-      '<command line>: error usage no definition named "ok/cache-1.0.0.yaml", "ok/cache-1.1.0.yaml": the definitions given hold cache, redis\n',
+      '<command line>:1:1 error usage no definition named "ok/cache-1.0.0.yaml", "ok/cache-1.1.0.yaml": the definitions given hold cache, redis\n',
     );
   });
 
@@ -207,7 +207,7 @@ describe('kurel compat: modes and bad usage (DESIGN §11 "Modes")', () => {
     [[], 'kurel compat needs two CapabilityDefinition files, or --definitions DIR to compare every version of the names found there'],
   ])('is exit 2 for names with nowhere to look them up: %j', async (args, message) => {
     const run = await compat(args);
-    expect([run.code, run.stdout]).toEqual([2, `<command line>: error usage ${message}\n`]);
+    expect([run.code, run.stdout]).toEqual([2, `<command line>:1:1 error usage ${message}\n`]);
   });
 
   it('is exit 2 with an io-error for a file that does not exist, or a definitions folder that cannot be read', async () => {

@@ -55,7 +55,7 @@ describe('several reports in one run', () => {
     const run = await kurel(['lint', 'mixed.yaml', '--format', 'json', '--format', 'sarif', '--format', 'junit=reports/never.xml']);
     expect(run.code).toBe(2);
     expect(run.stdout.split('\n')[0]).toBe(
-      '<command line>: error usage at most one --format goes to standard output; found json and sarif: give the others a file (--format sarif=kurel.sarif)',
+      '<command line>:1:1 error usage at most one --format goes to standard output; found json and sarif: give the others a file (--format sarif=kurel.sarif)',
     );
     expect(existsSync(join(dir, 'reports/never.xml'))).toBe(false);
   });

@@ -186,7 +186,7 @@ describe('kurel migrate', () => {
     expect((await kurel('migrate', 'clusters', ...TO_2, '--write', '--check')).code).toBe(2);
     expect((await kurel('migrate', 'clusters', '--definitions', 'definitions')).code).toBe(2);
     const stdin = await runKurel(['migrate', '-', ...TO_2, '--write'], { cwd: dir, input: STAGING });
-    expect(stdin).toMatchObject({ code: 2, stderr: '<command line>: error usage --write cannot rewrite standard input; name the file instead\n' });
+    expect(stdin).toMatchObject({ code: 2, stderr: '<command line>:1:1 error usage --write cannot rewrite standard input; name the file instead\n' });
     const dry = await runKurel(['migrate', '-', ...TO_2, '--stdin-filepath', 'clusters/staging.yaml'], { cwd: dir, input: STAGING });
     expect(dry).toMatchObject({ code: 0, stdout: STAGING_DIFF });
   });

@@ -49,7 +49,7 @@ export async function runCompat(args: readonly string[], flags: CompatCommandOpt
     return finish(options, io, refused([first!, second!].flatMap((r) => (r.ok ? [] : [r.diagnostic]))));
   }
   if (options.definitions.length === 0 && options.capabilityDef.length === 0) return finish(options, io, refused(await withoutDefinitions(args)));
-  const gathered = await gatherInputs({ definitionDirs: options.definitions, definitionFiles: options.capabilityDef });
+  const gathered = await gatherInputs({ definitionDirs: options.definitions, definitionFiles: options.capabilityDef, cwd: io.cwd });
   if (gathered.fatal) return finish(options, io, refused(gathered.diagnostics));
   if (gathered.inputs.length === 0) {
     const where = [...options.definitions, ...options.capabilityDef].join(' ');

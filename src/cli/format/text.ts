@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../../core/diagnostics.js';
+import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/input.js';
 import { DEFINITION, PROFILE } from '../../documents/read-input.js';
 import type { SourceText } from '../../yaml/source.js';
@@ -54,7 +54,8 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
     const severity = d.severity === 'error' ? palette.red('error') : palette.yellow('warning');
     const source = sources.get(d.file);
     // Without the file's text (an unreadable path, the command line, a plugin) there is no line to point at.
-    const where = source ? `${d.file}:${d.line}:${d.column}` : `${d.file}:`;
+    // The command line is one line: its problems have the place every usage error is shown at.
+    const where = source || d.file === COMMAND_LINE ? `${d.file}:${d.line}:${d.column}` : `${d.file}:`;
     lines.push(`${palette.bold(escapeControls(where))} ${severity} ${palette.dim(d.code)} ${escapeControls(d.message)}`);
     const excerpt = source ? sourceLine(source, d.line) : undefined;
     // A caret under a blank line (an empty file) shows nothing.
@@ -71,6 +72,14 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
     if (d.hint) lines.push(`  ${palette.cyan('hint:')} ${escapeControls(d.hint)}`);
   }
   return lines.join('\n');
+}
+
+// The file name of problems of the command line (docs/codes/usage.md).
+const COMMAND_LINE = '<command line>';
+
+/** A usage error's text, as every usage error is shown: `<command line>:1:1 error usage MESSAGE`. */
+export function formatUsage(message: string): string {
+  return formatText([fileDiagnostic(COMMAND_LINE, 'usage', message)], new Map(), PLAIN);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
