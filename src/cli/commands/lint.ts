@@ -14,7 +14,7 @@ import { loadCommandHandlers } from '../command-catalogue.js';
 import { lockFollowing, readCommandLockfile } from '../command-lockfile.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
 import { renderReport } from '../format/index.js';
-import { type ColorChoice, PLAIN, paletteFor, summarize } from '../format/text.js';
+import { type ColorChoice, formatText, PLAIN, paletteFor, summarize } from '../format/text.js';
 import { globMatcher } from '../glob.js';
 import type { CommandIo } from '../io.js';
 import { platformOptions } from '../platform-flags.js';
@@ -124,8 +124,12 @@ export async function runLint(paths: readonly string[], flags: LintCommandOption
   };
   // Files never get colour (DESIGN §11).
   for (const target of opened) if (target.ok) writeReport(target.fd, `${renderReport(target.format, { ...view, palette: PLAIN })}\n`);
-  // When every report goes to a file, the summary still goes to standard output.
-  io.stdout(`${plan.stdout ? renderReport(plan.stdout, { ...view, palette }) : summarize(reported, report.files)}\n`);
+  // When every report goes to a file, the summary still goes to standard output, after the reports that could not be written.
+  const unwritten = opened.flatMap((target) => (target.ok ? [] : [target.diagnostic]));
+  const onScreen = plan.stdout
+    ? renderReport(plan.stdout, { ...view, palette })
+    : [...(unwritten.length > 0 ? [formatText(unwritten, new Map(), palette)] : []), summarize(reported, report.files)].join('\n');
+  io.stdout(`${onScreen}\n`);
   return code;
 }
 
