@@ -337,9 +337,27 @@ function wantsJson(argv: readonly string[]): boolean {
   return argv.some((arg, i) => arg === '--format=json' || (arg === '--format' && argv[i + 1] === 'json'));
 }
 
+// A reader that goes away (`kurel lint … | head`) ends the output, not the run: what is left to
+// print is dropped, nothing is said about it, and the exit code is the one the run would have had.
+const gone = { stdout: false, stderr: false, failed: false };
+
+function guard(stream: NodeJS.WriteStream, name: 'stdout' | 'stderr'): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    gone[name] = true;
+    // Any other failure to write is a failure of the run: exit 2, said where it still can be.
+    if (err.code === 'EPIPE') return;
+    gone.failed = true;
+    if (name === 'stdout' && !gone.stderr) process.stderr.write(`kurel: cannot write to standard output: ${err.code ?? err.message}\n`);
+  });
+}
+
 const processIo: CommandIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stdout: (text) => {
+    if (!gone.stdout) process.stdout.write(text);
+  },
+  stderr: (text) => {
+    if (!gone.stderr) process.stderr.write(text);
+  },
   stdin: readStdin,
   cwd: process.cwd(),
   env: process.env,
@@ -350,12 +368,14 @@ const processIo: CommandIo = {
 // Bundled as dist/cli.js, the entry runs itself; imported by tests, it does not.
 const isMain = import.meta.url.endsWith('/cli.js');
 if (isMain) {
+  guard(process.stdout, 'stdout');
+  guard(process.stderr, 'stderr');
   runCli(process.argv.slice(2), processIo).then(
     (code) => {
-      process.exitCode = code;
+      process.exitCode = gone.failed ? EXIT.usage : code;
     },
     (err: unknown) => {
-      process.stderr.write(`kurel: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+      if (!gone.stderr) process.stderr.write(`kurel: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
       process.exitCode = EXIT.usage;
     },
   );
