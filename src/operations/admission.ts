@@ -141,7 +141,13 @@ function releaseProblems(before: Record<string, unknown>, after: Record<string, 
     return [at('/spec', 'definition-changed', message)];
   }
   if (now !== undefined && compareVersions(now, was) < 0) {
-    return [at('/spec/version', 'invalid-value', `capability definition "${name}" must move its version forward: ${now} is lower than the version it replaces, ${was}`)];
+    return [
+      at(
+        '/spec/version',
+        'invalid-value',
+        `capability definition "${name}" must move its version forward: ${now} is lower than the version it replaces, ${was}`,
+      ),
+    ];
   }
   const check = options.checkRelease ?? ((old: Record<string, unknown>, now: Record<string, unknown>) => compatProblems(old, now, catalogue));
   return [...check(before, after)];
