@@ -5,7 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeData, escapeProperty } from '../../src/cli/format/github.js';
 import { escapeXml, escapeXmlAttribute } from '../../src/cli/format/junit.js';
-import { CODE_SUMMARIES } from '../../src/cli/format/sarif.js';
+import { CODE_SUMMARIES, helpUriOf, ruleNameOf } from '../../src/cli/format/sarif.js';
 import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
 import { VERSION } from '../../src/core/version.js';
 import { type CliRun, runKurel } from '../helpers/cli.js';
@@ -133,20 +133,25 @@ const SARIF_SUBSET = {
             properties: {
               driver: {
                 type: 'object',
-                required: ['name', 'version', 'rules'],
+                // SARIF2005 of the SARIF multitool: a tool names where it is documented.
+                required: ['name', 'version', 'informationUri', 'rules'],
                 additionalProperties: false,
                 properties: {
                   name: { const: 'kurel' },
                   version: { type: 'string', minLength: 1 },
+                  informationUri: { type: 'string', format: 'uri' },
                   rules: {
                     type: 'array',
                     uniqueItems: true,
                     items: {
                       type: 'object',
-                      required: ['id', 'shortDescription', 'fullDescription', 'help'],
+                      // SARIF2012: a friendly name (one Pascal-case word) and the absolute URI of the rule's page.
+                      required: ['id', 'name', 'shortDescription', 'fullDescription', 'helpUri', 'help'],
                       additionalProperties: false,
                       properties: {
                         id: { type: 'string', pattern: '^[a-z]+(-[a-z]+)*$' },
+                        name: { type: 'string', pattern: '^([A-Z][a-z]+)+$' },
+                        helpUri: { type: 'string', format: 'uri' },
                         shortDescription: {
                           type: 'object',
                           required: ['text'],
@@ -252,7 +257,7 @@ const SARIF_SUBSET = {
 
 interface SarifLog {
   runs: {
-    tool: { driver: { version: string; rules: { id: string }[] } };
+    tool: { driver: { version: string; informationUri: string; rules: { id: string; name: string; helpUri: string }[] } };
     results: {
       ruleId: string;
       ruleIndex: number;
@@ -264,10 +269,24 @@ interface SarifLog {
   }[];
 }
 
+describe('SARIF rule names and pages', () => {
+  it('gives every code a distinct Pascal-case name and its page of this version', () => {
+    const names = DIAGNOSTIC_CODES.map(ruleNameOf);
+    expect(names.every((name) => /^([A-Z][a-z]+)+$/.test(name))).toBe(true);
+    expect(new Set(names).size).toBe(DIAGNOSTIC_CODES.length);
+    expect([ruleNameOf('too-many-problems'), helpUriOf('too-many-problems')]).toEqual([
+      'TooManyProblems',
+      `https://unpkg.com/kurel@${VERSION}/docs/codes/too-many-problems.md`,
+    ]);
+  });
+});
+
 describe('--format sarif', () => {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   // Enough of RFC 3986 for the check: no spaces, no characters a URI reference cannot hold raw.
   ajv.addFormat('uri-reference', /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/);
+  // An absolute URI: a scheme, then the same characters.
+  ajv.addFormat('uri', /^[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/);
   const validate = ajv.compile(SARIF_SUBSET);
 
   it('prints a SARIF 2.1.0 log whose results carry the codes as rule ids and exact regions', async () => {
@@ -278,6 +297,13 @@ describe('--format sarif', () => {
     const sarifRun = log.runs[0]!;
     expect(sarifRun.tool.driver.version).toBe(VERSION);
     expect(sarifRun.tool.driver.rules.map((r) => r.id)).toEqual(['missing-required', 'unknown-capability', 'unknown-field']);
+    expect(sarifRun.tool.driver.informationUri).toBe('https://www.npmjs.com/package/kurel');
+    expect(sarifRun.tool.driver.rules.map((r) => [r.name, r.helpUri])).toEqual(
+      ['MissingRequired', 'UnknownCapability', 'UnknownField'].map((name, i) => [
+        name,
+        `https://unpkg.com/kurel@${VERSION}/docs/codes/${sarifRun.tool.driver.rules[i]!.id}.md`,
+      ]),
+    );
     expect(
       sarifRun.results.map((r) => ({
         rule: r.ruleId,
