@@ -1,6 +1,8 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeData, escapeProperty } from '../../src/cli/format/github.js';
@@ -436,13 +438,16 @@ function parseXml(source: string): XmlElement {
   return root;
 }
 
+const XMLLINT = spawnSync('xmllint', ['--version']).status === 0;
+const JUNIT_RULES = fileURLToPath(new URL('../fixtures/junit/junit-10-rules.xsd', import.meta.url));
+
 describe('--format junit', () => {
   it('prints one test case per file with a failure per diagnostic, and a skipped case for a file not linted', async () => {
     const run = await lint([...INPUTS, '--format', 'junit']);
     expect(run.code).toBe(1);
     const root = parseXml(run.stdout);
     expect(root.name).toBe('testsuites');
-    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '4', failures: '2', errors: '0', skipped: '1' });
+    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '4', failures: '2', errors: '0' });
     expect(root.children).toHaveLength(1);
     const suite = root.children[0]!;
     expect(suite.name).toBe('testsuite');
@@ -451,14 +456,13 @@ describe('--format junit', () => {
       suite.children.map((c) => ({
         element: c.name,
         name: c.attributes['name'],
-        file: c.attributes['file'],
         inside: c.children.map((f) => `${f.name}:${f.attributes['type'] ?? f.attributes['message']}`),
       })),
     ).toEqual([
-      { element: 'testcase', name: 'bad.yaml', file: 'bad.yaml', inside: ['failure:missing-required', 'failure:unknown-field', 'system-out:undefined'] },
-      { element: 'testcase', name: ODD_FILE, file: ODD_FILE, inside: ['failure:unknown-field'] },
-      { element: 'testcase', name: 'dir/clean.yaml', file: 'dir/clean.yaml', inside: [] },
-      { element: 'testcase', name: 'dir/other.yaml', file: 'dir/other.yaml', inside: ['skipped:kind ConfigMap is not linted'] },
+      { element: 'testcase', name: 'bad.yaml', inside: ['failure:missing-required', 'failure:unknown-field', 'system-out:undefined'] },
+      { element: 'testcase', name: ODD_FILE, inside: ['failure:unknown-field'] },
+      { element: 'testcase', name: 'dir/clean.yaml', inside: [] },
+      { element: 'testcase', name: 'dir/other.yaml', inside: ['skipped:kind ConfigMap is not linted'] },
     ]);
     const typo = suite.children[0]!.children[1]!;
     expect(typo.attributes['message']).toBe(`error: capability "expose": unknown field "ingresClassName" (allowed: ${ALLOWED_EXPOSE_KEYS})`);
@@ -472,7 +476,7 @@ describe('--format junit', () => {
     const run = await lint(['warns.yaml', '--format', 'junit']);
     expect(run.code).toBe(0);
     const root = parseXml(run.stdout);
-    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '0', errors: '0', skipped: '0' });
+    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '0', errors: '0' });
     const testcase = root.children[0]!.children[0]!;
     expect(testcase.children.map((c) => c.name)).toEqual(['system-out']);
     expect(testcase.children[0]!.text).toBe(
@@ -484,7 +488,7 @@ describe('--format junit', () => {
     const run = await lint(['warns.yaml', '--format', 'junit', '--strict']);
     expect(run.code).toBe(1);
     const root = parseXml(run.stdout);
-    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '1', errors: '0', skipped: '0' });
+    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '1', errors: '0' });
     expect(root.children[0]!.children[0]!.children.map((c) => `${c.name}:${c.attributes['type']}`)).toEqual(['failure:unknown-capability']);
   });
 
@@ -492,10 +496,53 @@ describe('--format junit', () => {
     const run = await lint(['dir/clean.yaml', '--format', 'junit']);
     expect(run.code).toBe(0);
     const root = parseXml(run.stdout);
-    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '0', errors: '0', skipped: '0' });
-    expect(root.children[0]!.children).toEqual([
-      { name: 'testcase', attributes: { name: 'dir/clean.yaml', classname: 'kurel.lint', file: 'dir/clean.yaml' }, children: [], text: '' },
-    ]);
+    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '0', errors: '0' });
+    expect(root.children[0]!.children).toEqual([{ name: 'testcase', attributes: { name: 'dir/clean.yaml', classname: 'kurel.lint' }, children: [], text: '' }]);
+  });
+
+  // The rules of Jenkins' xunit junit-10.xsd for the elements kurel writes: the attributes each
+  // may have (required ones marked) and the elements it may hold.
+  const JUNIT_10: Record<string, { required: string[]; optional: string[]; children: string[] }> = {
+    testsuites: { required: [], optional: ['name', 'time', 'tests', 'failures', 'errors'], children: ['testsuite'] },
+    testsuite: {
+      required: ['name', 'tests', 'failures', 'errors'],
+      optional: ['group', 'time', 'skipped', 'timestamp', 'hostname', 'id', 'package', 'file', 'log', 'url'],
+      children: ['testsuite', 'properties', 'testcase', 'system-out', 'system-err'],
+    },
+    testcase: { required: ['name'], optional: ['time', 'classname', 'group'], children: ['skipped', 'error', 'failure', 'system-out', 'system-err'] },
+    failure: { required: [], optional: ['type', 'message'], children: [] },
+    error: { required: [], optional: ['type', 'message'], children: [] },
+    skipped: { required: [], optional: ['type', 'message'], children: [] },
+    'system-out': { required: [], optional: [], children: [] },
+    'system-err': { required: [], optional: [], children: [] },
+  };
+  const breaches = (element: XmlElement, where = element.name): string[] => {
+    const rule = JUNIT_10[element.name];
+    if (!rule) return [`${where}: element not in the schema`];
+    const attributes = Object.keys(element.attributes);
+    return [
+      ...rule.required.filter((a) => !attributes.includes(a)).map((a) => `${where}: missing @${a}`),
+      ...attributes.filter((a) => !rule.required.includes(a) && !rule.optional.includes(a)).map((a) => `${where}: @${a} not allowed`),
+      ...element.children.flatMap((child) =>
+        rule.children.includes(child.name) ? breaches(child, `${where}/${child.name}`) : [`${where}: <${child.name}> not allowed`],
+      ),
+    ];
+  };
+
+  it.each([[[...INPUTS]], [['warns.yaml', '--strict']], [['dir/clean.yaml']], [['missing.yaml']]])(
+    'writes what junit-10.xsd accepts for %j (no testcase@file, no testsuites@skipped)',
+    async (args) => {
+      const run = await lint([...args, '--format', 'junit']);
+      expect(breaches(parseXml(run.stdout))).toEqual([]);
+    },
+  );
+
+  // Where libxml2's xmllint is installed, the schema restated in test/fixtures/junit validates it too.
+  it.skipIf(!XMLLINT)('validates with xmllint --schema against the junit-10 rules', async () => {
+    const run = await lint([...INPUTS, '--format', 'junit']);
+    writeFileSync(join(dir, 'report.xml'), run.stdout);
+    const checked = spawnSync('xmllint', ['--noout', '--schema', JUNIT_RULES, join(dir, 'report.xml')], { encoding: 'utf8' });
+    expect({ status: checked.status, stderr: checked.stderr.trim() }).toEqual({ status: 0, stderr: `${join(dir, 'report.xml')} validates` });
   });
 
   it('reports an unreadable path as a failing test case and exits 2', async () => {
