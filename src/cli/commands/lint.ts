@@ -149,6 +149,19 @@ function emptySearches(searches: readonly Search[], files: readonly FileReport[]
       out.push(
         fileDiagnostic(search.argument, 'io-error', `${all} under ${where} ${search.ignored === 1 ? 'is' : 'are'} ignored by ${run?.file ?? CONFIG_FILE_NAME}`),
       );
+    } else if (search.jsonFiles > 0) {
+      // Named, a JSON file is linted; a search yields YAML files only, and says what it passed over.
+      const json = search.jsonFiles === 1 ? 'its 1 .json file was' : `its ${search.jsonFiles} .json files were`;
+      out.push(
+        fileDiagnostic(
+          search.argument,
+          'io-error',
+          `no profile or definition found in ${where}: a folder or glob yields *.yaml and *.yml files, and ${json} passed over`,
+          {
+            hint: 'name a JSON file on the command line to lint it',
+          },
+        ),
+      );
     } else {
       out.push(fileDiagnostic(search.argument, 'io-error', `no profile or definition found in ${where}`));
     }
