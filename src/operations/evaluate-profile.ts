@@ -161,6 +161,12 @@ export function evaluateProfile(
     if ((pinned !== undefined && pinned !== null && typeof pinned !== 'string') || pinRefusal) {
       capabilities[key] = rendering;
       unresolved.add(key);
+      // A pin of the wrong type (`version: 1`) still leaves the rendering's own mistakes to
+      // report: it is checked against the version an unpinned binding resolves to.
+      if (!pinRefusal) {
+        const { result } = catalogue.validateRendering(type, rendering, context);
+        for (const issue of rebase(result.issues, [...bindingPath, 'rendering'])) issues.push({ ...issue, message: `capability "${key}": ${issue.message}` });
+      }
       continue;
     }
     const pin = typeof pinned === 'string' ? pinned : undefined;
