@@ -58,8 +58,9 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
     const where = source || d.file === COMMAND_LINE ? `${d.file}:${d.line}:${d.column}` : `${d.file}:`;
     lines.push(`${palette.bold(escapeControls(where))} ${severity} ${palette.dim(d.code)} ${escapeControls(d.message)}`);
     const excerpt = source ? sourceLine(source, d.line) : undefined;
-    // A caret under a blank line (an empty file) shows nothing.
-    if (excerpt !== undefined && excerpt.trim() !== '') {
+    // A caret under a blank line (an empty file) shows nothing, nor a line of binary data
+    // (bytes that are not UTF-8, a NUL): the message says where it is.
+    if (excerpt !== undefined && excerpt.trim() !== '' && !BINARY.test(excerpt)) {
       lines.push(`  ${escapeControls(excerpt)}`);
       // The caret goes under the escaped text; a column past the part of a long line shown gets none.
       const start = d.column - 1;
@@ -73,6 +74,9 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
   }
   return lines.join('\n');
 }
+
+// What text decoded from bytes that are not UTF-8 (U+FFFD) or holding a NUL looks like.
+const BINARY = /[\uFFFD\u0000]/;
 
 // The file name of problems of the command line (docs/codes/usage.md).
 const COMMAND_LINE = '<command line>';
