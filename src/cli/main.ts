@@ -29,6 +29,7 @@ const platformOption = (what: string) => new Option('--platform <component=versi
 // DESIGN §5.4: every command that takes --definitions reads .kurel.yaml, or the one named, or none.
 const configOption = () => new Option('--config <file>', 'read this configuration file instead of the .kurel.yaml found above the working directory');
 const noConfigOption = () => new Option('--no-config', 'read no configuration file');
+const debugOption = () => new Option('--debug', 'say on standard error which configuration file the run read');
 // DESIGN §5.4: --color first, then FORCE_COLOR, then NO_COLOR, else whether the stream is a terminal.
 // `--format text|json`, the output choice of most commands (lint's takes report targets).
 const textOrJsonOption = () => new Option('--format <format>', 'output format').choices(['text', 'json']).default('text');
@@ -57,6 +58,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(platformOption(PROFILE_PLATFORM))
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .option('--strict', 'exit 1 on warnings too')
     .option('--no-strict', 'turn off strict: true of the configuration')
     .option('--strict-capabilities', 'report unknown capabilities as errors')
@@ -97,6 +99,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(platformOption(PROFILE_PLATFORM))
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .option('--strict-capabilities', 'report used capabilities that nothing validates as errors')
     .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
     .addOption(requirePinnedOption())
@@ -176,6 +179,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(capabilityDefOption())
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
     .exitOverride()
     .action(async (args: string[], options) => {
@@ -192,6 +196,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(pluginOption())
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .addOption(platformOption(NARROW_PLATFORM))
     .exitOverride()
     .action(async (type: string | undefined, options) => {
@@ -208,6 +213,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(pluginOption())
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .addOption(platformOption(NARROW_PLATFORM))
     .exitOverride()
     .action(async (options) => {
@@ -223,6 +229,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(pluginOption())
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .addOption(textOrJsonOption())
     .exitOverride()
     .action(async (options) => {
@@ -260,6 +267,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(pluginOption())
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .option('--lockfile <file>', 'serve only the definition versions this lockfile locks; refuse to start or reload when a digest differs')
     .addOption(requirePinnedOption())
     .addOption(noRequirePinnedOption())
@@ -390,6 +398,7 @@ function withCatalogueFlags(command: Command): Command {
     .addOption(platformOption(PROFILE_PLATFORM))
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .option('--strict-capabilities', 'report unknown capabilities as errors')
     .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
     .addOption(requirePinnedOption())
