@@ -60,7 +60,7 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
     const excerpt = source ? sourceLine(source, d.line) : undefined;
     // A caret under a blank line (an empty file) shows nothing, nor a line of binary data
     // (bytes that are not UTF-8, a NUL): the message says where it is.
-    if (excerpt !== undefined && excerpt.trim() !== '' && !BINARY.test(excerpt)) {
+    if (excerpt !== undefined && excerpt.trim() !== '' && !isBinary(excerpt)) {
       lines.push(`  ${escapeControls(excerpt)}`);
       // The caret goes under the escaped text; a column past the part of a long line shown gets none.
       const start = d.column - 1;
@@ -76,7 +76,7 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
 }
 
 // What text decoded from bytes that are not UTF-8 (U+FFFD) or holding a NUL looks like.
-const BINARY = /[\uFFFD\u0000]/;
+const isBinary = (text: string): boolean => text.includes('\uFFFD') || text.includes('\u0000');
 
 // The file name of problems of the command line (docs/codes/usage.md).
 const COMMAND_LINE = '<command line>';
