@@ -1,7 +1,9 @@
 # kurel's service image, built from the packed npm package: `docker build -t kurel:0.1.0 .`
 # The build stage packs exactly what `npm publish` would ship; the runtime stage installs that
 # package with its production dependencies only, pinned by package-lock.json.
-ARG NODE_IMAGE=node:20-bookworm-slim
+# Pinned by digest, so a rebuild gets the same base; to move it, read the tag's current digest
+# (`docker buildx imagetools inspect node:20-bookworm-slim`) and replace it here.
+ARG NODE_IMAGE=node:20-bookworm-slim@sha256:2cf067cfed83d5ea958367df9f966191a942351a2df77d6f0193e162b5febfc0
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src
@@ -29,3 +31,6 @@ RUN tar -xzf /tmp/kurel.tgz --strip-components=1 -C /opt/kurel \
 USER 10001:10001
 EXPOSE 8443
 ENTRYPOINT ["node", "/opt/kurel/dist/cli.js", "serve"]
+# `docker run -p 8443:8443 IMAGE` serves on every interface at the port exposed above (plain
+# HTTP until --tls-cert and --tls-key are given); arguments after IMAGE replace these.
+CMD ["--host", "0.0.0.0", "--port", "8443"]

@@ -69,7 +69,8 @@ export function createPlaygroundView(options: { nonce: string }): PlaygroundView
   const problemEmpty = h('p', { class: 'muted' }, 'No problems.');
   const resolvedTitleId = uniqueId('resolved-title');
   const resolvedCode = h('code', {}, '');
-  const resolvedPre = h('pre', { class: 'resolved', tabindex: 0, 'aria-labelledby': resolvedTitleId, hidden: true }, resolvedCode);
+  // A focusable, scrollable block with a name is a region: a plain pre may not be named.
+  const resolvedPre = h('pre', { class: 'resolved', role: 'region', tabindex: 0, 'aria-labelledby': resolvedTitleId, hidden: true }, resolvedCode);
   const resolvedNote = h('p', { class: 'muted resolved-note' }, 'The resolved profile appears once the profile is checked.');
 
   const element = h(

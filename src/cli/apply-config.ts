@@ -19,6 +19,8 @@ export interface ConfigurableOptions {
   requirePinned?: boolean;
   /** The repository's default platform: filled from the config's `platform`. */
   platformDefault?: Platform;
+  /** `--debug`: say on standard error which configuration file the run read. */
+  debug?: boolean;
 }
 
 /** The flags of a command that reads profiles against a catalogue and a lockfile. */
@@ -50,6 +52,7 @@ export function configureCommand<T extends ConfigurableOptions>(
   refuse: (diagnostics: Diagnostic[], sources: Map<string, SourceText>) => void = textRefusal(io),
 ): Configured<T> {
   const loaded = loadRunConfig(options.config, io.cwd);
+  if (options.debug) io.stderr(`kurel: configuration: ${describeConfig(options.config, loaded.ok ? loaded.run?.file : undefined)}\n`);
   if (!loaded.ok) {
     refuse([...loaded.diagnostics].sort(compareDiagnostics), loaded.sources);
     return { ok: false, exitCode: EXIT.usage };
@@ -70,6 +73,13 @@ export function configureCommand<T extends ConfigurableOptions>(
       ...(versions.platform !== undefined && options.platformDefault === undefined ? { platformDefault: versions.platform } : {}),
     },
   };
+}
+
+// Which configuration a run read, for --debug.
+function describeConfig(flag: ConfigurableOptions['config'], file: string | undefined): string {
+  if (flag === false) return 'none (--no-config)';
+  if (file !== undefined) return file;
+  return flag === undefined ? 'none (no .kurel.yaml in the working directory or the folders above it, up to the one holding .git)' : `${flag} (unreadable)`;
 }
 
 /** Prints configuration problems as text on standard error. */

@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
-import { fileDiagnostic } from '../core/diagnostics.js';
+import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import { stringifyJson } from '../core/json-text.js';
 import { VERSION } from '../core/version.js';
 import { type EnvelopeShape, envelopeOf } from '../operations/envelopes.js';
 import { registerLspCommand } from './commands/lsp.js';
 import { EXIT } from './exit-code.js';
 import { LINT_FORMATS } from './format/index.js';
-import { COLOR_CHOICES } from './format/text.js';
+import { COLOR_CHOICES, formatText, PLAIN } from './format/text.js';
 import type { CommandIo } from './io.js';
 import { collectPlatformFlag } from './platform-flags.js';
 import { collectReportTarget } from './report-targets.js';
@@ -30,6 +30,7 @@ const platformOption = (what: string) => new Option('--platform <component=versi
 // DESIGN §5.4: every command that takes --definitions reads .kurel.yaml, or the one named, or none.
 const configOption = () => new Option('--config <file>', 'read this configuration file instead of the .kurel.yaml found above the working directory');
 const noConfigOption = () => new Option('--no-config', 'read no configuration file');
+const debugOption = () => new Option('--debug', 'say on standard error which configuration file the run read');
 // DESIGN §5.4: --color first, then FORCE_COLOR, then NO_COLOR, else whether the stream is a terminal.
 // `--format text|json`, the output choice of most commands (lint's takes report targets).
 const textOrJsonOption = () => new Option('--format <format>', 'output format').choices(['text', 'json']).default('text');
@@ -51,7 +52,8 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .version(VERSION, '-V, --version')
     .showSuggestionAfterError(true)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) });
+    // Commander's own error lines are not printed: runCli reports them as `usage` diagnostics.
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s), outputError: () => {} });
 
   program
     .command('lint')
@@ -63,6 +65,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(platformOption(PROFILE_PLATFORM))
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .option('--strict', 'exit 1 on warnings too')
     .option('--no-strict', 'turn off strict: true of the configuration')
     .option('--strict-capabilities', 'report unknown capabilities as errors')
@@ -104,6 +107,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(platformOption(PROFILE_PLATFORM))
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .option('--strict-capabilities', 'report used capabilities that nothing validates as errors')
     .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
     .addOption(requirePinnedOption())
@@ -187,6 +191,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(capabilityDefOption())
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json', 'github']).default('text'))
     .exitOverride()
     .action(async (args: string[], options) => {
@@ -203,6 +208,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(pluginOption())
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .addOption(platformOption(NARROW_PLATFORM))
     .exitOverride()
     .action(async (type: string | undefined, options) => {
@@ -219,6 +225,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(pluginOption())
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .addOption(platformOption(NARROW_PLATFORM))
     .exitOverride()
     .action(async (options) => {
@@ -234,6 +241,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(pluginOption())
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .addOption(textOrJsonOption())
     .exitOverride()
     .action(async (options) => {
@@ -271,6 +279,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(pluginOption())
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .option('--lockfile <file>', 'serve only the definition versions this lockfile locks; refuse to start or reload when a digest differs')
     .addOption(requirePinnedOption())
     .addOption(noRequirePinnedOption())
@@ -316,19 +325,30 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
     return exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {
-      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return EXIT.ok;
+      // `kurel` with no command prints the help on standard error and is a usage error like any other.
+      if (err.code === 'commander.help') return err.exitCode === 0 ? EXIT.ok : EXIT.usage;
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok;
+      const diagnostic = usageDiagnostic(err.message);
       if (ENVELOPE_COMMANDS.has(argv[0] ?? '') && wantsJson(argv)) {
-        // Commander's own suggestion (`(Did you mean --color?)`) becomes the diagnostic's hint.
-        const [first = '', ...rest] = err.message.replace(/^error: /, '').split('\n');
-        const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(' ').trim());
-        const diagnostic = fileDiagnostic('<command line>', 'usage', first.replace(/\.$/, ''), suggestion ? { hint: `did you mean ${suggestion[1]}?` } : {});
         // Each command's envelope has its own members, also when the command line is wrong.
         io.stdout(`${stringifyJson(envelopeOf(envelopeShapeOf(argv[0]), false, [diagnostic]))}\n`);
+      } else {
+        io.stderr(`${formatText([diagnostic], new Map(), PLAIN)}\n`);
       }
       return EXIT.usage;
     }
     throw err;
   }
+}
+
+/**
+ * Commander's error as the one shape every usage error has (README, docs/codes/usage.md):
+ * `<command line>:1:1 error usage unknown option '--colour'`, its suggestion as the hint.
+ */
+function usageDiagnostic(message: string): Diagnostic {
+  const [first = '', ...rest] = message.replace(/^error: /, '').split('\n');
+  const suggestion = /^\(Did you mean (.+)\?\)$/.exec(rest.join(' ').trim());
+  return fileDiagnostic('<command line>', 'usage', first.replace(/\.$/, ''), suggestion ? { hint: `did you mean ${suggestion[1]}?` } : {});
 }
 
 // The commands whose `--format json` is an envelope (DESIGN §5.1, §11); any other command's
@@ -345,9 +365,27 @@ function wantsJson(argv: readonly string[]): boolean {
   return argv.some((arg, i) => arg === '--format=json' || (arg === '--format' && argv[i + 1] === 'json'));
 }
 
+// A reader that goes away (`kurel lint … | head`) ends the output, not the run: what is left to
+// print is dropped, nothing is said about it, and the exit code is the one the run would have had.
+const gone = { stdout: false, stderr: false, failed: false };
+
+function guard(stream: NodeJS.WriteStream, name: 'stdout' | 'stderr'): void {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    gone[name] = true;
+    // Any other failure to write is a failure of the run: exit 2, said where it still can be.
+    if (err.code === 'EPIPE') return;
+    gone.failed = true;
+    if (name === 'stdout' && !gone.stderr) process.stderr.write(`kurel: cannot write to standard output: ${err.code ?? err.message}\n`);
+  });
+}
+
 const processIo: CommandIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stdout: (text) => {
+    if (!gone.stdout) process.stdout.write(text);
+  },
+  stderr: (text) => {
+    if (!gone.stderr) process.stderr.write(text);
+  },
   stdin: readStdin,
   cwd: process.cwd(),
   env: process.env,
@@ -358,12 +396,14 @@ const processIo: CommandIo = {
 // Bundled as dist/cli.js, the entry runs itself; imported by tests, it does not.
 const isMain = import.meta.url.endsWith('/cli.js');
 if (isMain) {
+  guard(process.stdout, 'stdout');
+  guard(process.stderr, 'stderr');
   runCli(process.argv.slice(2), processIo).then(
     (code) => {
-      process.exitCode = code;
+      process.exitCode = gone.failed ? EXIT.usage : code;
     },
     (err: unknown) => {
-      process.stderr.write(`kurel: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+      if (!gone.stderr) process.stderr.write(`kurel: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
       process.exitCode = EXIT.usage;
     },
   );
@@ -378,6 +418,7 @@ function withCatalogueFlags(command: Command): Command {
     .addOption(platformOption(PROFILE_PLATFORM))
     .addOption(configOption())
     .addOption(noConfigOption())
+    .addOption(debugOption())
     .option('--strict-capabilities', 'report unknown capabilities as errors')
     .option('--no-strict-capabilities', 'turn off strictCapabilities: true of the configuration')
     .addOption(requirePinnedOption())

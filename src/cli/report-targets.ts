@@ -1,5 +1,5 @@
-import { closeSync, openSync, writeSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import { LINT_FORMATS, type LintFormat } from './format/index.js';
@@ -58,10 +58,49 @@ export function openReports(files: readonly { format: LintFormat; file: string }
     try {
       return { ok: true, format, file, fd: openSync(resolve(cwd, file), 'w') };
     } catch (err) {
-      const reason = (err as NodeJS.ErrnoException).code ?? String(err);
+      const reason = whyNotWritable(resolve(cwd, file), file, err as NodeJS.ErrnoException);
       return { ok: false, diagnostic: fileDiagnostic(file, 'io-error', `cannot write the ${format} report to ${file}: ${reason}`) };
     }
   });
+}
+
+/** Why a file could not be opened for writing, in words: the folder missing, a file where a folder goes, no permission. */
+export function whyNotWritable(location: string, shown: string, err: NodeJS.ErrnoException): string {
+  switch (err.code) {
+    case 'ENOENT': {
+      const missing = firstMissingFolder(location, shown);
+      return missing === undefined ? 'its folder does not exist' : `the folder ${missing} does not exist`;
+    }
+    case 'ENOTDIR':
+      return 'a part of its path is a file, not a folder';
+    case 'EISDIR':
+      return 'it is a folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'ENOSPC':
+      return 'the disk is full';
+    default:
+      return err.code === undefined ? err.message : `the system refused (${err.code})`;
+  }
+}
+
+// The outermost folder of the path that does not exist, named as the user wrote the path.
+function firstMissingFolder(location: string, shown: string): string | undefined {
+  let folder = dirname(location);
+  let shownFolder = dirname(shown);
+  let missing: string | undefined;
+  // Each step goes up one folder, so the walk ends at the root.
+  while (!existsSync(folder)) {
+    missing = shownFolder;
+    const up = dirname(folder);
+    if (up === folder) break;
+    folder = up;
+    shownFolder = dirname(shownFolder);
+  }
+  return missing;
 }
 
 /** Writes a report to an opened file and closes it. */

@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { lstat, readdir, realpath, stat } from 'node:fs/promises';
+import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { compareText } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
@@ -13,7 +13,15 @@ export interface FoundFiles {
   diagnostics: Diagnostic[];
   /** True when the folder itself could not be read. */
   unreadable: boolean;
+  /** How many `.json` files the search passed over: a folder is searched for YAML files only (README "Inputs"). */
+  jsonFiles: number;
 }
+
+/** A JSON file's name, in any case: linted when named, passed over (and counted) in a folder. */
+export const JSON_FILE = /\.json$/i;
+
+/** Folders a search never enters: installed packages and git's own data (README "Inputs"). */
+export const NEVER_SEARCHED: ReadonlySet<string> = new Set(['node_modules', '.git']);
 
 /** A YAML file's name: `.yaml` or `.yml` in any case (`.YAML`). */
 export const YAML_FILE = /\.ya?ml$/i;
@@ -25,10 +33,13 @@ const DIRECTORY_ERRORS: Readonly<Record<string, string>> = { ENOENT: 'no such di
  * that kind); a link that leaves it, a dangling link, or a loop is an `io-error`. Names
  * starting with `..` are passed over (DESIGN §11): a ConfigMap mount keeps its real files under
  * `..<timestamp>/`, reached through the links beside them, so they would be read twice.
+ * Folders named `node_modules` or `.git` are never entered, and what the `.gitignore` files of
+ * the folder searched and of the folders in it exclude is passed over, as git passes it over.
  */
 export async function findYamlFiles(dir: string, cwd: string = process.cwd()): Promise<FoundFiles> {
   const files: string[] = [];
   const diagnostics: Diagnostic[] = [];
+  let jsonFiles = 0;
   let root: string;
   try {
     root = await realpath(resolve(cwd, dir));
@@ -36,11 +47,11 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const reason = DIRECTORY_ERRORS[String(code)] ?? String(code);
-    return { files, diagnostics: [fileDiagnostic(dir, 'io-error', `cannot read ${dir}: ${reason}`)], unreadable: true };
+    return { files, diagnostics: [fileDiagnostic(dir, 'io-error', `cannot read ${dir}: ${reason}`)], unreadable: true, jsonFiles };
   }
   const inside = (real: string): boolean => real === root || real.startsWith(root + sep);
 
-  const walk = async (shown: string, real: string, seen: ReadonlySet<string>): Promise<void> => {
+  const walk = async (shown: string, real: string, seen: ReadonlySet<string>, outer: readonly GitIgnore[]): Promise<void> => {
     let entries: Dirent[];
     try {
       entries = await readdir(resolve(cwd, shown), { withFileTypes: true });
@@ -49,8 +60,11 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
       return;
     }
     entries.sort((a, b) => compareText(a.name, b.name));
+    const own = entries.some((e) => e.name === '.gitignore' && e.isFile()) ? await readGitIgnore(resolve(cwd, shown), real) : undefined;
+    const ignores = own ? [...outer, own] : outer;
     for (const entry of entries) {
       if (entry.name.startsWith('..')) continue;
+      if (NEVER_SEARCHED.has(entry.name)) continue;
       const path = join(shown, entry.name);
       let isDir = entry.isDirectory();
       let isFile = entry.isFile();
@@ -74,20 +88,56 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
         isFile = info?.isFile() ?? false;
         kind = info;
       }
+      if (isGitIgnored(ignores, join(real, entry.name), isDir)) continue;
       if (isDir) {
         if (seen.has(target)) {
           diagnostics.push(fileDiagnostic(path, 'io-error', `${path} is a symbolic link loop`));
           continue;
         }
-        await walk(path, target, new Set([...seen, target]));
+        await walk(path, target, new Set([...seen, target]), ignores);
       } else if (isFile && YAML_FILE.test(entry.name)) {
         files.push(path);
+      } else if (isFile && JSON_FILE.test(entry.name)) {
+        jsonFiles += 1;
       } else if (kind && YAML_FILE.test(entry.name)) {
         // A device, FIFO or socket named like YAML is never read (§7.2), but not passed over either.
         diagnostics.push(fileDiagnostic(path, 'io-error', `cannot read ${path}: ${describeSpecialFile(kind)}, not a regular file`));
       }
     }
   };
-  await walk(dir, root, new Set([root]));
-  return { files, diagnostics, unreadable: false };
+  await walk(dir, root, new Set([root]), []);
+  return { files, diagnostics, unreadable: false, jsonFiles };
+}
+
+/** The rules of one `.gitignore`, with the folder its patterns are relative to. */
+interface GitIgnore {
+  folder: string;
+  rules: Ignore;
+}
+
+type Ignore = import('ignore').Ignore;
+
+// The `ignore` package (gitignore's own matching rules) is loaded only when a search meets a `.gitignore`.
+async function readGitIgnore(location: string, folder: string): Promise<GitIgnore | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(location, '.gitignore'), 'utf8');
+  } catch {
+    // An unreadable .gitignore excludes nothing, as git reads it.
+    return undefined;
+  }
+  const { default: ignore } = await import('ignore');
+  return { folder, rules: ignore().add(text) };
+}
+
+/** Whether the `.gitignore` files from the searched folder down exclude a path; a deeper file's rules win, as in git. */
+function isGitIgnored(ignores: readonly GitIgnore[], path: string, isDir: boolean): boolean {
+  let ignored = false;
+  for (const { folder, rules } of ignores) {
+    const relativePath = relative(folder, path).split(sep).join('/');
+    const verdict = rules.test(isDir ? `${relativePath}/` : relativePath);
+    if (verdict.ignored) ignored = true;
+    else if (verdict.unignored) ignored = false;
+  }
+  return ignored;
 }

@@ -6,7 +6,7 @@ import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { InputFile, InputOrigin, InputRead, RunInput } from '../core/input.js';
 import { LIMITS } from '../core/limits.js';
 import { expandGlob, isGlobArgument } from './expand-globs.js';
-import { findYamlFiles, YAML_FILE } from './find-yaml-files.js';
+import { findYamlFiles, JSON_FILE, YAML_FILE } from './find-yaml-files.js';
 import { readSourceFile } from './read-file.js';
 
 /** The name standard input has in diagnostics when `--stdin-filepath` gives none. */
@@ -20,6 +20,8 @@ export interface Search {
   files: string[];
   /** How many files it found that the configuration's `ignore` left out. */
   ignored: number;
+  /** How many `.json` files it passed over (a folder or glob yields its YAML files only). */
+  jsonFiles: number;
 }
 
 /** Inputs gathered from the command line, and what went wrong on the way. */
@@ -94,14 +96,20 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
     }
   };
   const addDir = async (dir: string, origin: InputOrigin) => {
+    if (await isRegularFile(at(dir))) {
+      // A common slip: a definition file given where a folder is expected.
+      result.diagnostics.push(fileDiagnostic('<command line>', 'usage', `--definitions takes a folder, and ${dir} is a file; use --capability-def for a file`));
+      result.fatal = true;
+      return 0;
+    }
     const found = await findYamlFiles(dir, cwd);
     appendAll(result.diagnostics, found.diagnostics);
     if (found.unreadable) result.fatal = true;
     for (const file of found.files) await addFile(file, origin);
     return found.files.length;
   };
-  const addSearched = async (argument: string, found: readonly string[]) => {
-    const search: Search = { argument, files: [], ignored: 0 };
+  const addSearched = async (argument: string, found: readonly string[], jsonFiles: number) => {
+    const search: Search = { argument, files: [], ignored: 0, jsonFiles };
     for (const file of found) {
       if (request.ignore?.(file)) search.ignored += 1;
       else {
@@ -133,7 +141,7 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
       const found = await findYamlFiles(path, cwd);
       appendAll(result.diagnostics, found.diagnostics);
       if (found.unreadable) result.fatal = true;
-      else await addSearched(path, found.files);
+      else await addSearched(path, found.files, found.jsonFiles);
     } else if (isGlobArgument(path, cwd)) {
       const expanded = await expandGlob(path, cwd);
       appendAll(result.diagnostics, expanded.diagnostics);
@@ -146,6 +154,7 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
         await addSearched(
           path,
           expanded.files.filter((file) => YAML_FILE.test(file)),
+          expanded.files.filter((file) => JSON_FILE.test(file)).length,
         );
     } else await addFile(path, 'argument');
   }
@@ -158,6 +167,13 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
 export async function isDirectory(path: string): Promise<boolean> {
   return stat(path).then(
     (info) => info.isDirectory(),
+    () => false,
+  );
+}
+
+async function isRegularFile(path: string): Promise<boolean> {
+  return stat(path).then(
+    (info) => info.isFile(),
     () => false,
   );
 }

@@ -4,7 +4,6 @@ import { compareDiagnostics, DIAGNOSTIC_CODES, type Diagnostic, fileDiagnostic, 
 import { didYouMean } from '../core/suggest.js';
 import { compareVersions } from '../core/versions.js';
 import { definitionDigest } from '../documents/definition-digest.js';
-import { versionDeclaring } from '../schema/compare.js';
 import { compatOfFiles } from './compat.js';
 import { type LintOptions, lintInputs } from './lint.js';
 import { isUnsuppressible } from './suppress.js';
@@ -142,7 +141,13 @@ function releaseProblems(before: Record<string, unknown>, after: Record<string, 
     return [at('/spec', 'definition-changed', message)];
   }
   if (now !== undefined && compareVersions(now, was) < 0) {
-    return [at('/spec/version', 'invalid-value', `capability definition "${name}" moves forward: ${now} is lower than the version it replaces, ${was}`)];
+    return [
+      at(
+        '/spec/version',
+        'invalid-value',
+        `capability definition "${name}" must move its version forward: ${now} is lower than the version it replaces, ${was}`,
+      ),
+    ];
   }
   const check = options.checkRelease ?? ((old: Record<string, unknown>, now: Record<string, unknown>) => compatProblems(old, now, catalogue));
   return [...check(before, after)];
@@ -160,7 +165,7 @@ function compatProblems(before: Record<string, unknown>, after: Record<string, u
   const breaking = failed.findings.filter((f) => f.class === 'breaking');
   const named = breaking.slice(0, 3).map((f) => `${f.message} at ${f.path}`);
   if (breaking.length > named.length) named.push(`${breaking.length - named.length} more breaking change${breaking.length - named.length === 1 ? '' : 's'}`);
-  const release = failed.from === null ? '' : `; release it as ${versionDeclaring(failed.from, failed.needed)}`;
+  const release = failed.releaseAs === undefined ? '' : `; release it as ${failed.releaseAs}`;
   const message = `${failed.name} ${failed.from} → ${failed.to} declares ${failed.declared}; needs ${failed.needed}: ${named.join(', ')}${release}`;
   return [at('/spec/version', 'invalid-value', message)];
 }

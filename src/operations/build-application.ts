@@ -126,6 +126,7 @@ export function buildApplication(sources: BuildSources, catalogue: Catalogue, op
     const following = profileLockOf(options.lock, sources.profile.file);
     if (following && !following.listed && following.lock.mode === 'follow') diagnostics.push(unlistedProfile(sources.profile.file, following.lock.lockfile));
     const evaluation = evaluateProfile(profileDocument.data, withDefinitions, 'quiet', {
+      strictCapabilities: options.strictCapabilities === true,
       platform: options.platform,
       requirePinned: options.requirePinned === true,
       lock: following?.lock,

@@ -35,6 +35,8 @@ export interface CompatPair {
   needed: Bump;
   /** False when the declared bump is smaller than the needed one, or two different documents share a version. */
   ok: boolean;
+  /** For a failing pair with a versioned older side: the version to release the newer document as, the first of the needed bump no document of the name declares. */
+  releaseAs?: string;
   findings: CompatFinding[];
 }
 
@@ -90,17 +92,18 @@ export function compatOfFiles(first: InputFile, second: InputFile, catalogue: Ca
     run.fatal = true;
     return run;
   }
+  const taken = new Set([a.version, b.version].filter((v): v is string => v !== undefined));
   if (a.version === undefined || b.version === undefined) {
-    addPair(run, a, b, 'reported');
+    addPair(run, a, b, 'reported', taken);
     return run;
   }
   const [older, newer] = compareVersions(a.version, b.version) <= 0 ? [a, b] : [b, a];
   if (older.version === newer.version) {
-    if (older.digest !== newer.digest) addSameVersionPair(run, older, newer);
-    else addPair(run, older, newer, 'release');
+    if (older.digest !== newer.digest) addSameVersionPair(run, older, newer, taken);
+    else addPair(run, older, newer, 'release', taken);
     return run;
   }
-  addPair(run, older, newer, isPrerelease(older.version!) || isPrerelease(newer.version!) ? 'reported' : 'release');
+  addPair(run, older, newer, isPrerelease(older.version!) || isPrerelease(newer.version!) ? 'reported' : 'release', taken);
   return run;
 }
 
@@ -162,19 +165,20 @@ function compareVersionsOf(run: CompatRun, documents: readonly VersionDocument[]
     byVersion.set(d.version, list);
   }
   const versions = [...byVersion.keys()].sort(compareVersions);
+  const taken = new Set(versions);
   // The document that sorts first stands for its version, as the loader keeps it.
   const standing = new Map(versions.map((v) => [v, byVersion.get(v)![0]!]));
   for (const version of versions) {
     const [kept, ...others] = byVersion.get(version)!;
-    for (const other of others) if (other.digest !== kept!.digest) addSameVersionPair(run, kept!, other);
+    for (const other of others) if (other.digest !== kept!.digest) addSameVersionPair(run, kept!, other, taken);
   }
   const releases = versions.filter((v) => !isPrerelease(v));
   releases.forEach((version, i) => {
-    if (i > 0) addPair(run, standing.get(releases[i - 1]!)!, standing.get(version)!, 'release');
+    if (i > 0) addPair(run, standing.get(releases[i - 1]!)!, standing.get(version)!, 'release', taken);
   });
   for (const version of versions.filter(isPrerelease)) {
     const before = releases.filter((r) => compareVersions(r, version) < 0).at(-1);
-    if (before !== undefined) addPair(run, standing.get(before)!, standing.get(version)!, 'reported');
+    if (before !== undefined) addPair(run, standing.get(before)!, standing.get(version)!, 'reported', taken);
   }
 }
 
@@ -194,14 +198,16 @@ function readVersion(document: YamlDocument, catalogue: Catalogue): { version: V
 }
 
 /** Compares two documents and adds their pair; a side that does not compile makes no pair (its problems say why). */
-function addPair(run: CompatRun, older: VersionDocument, newer: VersionDocument, role: PairRole): void {
+function addPair(run: CompatRun, older: VersionDocument, newer: VersionDocument, role: PairRole, taken: ReadonlySet<string>): void {
   const compared = comparePair(run, older, newer);
   if (!compared) return;
   const { findings, needed } = compared;
   const isVersioned = older.version !== undefined && newer.version !== undefined;
   const declared = isVersioned ? declaredBump(older.version!, newer.version!) : null;
   const ok = role === 'reported' || declared === null || bumpCovers(declared, needed);
-  run.pairs.push({ name: older.name, from: older.version ?? null, to: newer.version ?? null, declared, needed, ok, findings });
+  const pair: CompatPair = { name: older.name, from: older.version ?? null, to: newer.version ?? null, declared, needed, ok, findings };
+  if (!ok && older.version !== undefined) pair.releaseAs = freeVersion(older.version, needed, taken);
+  run.pairs.push(pair);
 }
 
 /**
@@ -209,17 +215,17 @@ function addPair(run: CompatRun, older: VersionDocument, newer: VersionDocument,
  * differ in (a published version is immutable: every lockfile holding it breaks), and a
  * `definition-changed` error at the later document names the version to publish instead.
  */
-function addSameVersionPair(run: CompatRun, kept: VersionDocument, other: VersionDocument): void {
+function addSameVersionPair(run: CompatRun, kept: VersionDocument, other: VersionDocument, taken: ReadonlySet<string>): void {
   const version = kept.version!;
   const compared = comparePair(run, kept, other);
   const needed: Bump = compared && compared.needed !== 'none' ? compared.needed : 'patch';
-  const next = versionDeclaring(version, needed);
+  const next = freeVersion(version, needed, taken);
   const message = `definition "${kept.name}" ${version} in ${other.document.file} differs from the one in ${placeOf(kept, other)} (${short(kept.digest)} there, ${short(other.digest)} here): a published version is immutable`;
   run.diagnostics.push(
     other.document.toDiagnostic(error('definition-changed', ['spec', 'version'], message, { part: 'value', hint: `publish the change as ${next}` })),
   );
   if (!compared) return;
-  run.pairs.push({ name: kept.name, from: version, to: version, declared: 'none', needed, ok: false, findings: compared.findings });
+  run.pairs.push({ name: kept.name, from: version, to: version, declared: 'none', needed, ok: false, findings: compared.findings, releaseAs: next });
 }
 
 /** The findings of two compiled documents and the bump they need; undefined when either does not compile. */
@@ -234,6 +240,18 @@ function comparePair(run: CompatRun, older: VersionDocument, newer: VersionDocum
   });
   // From a 0.y.z release anything may break (SemVer): the older side's major decides.
   return { findings, needed: neededBump(comparison.changes, older.version) };
+}
+
+/**
+ * The first version after `from` that declares `bump` and that no document of the name has:
+ * 1.1.0 needing major is 2.0.0, or 3.0.0 when 2.0.0 is released. Each step raises the
+ * version, so the walk ends within as many steps as there are versions taken.
+ */
+export function freeVersion(from: string, bump: Bump, taken: ReadonlySet<string>): string {
+  let version = versionDeclaring(from, bump);
+  if (version === from) return version;
+  while (taken.has(version)) version = versionDeclaring(version, bump);
+  return version;
 }
 
 function nameOf(document: YamlDocument): string | undefined {

@@ -44,6 +44,8 @@ export interface EvaluateOptions {
   lock?: ProfileLock | undefined;
   /** The source text of a scalar, to quote a version written as a number as it was written. */
   sourceOf?: SourceTextReader | undefined;
+  /** `--strict-capabilities` of a run whose unknown capabilities are not reported (build): a pass-through rendering is an error. */
+  strictCapabilities?: boolean;
 }
 
 /** How one binding of a versioned definition resolved (for `kurel lock` and `kurel outdated`). */
@@ -159,6 +161,12 @@ export function evaluateProfile(
     if ((pinned !== undefined && pinned !== null && typeof pinned !== 'string') || pinRefusal) {
       capabilities[key] = rendering;
       unresolved.add(key);
+      // A pin of the wrong type (`version: 1`) still leaves the rendering's own mistakes to
+      // report: it is checked against the version an unpinned binding resolves to.
+      if (!pinRefusal) {
+        const { result } = catalogue.validateRendering(type, rendering, context);
+        for (const issue of rebase(result.issues, [...bindingPath, 'rendering'])) issues.push({ ...issue, message: `capability "${key}": ${issue.message}` });
+      }
       continue;
     }
     const pin = typeof pinned === 'string' ? pinned : undefined;
@@ -183,8 +191,12 @@ export function evaluateProfile(
       capabilities[key] = rendering;
       continue;
     }
-    const { result } = catalogue.validateRendering(type, rendering, context, fromDefinition);
+    const { result, unvalidated } = catalogue.validateRendering(type, rendering, context, fromDefinition);
     capabilities[key] = result.rendering;
+    if (unvalidated && Object.keys(rendering).length > 0 && isPassThroughBuiltin(catalogue, type)) {
+      const make = unknownCapability === 'error' || options.strictCapabilities === true ? error : warning;
+      issues.push(make('unvalidated-capability', [...bindingPath, 'rendering'], passThroughMessage(key, type), { part: 'key', hint: PASS_THROUGH_HINT }));
+    }
     if (result.issues.length === 0) continue;
     for (const issue of rebase(result.issues, [...bindingPath, 'rendering'])) issues.push({ ...issue, message: `capability "${key}": ${issue.message}` });
   }
@@ -203,6 +215,21 @@ export function evaluateProfile(
     resolved: hasError ? undefined : resolution,
   };
 }
+
+/**
+ * A built-in that is not capability-aware (scaler, rbac, …) reads nothing from a binding: what
+ * its rendering holds is neither checked nor used by any capability (docs/codes/unvalidated-capability.md).
+ */
+function isPassThroughBuiltin(catalogue: Catalogue, type: string): boolean {
+  const registered = catalogue.handler(type);
+  return registered !== undefined && registered.source === 'builtin' && !registered.handler.capabilityAware;
+}
+
+function passThroughMessage(key: string, type: string): string {
+  return `capability "${key}" has a rendering that nothing validates: the built-in ${type} is a pass-through (not capability-aware), so a build merges these values into its traits unchecked`;
+}
+
+const PASS_THROUGH_HINT = "set these values as the trait's properties in the application, and remove the rendering";
 
 /** A binding's version: undefined for a capability without versions; `unresolved` when no version matched (reported). */
 interface BindingResolution {

@@ -62,6 +62,7 @@ export const PACKAGES: Readonly<Record<string, PackageRule>> = {
   canonicalize: { where: ['src/documents'] },
   semver: { where: ['src/core'] },
   tinyglobby: { where: ['src/files'] },
+  ignore: { where: ['src/files'] },
   'js-yaml': { where: ['src/yaml'] },
   yaml: { where: ['src/yaml/yaml-lib.ts', 'console'], typesIn: ['src/yaml'], rule: 'only as a type, or through src/yaml/yaml-lib.ts' },
   ajv: { where: ['src/schema'] },

@@ -306,7 +306,8 @@ describe('buildApplication: merge', () => {
     `),
       profile,
     );
-    expect(report.diagnostics).toEqual([]);
+    // The ingress rendering is validated by nothing (docs/codes/unvalidated-capability.md), and merged all the same.
+    expect(report.diagnostics.map(pinBuild)).toEqual([at('unvalidated-capability', 'cluster.yaml', 8, 7, '/spec/capabilities/ingress/rendering', 'warning')]);
     expect(report.application?.components[0]?.traits[0]?.properties).toEqual({
       annotations: { a: '1', b: '2' },
       hosts: ['c.example.com'],
@@ -385,17 +386,20 @@ describe('buildApplication: unvalidated capabilities', () => {
     expect(report.diagnostics).toEqual([]);
   });
 
-  it('stays quiet about a built-in pass-through capability', () => {
+  // docs/codes/unvalidated-capability.md: a pass-through built-in's rendering is validated by nothing.
+  it('warns once of a built-in pass-through binding with a rendering, and says nothing of an empty one', () => {
     const report = buildTexts(
       appWithTraits(`
       - type: ingress
+      - type: scaler
     `),
       profileWithBindings(`
       ingress:
         rendering: {anything: goes}
+      scaler: {}
     `),
     );
-    expect(report.diagnostics).toEqual([]);
+    expect(report.diagnostics.map(pinBuild)).toEqual([at('unvalidated-capability', 'cluster.yaml', 8, 7, '/spec/capabilities/ingress/rendering', 'warning')]);
   });
 
   it('stays quiet about bindings no trait uses, known or not', () => {

@@ -27,6 +27,10 @@ beforeAll(() => {
   write('ok/redis-1.0.0.yaml', definitionText('redis', '1.0.0', [IMAGE]));
   write('broken/cache-1.0.0.yaml', definitionText('cache', '1.0.0', [IMAGE]));
   write('broken/cache-1.1.0.yaml', definitionText('cache', '1.1.0', ['image: {type: string, minimum: 1}']));
+  write('taken/cache-1.0.0.yaml', definitionText('cache', '1.0.0', [IMAGE, 'port: {type: integer, minimum: 1}']));
+  write('taken/cache-1.1.0.yaml', definitionText('cache', '1.1.0', [IMAGE, 'port: {type: integer, minimum: 1}', 'tag: {type: string}']));
+  write('taken/cache-1.2.0.yaml', definitionText('cache', '1.2.0', [IMAGE, 'port: {type: integer, minimum: 1024}', 'tag: {type: string}']));
+  write('taken/cache-2.0.0.yaml', definitionText('cache', '2.0.0', [IMAGE, 'port: {type: integer, minimum: 1024}', 'tag: {type: string}']));
   write('same/a.yaml', definitionText('cache', '1.0.0', [IMAGE]));
   write('same/b.yaml', definitionText('cache', '1.0.0', [IMAGE, 'tag: {type: string}']));
 });
@@ -51,6 +55,22 @@ describe('kurel compat --definitions: text output and exit codes (DESIGN §8.6)'
     );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(1);
+  });
+
+  it('suggests a version no release has: 3.0.0 when 2.0.0 is out', async () => {
+    const run = await compat(['--definitions', 'taken']);
+    expect(run.stdout.split('\n').slice(2, 5)).toEqual([
+      'cache 1.1.0 → 1.2.0 declares minor; needs major: 1 breaking change',
+      '  taken/cache-1.2.0.yaml:11:29 breaking port: minimum raised from 1 to 1024',
+      '  hint: release it as 3.0.0',
+    ]);
+    expect(run.code).toBe(1);
+    const json = JSON.parse((await compat(['--definitions', 'taken', '--format', 'json'])).stdout) as { pairs: { to: string; releaseAs?: string }[] };
+    expect(json.pairs.map((p) => [p.to, p.releaseAs])).toEqual([
+      ['1.1.0', undefined],
+      ['1.2.0', '3.0.0'],
+      ['2.0.0', undefined],
+    ]);
   });
 
   it('exits 0 when every pair declares the bump it needs, and takes names and flags in any order', async () => {
@@ -118,6 +138,7 @@ describe('kurel compat: JSON and GitHub output (DESIGN §11 "Compat")', () => {
           declared: 'minor',
           needed: 'major',
           ok: false,
+          releaseAs: '2.0.0',
           findings: [
             {
               class: 'breaking',
@@ -189,7 +210,7 @@ describe('kurel compat: modes and bad usage (DESIGN §11 "Modes")', () => {
     const run = await compat(['ok/cache-1.0.0.yaml', 'ok/cache-1.1.0.yaml', '--definitions', 'ok']);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe(
-      '<command line>: error usage no definition named "ok/cache-1.0.0.yaml", "ok/cache-1.1.0.yaml": the definitions given hold cache, redis\n',
+      '<command line>:1:1 error usage no definition named "ok/cache-1.0.0.yaml", "ok/cache-1.1.0.yaml": the definitions given hold cache, redis\n',
     );
   });
 
@@ -207,7 +228,7 @@ describe('kurel compat: modes and bad usage (DESIGN §11 "Modes")', () => {
     [[], 'kurel compat needs two CapabilityDefinition files, or --definitions DIR to compare every version of the names found there'],
   ])('is exit 2 for names with nowhere to look them up: %j', async (args, message) => {
     const run = await compat(args);
-    expect([run.code, run.stdout]).toEqual([2, `<command line>: error usage ${message}\n`]);
+    expect([run.code, run.stdout]).toEqual([2, `<command line>:1:1 error usage ${message}\n`]);
   });
 
   it('is exit 2 with an io-error for a file that does not exist, or a definitions folder that cannot be read', async () => {

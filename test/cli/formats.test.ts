@@ -1,11 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeData, escapeProperty } from '../../src/cli/format/github.js';
 import { escapeXml, escapeXmlAttribute } from '../../src/cli/format/junit.js';
-import { CODE_SUMMARIES } from '../../src/cli/format/sarif.js';
+import { CODE_SUMMARIES, helpUriOf, ruleNameOf } from '../../src/cli/format/sarif.js';
 import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
 import { VERSION } from '../../src/core/version.js';
 import { type CliRun, runKurel } from '../helpers/cli.js';
@@ -133,20 +135,25 @@ const SARIF_SUBSET = {
             properties: {
               driver: {
                 type: 'object',
-                required: ['name', 'version', 'rules'],
+                // SARIF2005 of the SARIF multitool: a tool names where it is documented.
+                required: ['name', 'version', 'informationUri', 'rules'],
                 additionalProperties: false,
                 properties: {
                   name: { const: 'kurel' },
                   version: { type: 'string', minLength: 1 },
+                  informationUri: { type: 'string', format: 'uri' },
                   rules: {
                     type: 'array',
                     uniqueItems: true,
                     items: {
                       type: 'object',
-                      required: ['id', 'shortDescription', 'fullDescription', 'help'],
+                      // SARIF2012: a friendly name (one Pascal-case word) and the absolute URI of the rule's page.
+                      required: ['id', 'name', 'shortDescription', 'fullDescription', 'helpUri', 'help'],
                       additionalProperties: false,
                       properties: {
                         id: { type: 'string', pattern: '^[a-z]+(-[a-z]+)*$' },
+                        name: { type: 'string', pattern: '^([A-Z][a-z]+)+$' },
+                        helpUri: { type: 'string', format: 'uri' },
                         shortDescription: {
                           type: 'object',
                           required: ['text'],
@@ -252,7 +259,7 @@ const SARIF_SUBSET = {
 
 interface SarifLog {
   runs: {
-    tool: { driver: { version: string; rules: { id: string }[] } };
+    tool: { driver: { version: string; informationUri: string; rules: { id: string; name: string; helpUri: string }[] } };
     results: {
       ruleId: string;
       ruleIndex: number;
@@ -264,10 +271,24 @@ interface SarifLog {
   }[];
 }
 
+describe('SARIF rule names and pages', () => {
+  it('gives every code a distinct Pascal-case name and its page of this version', () => {
+    const names = DIAGNOSTIC_CODES.map(ruleNameOf);
+    expect(names.every((name) => /^([A-Z][a-z]+)+$/.test(name))).toBe(true);
+    expect(new Set(names).size).toBe(DIAGNOSTIC_CODES.length);
+    expect([ruleNameOf('too-many-problems'), helpUriOf('too-many-problems')]).toEqual([
+      'TooManyProblems',
+      `https://unpkg.com/kurel@${VERSION}/docs/codes/too-many-problems.md`,
+    ]);
+  });
+});
+
 describe('--format sarif', () => {
   const ajv = new Ajv2020({ allErrors: true, strict: true });
   // Enough of RFC 3986 for the check: no spaces, no characters a URI reference cannot hold raw.
   ajv.addFormat('uri-reference', /^[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]*$/);
+  // An absolute URI: a scheme, then the same characters.
+  ajv.addFormat('uri', /^[A-Za-z][A-Za-z0-9+.-]*:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=%]+$/);
   const validate = ajv.compile(SARIF_SUBSET);
 
   it('prints a SARIF 2.1.0 log whose results carry the codes as rule ids and exact regions', async () => {
@@ -278,6 +299,13 @@ describe('--format sarif', () => {
     const sarifRun = log.runs[0]!;
     expect(sarifRun.tool.driver.version).toBe(VERSION);
     expect(sarifRun.tool.driver.rules.map((r) => r.id)).toEqual(['missing-required', 'unknown-capability', 'unknown-field']);
+    expect(sarifRun.tool.driver.informationUri).toBe('https://www.npmjs.com/package/kurel');
+    expect(sarifRun.tool.driver.rules.map((r) => [r.name, r.helpUri])).toEqual(
+      ['MissingRequired', 'UnknownCapability', 'UnknownField'].map((name, i) => [
+        name,
+        `https://unpkg.com/kurel@${VERSION}/docs/codes/${sarifRun.tool.driver.rules[i]!.id}.md`,
+      ]),
+    );
     expect(
       sarifRun.results.map((r) => ({
         rule: r.ruleId,
@@ -410,13 +438,16 @@ function parseXml(source: string): XmlElement {
   return root;
 }
 
+const XMLLINT = spawnSync('xmllint', ['--version']).status === 0;
+const JUNIT_RULES = fileURLToPath(new URL('../fixtures/junit/junit-10-rules.xsd', import.meta.url));
+
 describe('--format junit', () => {
   it('prints one test case per file with a failure per diagnostic, and a skipped case for a file not linted', async () => {
     const run = await lint([...INPUTS, '--format', 'junit']);
     expect(run.code).toBe(1);
     const root = parseXml(run.stdout);
     expect(root.name).toBe('testsuites');
-    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '4', failures: '2', errors: '0', skipped: '1' });
+    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '4', failures: '2', errors: '0' });
     expect(root.children).toHaveLength(1);
     const suite = root.children[0]!;
     expect(suite.name).toBe('testsuite');
@@ -425,14 +456,13 @@ describe('--format junit', () => {
       suite.children.map((c) => ({
         element: c.name,
         name: c.attributes['name'],
-        file: c.attributes['file'],
         inside: c.children.map((f) => `${f.name}:${f.attributes['type'] ?? f.attributes['message']}`),
       })),
     ).toEqual([
-      { element: 'testcase', name: 'bad.yaml', file: 'bad.yaml', inside: ['failure:missing-required', 'failure:unknown-field', 'system-out:undefined'] },
-      { element: 'testcase', name: ODD_FILE, file: ODD_FILE, inside: ['failure:unknown-field'] },
-      { element: 'testcase', name: 'dir/clean.yaml', file: 'dir/clean.yaml', inside: [] },
-      { element: 'testcase', name: 'dir/other.yaml', file: 'dir/other.yaml', inside: ['skipped:kind ConfigMap is not linted'] },
+      { element: 'testcase', name: 'bad.yaml', inside: ['failure:missing-required', 'failure:unknown-field', 'system-out:undefined'] },
+      { element: 'testcase', name: ODD_FILE, inside: ['failure:unknown-field'] },
+      { element: 'testcase', name: 'dir/clean.yaml', inside: [] },
+      { element: 'testcase', name: 'dir/other.yaml', inside: ['skipped:kind ConfigMap is not linted'] },
     ]);
     const typo = suite.children[0]!.children[1]!;
     expect(typo.attributes['message']).toBe(`error: capability "expose": unknown field "ingresClassName" (allowed: ${ALLOWED_EXPOSE_KEYS})`);
@@ -446,7 +476,7 @@ describe('--format junit', () => {
     const run = await lint(['warns.yaml', '--format', 'junit']);
     expect(run.code).toBe(0);
     const root = parseXml(run.stdout);
-    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '0', errors: '0', skipped: '0' });
+    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '0', errors: '0' });
     const testcase = root.children[0]!.children[0]!;
     expect(testcase.children.map((c) => c.name)).toEqual(['system-out']);
     expect(testcase.children[0]!.text).toBe(
@@ -458,7 +488,7 @@ describe('--format junit', () => {
     const run = await lint(['warns.yaml', '--format', 'junit', '--strict']);
     expect(run.code).toBe(1);
     const root = parseXml(run.stdout);
-    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '1', errors: '0', skipped: '0' });
+    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '1', errors: '0' });
     expect(root.children[0]!.children[0]!.children.map((c) => `${c.name}:${c.attributes['type']}`)).toEqual(['failure:unknown-capability']);
   });
 
@@ -466,10 +496,53 @@ describe('--format junit', () => {
     const run = await lint(['dir/clean.yaml', '--format', 'junit']);
     expect(run.code).toBe(0);
     const root = parseXml(run.stdout);
-    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '0', errors: '0', skipped: '0' });
-    expect(root.children[0]!.children).toEqual([
-      { name: 'testcase', attributes: { name: 'dir/clean.yaml', classname: 'kurel.lint', file: 'dir/clean.yaml' }, children: [], text: '' },
-    ]);
+    expect(root.attributes).toEqual({ name: 'kurel lint', tests: '1', failures: '0', errors: '0' });
+    expect(root.children[0]!.children).toEqual([{ name: 'testcase', attributes: { name: 'dir/clean.yaml', classname: 'kurel.lint' }, children: [], text: '' }]);
+  });
+
+  // The rules of Jenkins' xunit junit-10.xsd for the elements kurel writes: the attributes each
+  // may have (required ones marked) and the elements it may hold.
+  const JUNIT_10: Record<string, { required: string[]; optional: string[]; children: string[] }> = {
+    testsuites: { required: [], optional: ['name', 'time', 'tests', 'failures', 'errors'], children: ['testsuite'] },
+    testsuite: {
+      required: ['name', 'tests', 'failures', 'errors'],
+      optional: ['group', 'time', 'skipped', 'timestamp', 'hostname', 'id', 'package', 'file', 'log', 'url'],
+      children: ['testsuite', 'properties', 'testcase', 'system-out', 'system-err'],
+    },
+    testcase: { required: ['name'], optional: ['time', 'classname', 'group'], children: ['skipped', 'error', 'failure', 'system-out', 'system-err'] },
+    failure: { required: [], optional: ['type', 'message'], children: [] },
+    error: { required: [], optional: ['type', 'message'], children: [] },
+    skipped: { required: [], optional: ['type', 'message'], children: [] },
+    'system-out': { required: [], optional: [], children: [] },
+    'system-err': { required: [], optional: [], children: [] },
+  };
+  const breaches = (element: XmlElement, where = element.name): string[] => {
+    const rule = JUNIT_10[element.name];
+    if (!rule) return [`${where}: element not in the schema`];
+    const attributes = Object.keys(element.attributes);
+    return [
+      ...rule.required.filter((a) => !attributes.includes(a)).map((a) => `${where}: missing @${a}`),
+      ...attributes.filter((a) => !rule.required.includes(a) && !rule.optional.includes(a)).map((a) => `${where}: @${a} not allowed`),
+      ...element.children.flatMap((child) =>
+        rule.children.includes(child.name) ? breaches(child, `${where}/${child.name}`) : [`${where}: <${child.name}> not allowed`],
+      ),
+    ];
+  };
+
+  it.each([[[...INPUTS]], [['warns.yaml', '--strict']], [['dir/clean.yaml']], [['missing.yaml']]])(
+    'writes what junit-10.xsd accepts for %j (no testcase@file, no testsuites@skipped)',
+    async (args) => {
+      const run = await lint([...args, '--format', 'junit']);
+      expect(breaches(parseXml(run.stdout))).toEqual([]);
+    },
+  );
+
+  // Where libxml2's xmllint is installed, the schema restated in test/fixtures/junit validates it too.
+  it.skipIf(!XMLLINT)('validates with xmllint --schema against the junit-10 rules', async () => {
+    const run = await lint([...INPUTS, '--format', 'junit']);
+    writeFileSync(join(dir, 'report.xml'), run.stdout);
+    const checked = spawnSync('xmllint', ['--noout', '--schema', JUNIT_RULES, join(dir, 'report.xml')], { encoding: 'utf8' });
+    expect({ status: checked.status, stderr: checked.stderr.trim() }).toEqual({ status: 0, stderr: `${join(dir, 'report.xml')} validates` });
   });
 
   it('reports an unreadable path as a failing test case and exits 2', async () => {

@@ -580,6 +580,10 @@ describe.concurrent('kurel lint: what a new user reads (issue 16, defect 15)', (
 
   it('prints no lint envelope for a command whose output is not one', async () => {
     const run = await runKurel(['schema', 'nope', '--format', 'json'], { cwd: dir });
-    expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({ code: 2, stdout: '', stderr: "error: unknown option '--format'\n" });
+    expect({ code: run.code, stdout: run.stdout, stderr: run.stderr }).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: "<command line>:1:1 error usage unknown option '--format'\n",
+    });
   });
 });

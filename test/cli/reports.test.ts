@@ -55,7 +55,7 @@ describe('several reports in one run', () => {
     const run = await kurel(['lint', 'mixed.yaml', '--format', 'json', '--format', 'sarif', '--format', 'junit=reports/never.xml']);
     expect(run.code).toBe(2);
     expect(run.stdout.split('\n')[0]).toBe(
-      '<command line>: error usage at most one --format goes to standard output; found json and sarif: give the others a file (--format sarif=kurel.sarif)',
+      '<command line>:1:1 error usage at most one --format goes to standard output; found json and sarif: give the others a file (--format sarif=kurel.sarif)',
     );
     expect(existsSync(join(dir, 'reports/never.xml'))).toBe(false);
   });
@@ -68,9 +68,25 @@ describe('several reports in one run', () => {
     expect(json.diagnostics.map((d) => [d.code, d.file, d.message])).toContainEqual([
       'io-error',
       'missing/kurel.sarif',
-      'cannot write the sarif report to missing/kurel.sarif: ENOENT',
+      'cannot write the sarif report to missing/kurel.sarif: the folder missing does not exist',
     ]);
     expect(readFileSync(join(dir, 'reports/written.xml'), 'utf8')).toContain('missing/kurel.sarif');
+  });
+
+  it('says why a report file cannot be written, in words, also when no report goes to standard output', async () => {
+    const run = await kurel(['lint', 'warns.yaml', '--format', 'sarif=/no-such-dir/deeper/x.sarif']);
+    expect({ code: run.code, stdout: run.stdout }).toEqual({
+      code: 2,
+      stdout:
+        '/no-such-dir/deeper/x.sarif: error io-error cannot write the sarif report to /no-such-dir/deeper/x.sarif: the folder /no-such-dir does not exist\n' +
+        '1 profile checked: 1 error, 1 warning\n',
+    });
+    const intoFile = await kurel(['lint', 'warns.yaml', '--format', 'text', '--format', 'junit=warns.yaml/x.xml']);
+    expect(intoFile.stdout.split('\n')).toContain(
+      'warns.yaml/x.xml: error io-error cannot write the junit report to warns.yaml/x.xml: a part of its path is a file, not a folder',
+    );
+    const folder = await kurel(['lint', 'warns.yaml', '--format', 'json=reports']);
+    expect(folder.stdout.split('\n')).toContain('reports: error io-error cannot write the json report to reports: it is a folder');
   });
 
   it('rejects a format kurel does not have, and an empty file name, as usage errors', async () => {

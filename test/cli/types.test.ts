@@ -135,6 +135,6 @@ describe('kurel types', () => {
   it('exits 2 naming the file when --out cannot be written', async () => {
     const run = await runKurel(['types', '--out', join(dir, 'no-such-dir', 'types.ts')]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`error: cannot write ${join(dir, 'no-such-dir', 'types.ts')}: ENOENT\n`);
+    expect(run.stderr).toBe(`error: cannot write ${join(dir, 'no-such-dir', 'types.ts')}: the folder ${join(dir, 'no-such-dir')} does not exist\n`);
   });
 });

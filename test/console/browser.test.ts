@@ -379,6 +379,8 @@ describe.skipIf(missing !== undefined)('the web console in Chromium', () => {
     expect(await readGutterMarks(page)).toEqual([]);
     await expect(page.locator('.check-status').textContent()).resolves.toBe('Valid: no problems found');
     const resolved = await page.locator('pre.resolved').textContent();
+    // Named and focusable for keyboard scrolling, so a region (a plain pre may not carry a name).
+    expect(await page.locator('pre.resolved').getAttribute('role')).toBe('region');
     expect(resolved).toContain('gatewayNamespace: edge');
     expect(resolved).toContain('kind: ClusterIssuer');
     expect(resolved).toContain('version: "16"');

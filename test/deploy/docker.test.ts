@@ -46,7 +46,10 @@ const deployment = parseAllDocuments(readFileSync(join(ROOT, 'deploy', 'deployme
 describe('the Dockerfile', () => {
   it('builds in one stage and runs from another, both on Node 20', () => {
     expect(stages.map((stage) => stage[0]!.args)).toEqual(['$' + '{NODE_IMAGE} AS build', '$' + '{NODE_IMAGE} AS runtime']);
-    expect(dockerfile.filter((s) => s.op === 'ARG')).toEqual([{ op: 'ARG', args: 'NODE_IMAGE=node:20-bookworm-slim' }]);
+    // The base image is pinned by digest, so a rebuild gets the same one.
+    expect(dockerfile.filter((s) => s.op === 'ARG').map((s) => s.args)).toEqual([
+      expect.stringMatching(/^NODE_IMAGE=node:20-bookworm-slim@sha256:[0-9a-f]{64}$/),
+    ]);
   });
 
   it('packs the package in the build stage and installs it with npm ci --omit=dev in the runtime stage', () => {
@@ -64,6 +67,12 @@ describe('the Dockerfile', () => {
     expect(runtime.filter((s) => s.op === 'USER').map((s) => s.args)).toEqual([`${pod.securityContext.runAsUser}:${pod.securityContext.runAsGroup}`]);
     expect(runtime.find((s) => s.op === 'ENTRYPOINT')?.args).toBe('["node", "/opt/kurel/dist/cli.js", "serve"]');
     expect(runtime.find((s) => s.op === 'EXPOSE')?.args).toBe(String(pod.containers[0]!.ports[0]!.containerPort));
+  });
+
+  it('serves by default on every interface at the port it exposes, so docker run -p 8443:8443 IMAGE answers', () => {
+    const exposed = runtime.find((s) => s.op === 'EXPOSE')?.args;
+    const command = JSON.parse(runtime.find((s) => s.op === 'CMD')?.args ?? '[]') as string[];
+    expect(command).toEqual(['--host', '0.0.0.0', '--port', exposed]);
   });
 
   it('keeps in the build context every file the build stage needs, and leaves the rest out', () => {

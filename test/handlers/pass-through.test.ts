@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_HANDLERS } from '../../handlers/index.js';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
-import { lintText, resolve, withBindings } from '../helpers/profile.js';
+import { lintText, pin, resolve, resolvePassThrough, withBindings } from '../helpers/profile.js';
 
 const PASS_THROUGH = ['ingress', 'httproute', 'scaler', 'rbac', 'fluxcd-patches', 'fluxcd-postbuild', 'prune-protection', 'security-context'];
 
@@ -16,9 +16,31 @@ describe('pass-through built-ins', () => {
     }).toEqual({ aware: false, schema: undefined, validate: undefined });
   });
 
-  it.each(PASS_THROUGH)('passes the rendering of %s through unchanged, with no unknown-capability warning', (type) => {
+  // A non-empty rendering of a pass-through built-in is checked by nothing: unvalidated-capability,
+  // a warning (docs/codes/unvalidated-capability.md); an empty one says nothing.
+  it.each(PASS_THROUGH)('passes the rendering of %s through unchanged, with an unvalidated-capability warning at its rendering', (type) => {
     const rendering = { anything: { nested: [1, 'two', null] }, count: 3, enabled: false };
-    expect(resolve(withBindings(`${type}:\n  rendering: ${JSON.stringify(rendering)}`))).toEqual({ [type]: rendering });
+    const text = withBindings(`${type}:\n  rendering: ${JSON.stringify(rendering)}`);
+    expect(resolvePassThrough(text)).toEqual({ [type]: rendering });
+    expect(lintText(text).diagnostics.map((d) => ({ ...pin(d), message: d.message }))).toEqual([
+      {
+        code: 'unvalidated-capability',
+        severity: 'warning',
+        line: 8,
+        column: 7,
+        path: `/spec/capabilities/${type}/rendering`,
+        message: `capability "${type}" has a rendering that nothing validates: the built-in ${type} is a pass-through (not capability-aware), so a build merges these values into its traits unchecked`,
+      },
+    ]);
+    expect(lintText(text, { strictCapabilities: true }).diagnostics.map((d) => d.severity)).toEqual(['error']);
+  });
+
+  it.each(PASS_THROUGH)('says nothing of an empty or absent rendering of %s', (type) => {
+    expect(resolve(withBindings(`${type}:\n  rendering: {}\n${type}.second: {}\n${type}.third:`))).toEqual({
+      [type]: {},
+      [`${type}.second`]: {},
+      [`${type}.third`]: {},
+    });
   });
 
   it('checks a pass-through rendering is a map', () => {

@@ -70,3 +70,17 @@ export function resolve(text: string, options: Parameters<typeof lintText>[1] = 
   if (!resolved) throw new Error('the profile has no resolved capabilities');
   return resolved.capabilities;
 }
+
+/**
+ * The resolved capabilities of a profile whose only problems are `unvalidated-capability`
+ * warnings of pass-through bindings (README: a pass-through built-in's rendering is validated by nothing).
+ */
+export function resolvePassThrough(text: string): Record<string, unknown> {
+  const report = lintText(text);
+  const others = report.diagnostics.filter((d) => d.code !== 'unvalidated-capability' || d.severity !== 'warning');
+  if (others.length > 0)
+    throw new Error(`expected only unvalidated-capability warnings, found:\n${others.map((d) => `${d.line}:${d.column} ${d.code}`).join('\n')}`);
+  const resolved = report.files[0]?.resolved;
+  if (!resolved) throw new Error('the profile has no resolved capabilities');
+  return resolved.capabilities;
+}

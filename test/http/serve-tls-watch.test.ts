@@ -54,8 +54,16 @@ describe('kurel serve --tls-cert --tls-key', () => {
   });
 
   it.each([
-    ['only --tls-cert', (dir: string) => ['--tls-cert', join(dir, 'tls.crt')], 'error: --tls-cert and --tls-key go together; found only --tls-cert\n'],
-    ['only --tls-key', (dir: string) => ['--tls-key', join(dir, 'tls.key')], 'error: --tls-cert and --tls-key go together; found only --tls-key\n'],
+    [
+      'only --tls-cert',
+      (dir: string) => ['--tls-cert', join(dir, 'tls.crt')],
+      '<command line>:1:1 error usage --tls-cert and --tls-key go together; found only --tls-cert\n',
+    ],
+    [
+      'only --tls-key',
+      (dir: string) => ['--tls-key', join(dir, 'tls.key')],
+      '<command line>:1:1 error usage --tls-cert and --tls-key go together; found only --tls-key\n',
+    ],
     [
       'a key of another certificate',
       (dir: string) => {

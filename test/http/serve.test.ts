@@ -224,19 +224,27 @@ describe('kurel serve', () => {
   });
 
   it.each([
-    ['a port that is not a number', ['--port', 'http'], 'error: --port must be an integer from 0 to 65535, found "http"'],
-    ['a port out of range', ['--port', '70000'], 'error: --port must be an integer from 0 to 65535, found "70000"'],
+    ['a port that is not a number', ['--port', 'http'], '<command line>:1:1 error usage --port must be an integer from 0 to 65535, found "http"'],
+    ['a port out of range', ['--port', '70000'], '<command line>:1:1 error usage --port must be an integer from 0 to 65535, found "70000"'],
     [
       'a definitions folder that does not exist',
       ['--port', '0', '--definitions', 'no-such-folder'],
       'kurel serve: refusing to start: the definitions have errors (listed above)',
     ],
     ['a plugin that cannot be found', ['--port', '0', '--plugin', './no-such-plugin.mjs'], 'kurel serve: refusing to start: plugin ./no-such-plugin.mjs: '],
-    ['no serving process', ['--processes', '0'], 'error: --processes must be an integer from 1 to 256, found "0"'],
-    ['no worker', ['--workers', '0'], 'error: --workers must be an integer from 1 to 256, found "0"'],
-    ['a worker heap under 64 MiB', ['--worker-memory', '32'], 'error: --worker-memory must be a whole number of MiB, at least 64, found "32"'],
-    ['a request timeout without a unit', ['--request-timeout', '5'], 'error: --request-timeout must be a duration such as 5s or 500ms, found "5"'],
-    ['a send timeout of zero', ['--send-timeout', '0s'], 'error: --send-timeout must be a duration such as 30s or 500ms, found "0s"'],
+    ['no serving process', ['--processes', '0'], '<command line>:1:1 error usage --processes must be an integer from 1 to 256, found "0"'],
+    ['no worker', ['--workers', '0'], '<command line>:1:1 error usage --workers must be an integer from 1 to 256, found "0"'],
+    [
+      'a worker heap under 64 MiB',
+      ['--worker-memory', '32'],
+      '<command line>:1:1 error usage --worker-memory must be a whole number of MiB, at least 64, found "32"',
+    ],
+    [
+      'a request timeout without a unit',
+      ['--request-timeout', '5'],
+      '<command line>:1:1 error usage --request-timeout must be a duration such as 5s or 500ms, found "5"',
+    ],
+    ['a send timeout of zero', ['--send-timeout', '0s'], '<command line>:1:1 error usage --send-timeout must be a duration such as 30s or 500ms, found "0s"'],
     [
       'an admin token file that does not exist',
       ['--port', '0', '--admin-token-file', 'no-such-token'],

@@ -186,7 +186,7 @@ describe('kurel migrate', () => {
       code: 2,
       stdout: '',
       stderr:
-        '<command line>: error usage no CapabilityDefinition of redis-sidekar is loaded, so redis-sidekar@2.0.0 cannot be migrated to\n  hint: did you mean redis-sidecar?\n',
+        '<command line>:1:1 error usage no CapabilityDefinition of redis-sidekar is loaded, so redis-sidekar@2.0.0 cannot be migrated to\n  hint: did you mean redis-sidecar?\n',
     });
     const range = await kurel('migrate', 'clusters/staging.yaml', '--definitions', 'definitions', '--to', 'redis-sidecar@^2', '--write');
     expect(range.code).toBe(0);
@@ -217,7 +217,7 @@ describe('kurel migrate', () => {
     expect((await kurel('migrate', 'clusters', ...TO_2, '--write', '--check')).code).toBe(2);
     expect((await kurel('migrate', 'clusters', '--definitions', 'definitions')).code).toBe(2);
     const stdin = await runKurel(['migrate', '-', ...TO_2, '--write'], { cwd: dir, input: STAGING });
-    expect(stdin).toMatchObject({ code: 2, stderr: '<command line>: error usage --write cannot rewrite standard input; name the file instead\n' });
+    expect(stdin).toMatchObject({ code: 2, stderr: '<command line>:1:1 error usage --write cannot rewrite standard input; name the file instead\n' });
     const dry = await runKurel(['migrate', '-', ...TO_2, '--stdin-filepath', 'clusters/staging.yaml'], { cwd: dir, input: STAGING });
     expect(dry).toMatchObject({ code: 0, stdout: STAGING_DIFF });
   });

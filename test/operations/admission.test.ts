@@ -235,7 +235,7 @@ describe('admitReview: CapabilityDefinition', () => {
   it('denies a version that moves backwards, and removing spec.version', () => {
     const v2 = definition({ version: '2.0.0', rendering: { properties: { image: { type: 'string', required: true } } } });
     expect(admitReview(updateDefinition(v2, v1), catalogue).response.status?.message).toBe(
-      '/spec/version: capability definition "redis-sidecar" moves forward: 1.0.0 is lower than the version it replaces, 2.0.0 (invalid-value)',
+      '/spec/version: capability definition "redis-sidecar" must move its version forward: 1.0.0 is lower than the version it replaces, 2.0.0 (invalid-value)',
     );
     const unversioned = definition({ rendering: { properties: { image: { type: 'string', required: true } } } });
     expect(admitReview(updateDefinition(v1, unversioned), catalogue).response.status?.message).toBe(

@@ -73,6 +73,7 @@ describe('compatOfDefinitions: which pairs are compared (DESIGN §8.6, §11)', (
         declared: 'minor',
         needed: 'major',
         ok: false,
+        releaseAs: '2.0.0',
         findings: [{ class: 'breaking', path: '/spec/rendering/properties/tag', message: 'property tag removed', file: 'defs/1.yaml', line: 11, column: 7 }],
       },
     ]);
@@ -164,6 +165,7 @@ describe('compatOfDefinitions: two documents of one version (DESIGN §11)', () =
         declared: 'none',
         needed: 'patch',
         ok: false,
+        releaseAs: '1.0.1',
         findings: [{ class: 'patch', path: '/spec/description', message: 'the capability: description changed', file: 'defs/b.yaml', line: 7, column: 3 }],
       },
     ]);

@@ -174,6 +174,6 @@ describe('the kurel crd command', () => {
   it('refuses another format with exit 2', async () => {
     const run = await runKurel(['crd', '--format', 'xml']);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain("error: option '--format <format>' argument 'xml' is invalid. Allowed choices are yaml, json.");
+    expect(run.stderr).toContain("<command line>:1:1 error usage option '--format <format>' argument 'xml' is invalid. Allowed choices are yaml, json\n");
   });
 });

@@ -146,7 +146,7 @@ export const validBinding: fc.Arbitrary<[type: string, rendering: unknown]> = fc
   ),
 );
 
-/** A ClusterProfile (as data) that lints clean with the built-in handlers. */
+/** A ClusterProfile (as data) that lints without errors with the built-in handlers (a pass-through rendering warns). */
 export const validProfile: fc.Arbitrary<Record<string, unknown>> = fc
   .record(
     {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diagnose, err, lintText, resolve, withBindings } from '../helpers/profile.js';
+import { diagnose, err, lintText, resolve, resolvePassThrough, withBindings } from '../helpers/profile.js';
 
 const PROFILE = withBindings('expose:\n  rendering:\n    controllerType: ingress\n    ingressClassName: nginx');
 
@@ -186,12 +186,14 @@ describe('reading a profile file', () => {
     const report = lintText(text);
     expect(report.diagnostics.map((d) => ({ code: d.code, line: d.line, column: d.column, path: d.path }))).toEqual([
       { code: 'unknown-field', line: 11, column: 9, path: `/spec/capabilities/expose/rendering/${key}` },
+      // A pass-through rendering is validated by nothing (docs/codes/unvalidated-capability.md).
+      { code: 'unvalidated-capability', line: 13, column: 7, path: '/spec/capabilities/scaler/rendering' },
     ]);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
   });
 
   it('keeps a __proto__ key of a pass-through rendering as own data in the resolved profile', () => {
-    const capabilities = resolve(withBindings('scaler:\n  rendering:\n    __proto__: {polluted: true}'));
+    const capabilities = resolvePassThrough(withBindings('scaler:\n  rendering:\n    __proto__: {polluted: true}'));
     const scaler = capabilities['scaler'] as object;
     expect(Object.getPrototypeOf(scaler)).toBe(Object.prototype);
     expect(Object.getOwnPropertyDescriptor(scaler, '__proto__')?.value).toEqual({ polluted: true });
@@ -222,7 +224,7 @@ describe('integers beyond 2^53', () => {
   });
 
   it('keeps one exact as data in a pass-through rendering', () => {
-    expect(resolve(withBindings('scaler:\n  rendering:\n    budget: 123456789012345678901234567890'))).toEqual({
+    expect(resolvePassThrough(withBindings('scaler:\n  rendering:\n    budget: 123456789012345678901234567890'))).toEqual({
       scaler: { budget: 123456789012345678901234567890n },
     });
   });

@@ -12,7 +12,7 @@ import type { SourceText } from '../../yaml/source.js';
 import { type ConfigurableOptions, configureCommand } from '../apply-config.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
 import { renderReport } from '../format/index.js';
-import { type ColorChoice, PLAIN, paletteFor, summarize } from '../format/text.js';
+import { type ColorChoice, formatText, PLAIN, paletteFor, summarize } from '../format/text.js';
 import { globMatcher } from '../glob.js';
 import type { CommandIo } from '../io.js';
 import { type LintJudging, prepareJudging } from '../lint-judging.js';
@@ -118,8 +118,12 @@ export async function runLint(paths: readonly string[], flags: LintCommandOption
   };
   // Files never get colour (DESIGN §11).
   for (const target of opened) if (target.ok) writeReport(target.fd, `${renderReport(target.format, { ...view, palette: PLAIN })}\n`);
-  // When every report goes to a file, the summary still goes to standard output.
-  io.stdout(`${plan.stdout ? renderReport(plan.stdout, { ...view, palette }) : summarize(reported, report.files)}\n`);
+  // When every report goes to a file, the summary still goes to standard output, after the reports that could not be written.
+  const unwritten = opened.flatMap((target) => (target.ok ? [] : [target.diagnostic]));
+  const onScreen = plan.stdout
+    ? renderReport(plan.stdout, { ...view, palette })
+    : [...(unwritten.length > 0 ? [formatText(unwritten, new Map(), palette)] : []), summarize(reported, report.files)].join('\n');
+  io.stdout(`${onScreen}\n`);
   return code;
 }
 
@@ -138,6 +142,19 @@ function emptySearches(searches: readonly Search[], files: readonly FileReport[]
       const all = search.ignored === 1 ? 'the 1 file' : `all ${search.ignored} files`;
       out.push(
         fileDiagnostic(search.argument, 'io-error', `${all} under ${where} ${search.ignored === 1 ? 'is' : 'are'} ignored by ${run?.file ?? CONFIG_FILE_NAME}`),
+      );
+    } else if (search.jsonFiles > 0) {
+      // Named, a JSON file is linted; a search yields YAML files only, and says what it passed over.
+      const json = search.jsonFiles === 1 ? 'its 1 .json file was' : `its ${search.jsonFiles} .json files were`;
+      out.push(
+        fileDiagnostic(
+          search.argument,
+          'io-error',
+          `no profile or definition found in ${where}: a folder or glob yields *.yaml and *.yml files, and ${json} passed over`,
+          {
+            hint: 'name a JSON file on the command line to lint it',
+          },
+        ),
       );
     } else {
       out.push(fileDiagnostic(search.argument, 'io-error', `no profile or definition found in ${where}`));

@@ -7,6 +7,7 @@ import { embeddedDefinitionsDir } from '../../files/package-files.js';
 import { availableCpus, type DefinitionFolder, defaultWorkers, runService, runSupervisor } from '../../http/entry.js';
 import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
 import { EXIT } from '../exit-code.js';
+import { formatUsage } from '../format/text.js';
 import type { CommandIo } from '../io.js';
 import { STRICT_CAPABILITY_CODES, severityLayers } from '../run-config.js';
 
@@ -56,7 +57,7 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
   if (!configured.ok) return configured.exitCode;
   const { options, run } = configured;
   const usage = (message: string) => {
-    io.stderr(`error: ${message}\n`);
+    io.stderr(`${formatUsage(message)}\n`);
     return EXIT.usage;
   };
   const port = parseInteger(options.port, 0, 65535);

@@ -7,6 +7,7 @@ import { loadPublishedCatalogue, type PublishOptions } from '../command-catalogu
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
 import { narrowingPlatform } from '../platform-flags.js';
+import { whyNotWritable } from '../report-targets.js';
 
 /** Options of `kurel types`. */
 export interface TypesCommandOptions extends PublishOptions {
@@ -33,10 +34,11 @@ export async function runTypes(options: TypesCommandOptions, io: CommandIo): Pro
     io.stdout(source);
     return EXIT.ok;
   }
+  const target = resolve(io.cwd, options.out);
   try {
-    await writeFile(resolve(io.cwd, options.out), source);
+    await writeFile(target, source);
   } catch (err) {
-    io.stderr(`error: cannot write ${options.out}: ${(err as NodeJS.ErrnoException).code ?? String(err)}\n`);
+    io.stderr(`error: cannot write ${options.out}: ${whyNotWritable(target, options.out, err as NodeJS.ErrnoException)}\n`);
     return EXIT.usage;
   }
   return EXIT.ok;

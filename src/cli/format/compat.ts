@@ -1,6 +1,6 @@
 import { isPrerelease } from '../../core/versions.js';
 import type { CompatFinding, CompatPair } from '../../operations/compat.js';
-import { bumpCovers, type ChangeClass, neededBump, versionDeclaring } from '../../schema/compare.js';
+import { bumpCovers, type ChangeClass, neededBump } from '../../schema/compare.js';
 import { escapeControls } from './escape.js';
 import { escapeData, escapeProperty } from './github.js';
 import type { Palette, ProblemCounts } from './text.js';
@@ -30,8 +30,8 @@ export function describePair(pair: CompatPair): string {
 
 /** The version a failing pair should have been released as; undefined for a pair that is ok. */
 export function releaseAdvice(pair: CompatPair): string | undefined {
-  if (pair.ok || pair.from === null) return undefined;
-  return `release it as ${versionDeclaring(pair.from, pair.needed)}`;
+  if (pair.ok || pair.releaseAs === undefined) return undefined;
+  return `release it as ${pair.releaseAs}`;
 }
 
 /**

@@ -44,8 +44,9 @@ export function renderReport(format: LintFormat, view: ReportView): string {
     case 'text': {
       const body = formatText(shown, view.sources, view.palette);
       const lines = [...(body ? [body] : []), summarize(view.problems, view.files), ...skippedLines(view.files)];
-      // One pointer to the explanations per run, naming the first code shown.
-      if (shown.length > 0) lines.push(view.palette.dim(`run kurel explain ${shown[0]!.code} for details`));
+      // One pointer to the explanations per run, naming the first error shown (a warning only when there is none).
+      const first = shown.find((d) => d.severity === 'error') ?? shown[0];
+      if (first) lines.push(view.palette.dim(`run kurel explain ${first.code} for details`));
       return lines.join('\n');
     }
     case 'sarif':

@@ -51,6 +51,25 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
+/** The package's page: the SARIF driver's `informationUri`. */
+export const INFORMATION_URI = 'https://www.npmjs.com/package/kurel';
+
+/**
+ * Where a code's explanation is read on the web: `docs/codes/<code>.md` as this version of the
+ * package ships it (the same page `kurel explain CODE` prints and the service's `/codes/{code}` serves).
+ */
+export function helpUriOf(code: DiagnosticCode): string {
+  return `https://unpkg.com/kurel@${VERSION}/docs/codes/${code}.md`;
+}
+
+/** A code as the one-word friendly name SARIF asks of a rule: `unknown-field` is `UnknownField`. */
+export function ruleNameOf(code: DiagnosticCode): string {
+  return code
+    .split('-')
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
+}
+
 /**
  * Formats diagnostics as a SARIF 2.1.0 log with one run: rule ids are diagnostic codes,
  * every result has a physical location with a region (columns 1-based, end exclusive, as
@@ -82,7 +101,7 @@ export function formatSarif(diagnostics: readonly Diagnostic[], positioned: (d: 
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
     // Columns count UTF-16 code units, as kurel's do (DESIGN §11).
-    runs: [{ tool: { driver: { name: 'kurel', version: VERSION, rules } }, columnKind: 'utf16CodeUnits', results }],
+    runs: [{ tool: { driver: { name: 'kurel', version: VERSION, informationUri: INFORMATION_URI, rules } }, columnKind: 'utf16CodeUnits', results }],
   });
 }
 
@@ -93,8 +112,10 @@ function ruleOf(code: DiagnosticCode) {
   const meaning = page === undefined ? undefined : firstParagraph(page, '## What it means');
   return {
     id: code,
+    name: ruleNameOf(code),
     shortDescription: { text: CODE_SUMMARIES[code] },
     ...(meaning !== undefined ? { fullDescription: { text: meaning } } : {}),
+    helpUri: helpUriOf(code),
     ...(page !== undefined ? { help: { text: page, markdown: page } } : {}),
   };
 }

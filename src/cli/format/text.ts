@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../../core/diagnostics.js';
+import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/input.js';
 import { DEFINITION, PROFILE } from '../../documents/read-input.js';
 import type { SourceText } from '../../yaml/source.js';
@@ -54,11 +54,13 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
     const severity = d.severity === 'error' ? palette.red('error') : palette.yellow('warning');
     const source = sources.get(d.file);
     // Without the file's text (an unreadable path, the command line, a plugin) there is no line to point at.
-    const where = source ? `${d.file}:${d.line}:${d.column}` : `${d.file}:`;
+    // The command line is one line: its problems have the place every usage error is shown at.
+    const where = source || d.file === COMMAND_LINE ? `${d.file}:${d.line}:${d.column}` : `${d.file}:`;
     lines.push(`${palette.bold(escapeControls(where))} ${severity} ${palette.dim(d.code)} ${escapeControls(d.message)}`);
     const excerpt = source ? sourceLine(source, d.line) : undefined;
-    // A caret under a blank line (an empty file) shows nothing.
-    if (excerpt !== undefined && excerpt.trim() !== '') {
+    // A caret under a blank line (an empty file) shows nothing, nor a line of binary data
+    // (bytes that are not UTF-8, a NUL): the message says where it is.
+    if (excerpt !== undefined && excerpt.trim() !== '' && !isBinary(excerpt)) {
       lines.push(`  ${escapeControls(excerpt)}`);
       // The caret goes under the escaped text; a column past the part of a long line shown gets none.
       const start = d.column - 1;
@@ -71,6 +73,17 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
     if (d.hint) lines.push(`  ${palette.cyan('hint:')} ${escapeControls(d.hint)}`);
   }
   return lines.join('\n');
+}
+
+// What text decoded from bytes that are not UTF-8 (U+FFFD) or holding a NUL looks like.
+const isBinary = (text: string): boolean => text.includes('\uFFFD') || text.includes('\u0000');
+
+// The file name of problems of the command line (docs/codes/usage.md).
+const COMMAND_LINE = '<command line>';
+
+/** A usage error's text, as every usage error is shown: `<command line>:1:1 error usage MESSAGE`. */
+export function formatUsage(message: string): string {
+  return formatText([fileDiagnostic(COMMAND_LINE, 'usage', message)], new Map(), PLAIN);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
