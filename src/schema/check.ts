@@ -1,5 +1,5 @@
 import { sameData } from '../core/canonical-json.js';
-import { appendAll, describeLiteral, describeValue, isMap, joinOr, setOwn } from '../core/data.js';
+import { appendAll, describeKey, describeLiteral, describeLiterals, describeValue, isMap, joinOr, setOwn } from '../core/data.js';
 import { describePath, error, type Issue, type Path } from '../core/diagnostics.js';
 import { hasType, type JsonSchema, type JsonType } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
@@ -239,7 +239,7 @@ function visit(schema: JsonSchema, value: unknown, path: (string | number)[], is
       error(
         'invalid-value',
         path.slice(),
-        `${nameOf(path)} must be one of ${schema.enum.map(describeLiteral).join(', ')}, found ${describeValue(value)}`,
+        `${nameOf(path)} must be one of ${describeLiterals(schema.enum)}, found ${describeValue(value)}`,
         hint ? { hint } : {},
       ),
     );
@@ -393,7 +393,7 @@ function reportUnknownKey(key: string, properties: Record<string, JsonSchema>, p
   const hint = didYouMean(key, known);
   const where = path.length > 1 ? ` in ${nameOf(path.slice(0, -1))}` : '';
   const allowed = allowedKeys(known);
-  issues.push(error('unknown-field', path.slice(), `unknown field "${key}"${where}${allowed}`, hint ? { hint } : {}));
+  issues.push(error('unknown-field', path.slice(), `unknown field ${describeKey(key)}${where}${allowed}`, hint ? { hint } : {}));
 }
 
 // The keys a closed map takes, for an unknown-field message; a long list would drown the message.
@@ -407,7 +407,7 @@ function checkPropertyName(schema: JsonSchema, key: string, path: (string | numb
   visit(schema, key, path, sub, undefined);
   if (sub.length === 0) return;
   const expected = schema['x-expected'] ? `: expected ${schema['x-expected']}` : '';
-  issues.push(error('invalid-key', path.slice(), `invalid key "${key}"${expected}`));
+  issues.push(error('invalid-key', path.slice(), `invalid key ${describeKey(key)}${expected}`));
 }
 
 function visitArray(schema: JsonSchema, value: unknown[], path: (string | number)[], issues: Issue[]): unknown[] {
@@ -476,9 +476,7 @@ function visitDiscriminated(d: Discriminated, value: unknown, path: (string | nu
     const options = [...d.branches.keys()];
     path.push(d.key);
     if (tag === undefined || tag === null) {
-      issues.push(
-        error('missing-required', path.slice(), `${nameOf(path)} is required (one of ${options.map(describeLiteral).join(', ')})`, writtenAsNull(value, d.key)),
-      );
+      issues.push(error('missing-required', path.slice(), `${nameOf(path)} is required (one of ${describeLiterals(options)})`, writtenAsNull(value, d.key)));
     } else if (options.every((o) => typeof o === 'string') && typeof tag !== 'string') {
       issues.push(error('wrong-type', path.slice(), `${nameOf(path)} must be a string, found ${describeValue(tag)}`));
     } else {
@@ -490,12 +488,7 @@ function visitDiscriminated(d: Discriminated, value: unknown, path: (string | nu
             )
           : undefined;
       issues.push(
-        error(
-          'invalid-value',
-          path.slice(),
-          `${nameOf(path)} must be one of ${options.map(describeLiteral).join(', ')}, found ${describeValue(tag)}`,
-          hint ? { hint } : {},
-        ),
+        error('invalid-value', path.slice(), `${nameOf(path)} must be one of ${describeLiterals(options)}, found ${describeValue(tag)}`, hint ? { hint } : {}),
       );
     }
     path.pop();
@@ -529,7 +522,7 @@ function checkWithoutBranch(d: Discriminated, value: Record<string, unknown>, pa
     path.push(key);
     if (!declaring) {
       const hint = didYouMean(key, d.allKeys);
-      issues.push(error('unknown-field', path.slice(), `unknown field "${key}"`, hint ? { hint } : {}));
+      issues.push(error('unknown-field', path.slice(), `unknown field ${describeKey(key)}`, hint ? { hint } : {}));
     } else if (value[key] !== null) {
       let fewest: Issue[] | undefined;
       for (const branch of declaring) {

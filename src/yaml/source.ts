@@ -1,4 +1,5 @@
 import type { Alias, CST, Document, Node, Pair, Parser, ScalarTag, YAMLError } from 'yaml';
+import { boundMessage, MAX_MESSAGE_LENGTH } from '../core/data.js';
 import { type Diagnostic, type DiagnosticCode, defaultPart, type Issue, type Part, type Path, toPointer } from '../core/diagnostics.js';
 import { LIMITS } from '../core/limits.js';
 import { decodeText, stripBom } from './decode.js';
@@ -68,7 +69,7 @@ export class SourceText {
 
   /** A diagnostic at source offsets. */
   diagnosticAt(code: DiagnosticCode, message: string, range: readonly [number, number], path: Path = [], severity: 'error' | 'warning' = 'error'): Diagnostic {
-    return { code, severity, message, file: this.file, ...this.span(range[0], range[1]), path: toPointer(path) };
+    return { code, severity, message: boundMessage(message), file: this.file, ...this.span(range[0], range[1]), path: toPointer(path) };
   }
 }
 
@@ -166,7 +167,7 @@ export class SourceDocument implements YamlDocument {
   toDiagnostic(issue: Issue): Diagnostic {
     const target = issue.at ?? { path: issue.path, part: issue.part ?? defaultPart(issue.code) };
     const span = this.locate(target.path, target.part);
-    const message = span.anchorLine === undefined ? issue.message : `${issue.message} (value from the anchor on line ${span.anchorLine})`;
+    const message = boundMessage(span.anchorLine === undefined ? issue.message : `${issue.message} (value from the anchor on line ${span.anchorLine})`);
     const diagnostic: Diagnostic = {
       code: issue.code,
       severity: issue.severity,
@@ -178,11 +179,14 @@ export class SourceDocument implements YamlDocument {
       endColumn: span.endColumn,
       path: toPointer(issue.path),
     };
-    if (issue.hint !== undefined) diagnostic.hint = issue.hint;
+    if (issue.hint !== undefined) diagnostic.hint = boundMessage(issue.hint);
     if (issue.quote) {
       const written = this.sourceTextAt(issue.path);
-      // Only a plain scalar is a number or boolean that quotes would make a string.
-      if (written !== undefined && !/^["']/.test(written)) diagnostic.hint = `${issue.quote.lead}: ${JSON.stringify(written + issue.quote.suffix)}`;
+      // Only a plain scalar is a number or boolean that quotes would make a string; a huge one is cut before it is quoted.
+      if (written !== undefined && !/^["']/.test(written)) {
+        const shown = written.length > MAX_MESSAGE_LENGTH ? written.slice(0, MAX_MESSAGE_LENGTH) : written;
+        diagnostic.hint = boundMessage(`${issue.quote.lead}: ${JSON.stringify(shown + issue.quote.suffix)}`);
+      }
     }
     return diagnostic;
   }
