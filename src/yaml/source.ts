@@ -111,13 +111,16 @@ export class SourceDocument implements YamlDocument {
     readonly start: number,
     /** Where the text of its directives may start: the end of the document before it. */
     directivesFrom = 0,
+    /** Where the next document starts: a conflict marker up to there belongs to this one. */
+    until = doc.range[2],
   ) {
     const fatal = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
     // The parser may overflow its stack more than once on one deep document; once is enough.
     const exhausted = fatal.find((e) => e.code === 'RESOURCE_EXHAUSTION');
     if (exhausted) this.diagnostics.push(yamlErrorDiagnostic(source, exhausted));
     const syntax = fatal.filter((e) => e.code !== 'RESOURCE_EXHAUSTION');
-    for (const problem of explainSyntaxErrors(source.text, syntax, yamlMessage, (offset) => source.lineCounter.linePos(offset).line)) {
+    const lineOf = (offset: number) => source.lineCounter.linePos(offset).line;
+    for (const problem of explainSyntaxErrors(source.text, syntax, yamlMessage, lineOf, [directivesFrom, Math.max(until, doc.range[2])])) {
       const diagnostic = source.diagnosticAt('yaml-syntax', problem.message, problem.range);
       if (problem.hint !== undefined) diagnostic.hint = problem.hint;
       this.diagnostics.push(diagnostic);
@@ -364,7 +367,7 @@ export function parseYamlStream(input: string | Uint8Array, file: string): YamlS
     return { source, documents: [], diagnostics };
   }
   if (source.lineCounter.lineStarts.length === 0) indexLines(source);
-  const documents = docs.map(({ doc, directivesFrom }) => new SourceDocument(source, doc, doc.range[0], directivesFrom));
+  const documents = docs.map(({ doc, directivesFrom, until }) => new SourceDocument(source, doc, doc.range[0], directivesFrom, until));
   while (documents.length > 0 && documents[documents.length - 1]!.isEmpty && documents[documents.length - 1]!.diagnostics.length === 0) {
     documents.pop();
   }
@@ -421,9 +424,13 @@ function parseDocuments(source: SourceText): ParsedDocument[] {
     // Two blank documents in a row stand for any longer run: none after them changes a verdict,
     // and keeping each would cost memory per `---` of the input.
     blankRun = isBlank(doc) ? blankRun + 1 : 0;
-    if (blankRun <= 2) documents.push({ doc, directivesFrom: previousEnd });
+    const last = documents[documents.length - 1];
+    if (last && last.until === undefined) last.until = doc.range[0];
+    if (blankRun <= 2) documents.push({ doc, directivesFrom: previousEnd, until: undefined });
     previousEnd = doc.range[2];
   }
+  const last = documents[documents.length - 1];
+  if (last && last.until === undefined) last.until = text.length;
   if (text !== source.text) indexLines(source);
   return documents;
 }
@@ -432,6 +439,8 @@ function parseDocuments(source: SourceText): ParsedDocument[] {
 interface ParsedDocument {
   doc: Document.Parsed;
   directivesFrom: number;
+  /** Where the next document starts (the end of the text for the last). */
+  until: number | undefined;
 }
 
 // No content, no directive, nothing the parser said about it: what `---` alone gives.
