@@ -11,6 +11,16 @@ export const MAX_SUGGESTION_EDITS = 3;
 export const MAX_SUGGESTION_LENGTH = 256;
 
 /**
+ * The most known words one did-you-mean looks at (the first ones given): a value failing an
+ * enum of 100,000 options is compared with 500 of them, so each mistake costs the same
+ * however large the enum (README.md, "Limits").
+ */
+export const MAX_SUGGESTION_CANDIDATES = 500;
+
+// The rows of the distance computation, grown when a longer word comes.
+let buffer = new Int32Array(3 * (MAX_SUGGESTION_LENGTH + 2));
+
+/**
  * Edit distance with adjacent transpositions (optimal string alignment) when it is at most
  * `max`; `max + 1` when it is larger. Only the band of cells within `max` of the diagonal is
  * computed, in three rows: O(length · max) time and O(length) memory, and O(1) when the
@@ -21,10 +31,12 @@ export function editDistanceWithin(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return over;
   if (a === b) return 0;
   const cols = b.length + 1;
-  // Three rows: the one two back is needed for a transposition.
-  let back2 = new Array<number>(cols).fill(over);
-  let back1 = new Array<number>(cols).fill(over);
-  let row = new Array<number>(cols).fill(over);
+  // Three rows (the one two back is needed for a transposition), in buffers reused across calls:
+  // a did-you-mean makes hundreds of comparisons per mistake.
+  if (buffer.length < 3 * cols) buffer = new Int32Array(3 * cols);
+  let back2 = buffer.subarray(0, cols).fill(over);
+  let back1 = buffer.subarray(cols, 2 * cols).fill(over);
+  let row = buffer.subarray(2 * cols, 3 * cols).fill(over);
   for (let j = 0; j <= Math.min(max, b.length); j++) back1[j] = j;
   for (let i = 1; i <= a.length; i++) {
     const from = Math.max(1, i - max);
@@ -42,7 +54,10 @@ export function editDistanceWithin(a: string, b: string, max: number): number {
     }
     // Every path to the last cell crosses this row: once all of it is over the limit, so is the end.
     if (rowBest > max) return over;
-    [back2, back1, row] = [back1, row, back2];
+    const free = back2;
+    back2 = back1;
+    back1 = row;
+    row = free;
   }
   return Math.min(back1[b.length]!, over);
 }
@@ -59,12 +74,9 @@ export function closest(word: string, known: Iterable<string>): string | undefin
   const limit = Math.min(MAX_SUGGESTION_EDITS, Math.max(1, Math.floor(word.length / 3)));
   let best: string | undefined;
   let bestDistance = Infinity;
-  const candidates: { word: string; lower: string }[] = [];
-  for (const candidate of known) {
-    if (candidate.length > MAX_SUGGESTION_LENGTH || candidate === word) continue;
-    candidates.push({ word: candidate, lower: candidate.toLowerCase() });
-  }
+  const candidates = prepared(known);
   for (const candidate of candidates) {
+    if (candidate.word === word) continue;
     const distance = candidate.lower === lower ? 0 : editDistanceWithin(lower, candidate.lower, limit);
     if (distance < bestDistance || (distance === bestDistance && best !== undefined && candidate.word < best)) {
       best = candidate.word;
@@ -74,8 +86,30 @@ export function closest(word: string, known: Iterable<string>): string | undefin
   if (best !== undefined && bestDistance <= limit) return best;
   // A clipped or padded name (`storageClass` for `storageClassName`): one candidate extends it.
   if (word.length < 4) return undefined;
-  const extending = candidates.filter((k) => k.word.length >= 4 && (k.lower.startsWith(lower) || lower.startsWith(k.lower)));
+  const extending = candidates.filter((k) => k.word !== word && k.word.length >= 4 && (k.lower.startsWith(lower) || lower.startsWith(k.lower)));
   return extending.length === 1 ? extending[0]!.word : undefined;
+}
+
+interface Candidate {
+  word: string;
+  lower: string;
+}
+
+// A list of known words is prepared once however many mistakes are looked up in it.
+const preparedLists = new WeakMap<readonly string[], readonly Candidate[]>();
+
+// The first candidates (up to the cap) that are short enough to suggest, with their lower case.
+function prepared(known: Iterable<string>): readonly Candidate[] {
+  const cached = Array.isArray(known) ? preparedLists.get(known) : undefined;
+  if (cached) return cached;
+  const out: Candidate[] = [];
+  let seen = 0;
+  for (const candidate of known) {
+    if (++seen > MAX_SUGGESTION_CANDIDATES) break;
+    if (candidate.length <= MAX_SUGGESTION_LENGTH) out.push({ word: candidate, lower: candidate.toLowerCase() });
+  }
+  if (Array.isArray(known)) preparedLists.set(known, out);
+  return out;
 }
 
 /** The did-you-mean hint for `word` among `known`, if any. */

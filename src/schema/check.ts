@@ -227,14 +227,8 @@ function visit(schema: JsonSchema, value: unknown, path: (string | number)[], is
     issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must be ${describeLiteral(schema.const)}, found ${describeValue(value)}`));
     return value;
   }
-  if (schema.enum !== undefined && !schema.enum.some((option) => sameData(option, value))) {
-    const hint =
-      typeof value === 'string'
-        ? didYouMean(
-            value,
-            schema.enum.filter((o): o is string => typeof o === 'string'),
-          )
-        : undefined;
+  if (schema.enum !== undefined && !inEnum(schema.enum, value)) {
+    const hint = typeof value === 'string' ? didYouMean(value, enumIndex(schema.enum).strings) : undefined;
     issues.push(
       error(
         'invalid-value',
@@ -376,6 +370,35 @@ function isWrittenAvailable(property: CompiledNode, path: (string | number)[], i
   const issue = lifecycleIssue(judgement, nameOf(path), path.slice(), 'key');
   if (issue) issues.push(issue);
   return !isUnavailable(judgement);
+}
+
+interface EnumIndex {
+  /** The options that are not maps or lists, for a lookup that costs the same however many there are. */
+  scalars: ReadonlySet<unknown>;
+  /** The string options, the same list each time, so a did-you-mean prepares it once. */
+  strings: readonly string[];
+}
+
+const enumIndexes = new WeakMap<readonly unknown[], EnumIndex>();
+
+// An enum is indexed once, not read whole for every value checked against it.
+function enumIndex(options: readonly unknown[]): EnumIndex {
+  let index = enumIndexes.get(options);
+  if (!index) {
+    index = {
+      scalars: new Set(options.filter((o) => typeof o !== 'object' || o === null)),
+      strings: options.filter((o): o is string => typeof o === 'string'),
+    };
+    enumIndexes.set(options, index);
+  }
+  return index;
+}
+
+function inEnum(options: readonly unknown[], value: unknown): boolean {
+  // NaN is no option's equal (sameData compares with ===), though a Set would find it.
+  if (typeof value === 'number' && Number.isNaN(value)) return false;
+  if (typeof value !== 'object' || value === null) return enumIndex(options).scalars.has(value);
+  return options.some((option) => sameData(option, value));
 }
 
 // A required key written with no value is there to point at; a key not written at all is

@@ -45,11 +45,29 @@ describe('huge words against an enum (issue 25, rows 1 and 1b)', () => {
   });
 
   it('lists the first 20 options of a long enum and counts the rest', async () => {
-    const options = Array.from({ length: 5000 }, (_, i) => `option-${i}`);
+    const options = [...Array.from({ length: 4999 }, (_, i) => `option-${i}`), 'zebra-grass'];
     const run = await lintInFolder({ 'prof.yaml': bindCache('option-x'), 'defs/cache.yaml': definition(options) }, ['prof.yaml', '--definitions', 'defs']);
     expect(run.json.diagnostics.map((d) => [d.code, d.line, d.column, d.message])).toEqual([
       ['invalid-value', 9, 15, `capability "cache": tier must be one of ${options.slice(0, 20).join(', ')}, … and 4980 more, found string "option-x"`],
     ]);
+  });
+
+  it('looks at the first 500 options for a did-you-mean, however many values fail an enum of thousands', async () => {
+    const options = [...Array.from({ length: 4999 }, (_, i) => `option-${i}`), 'zebra-grass'];
+    const defs = { 'defs/cache.yaml': definition(options).replace('      tier:\n        type: string\n        enum:', '      tiers:\n        type: array\n        items:\n          type: string\n          enum:') };
+    const values = ['optoin-7', 'zebra-gras', ...Array.from({ length: 3000 }, (_, i) => `wrong-${i}`)];
+    const profile = `${PROFILE_HEAD}  capabilities:\n    cache:\n      rendering:\n        tiers:\n${values.map((v) => `          - ${v}\n`).join('')}`;
+    const run = await lintInFolder({ 'prof.yaml': profile, ...defs }, ['prof.yaml', '--definitions', 'defs']);
+    // 1,000 problems are shown, the rest counted in one warning.
+    expect(run.json.diagnostics).toHaveLength(1001);
+    expect(run.json.diagnostics.slice(0, 4).map((d) => [d.code, d.line, d.column, d.path, d.hint])).toEqual([
+      ['too-many-problems', 1, 1, '', undefined],
+      ['invalid-value', 10, 13, '/spec/capabilities/cache/rendering/tiers/0', 'did you mean option-7?'],
+      // zebra-grass is past the first 500 options.
+      ['invalid-value', 11, 13, '/spec/capabilities/cache/rendering/tiers/1', undefined],
+      ['invalid-value', 12, 13, '/spec/capabilities/cache/rendering/tiers/2', undefined],
+    ]);
+    expect(longestText(run.json)).toBeLessThanOrEqual(MAX_MESSAGE_LENGTH);
   });
 
   it('reports a 15 MB value failing the built-in controllerType enum, its message cut', async () => {
