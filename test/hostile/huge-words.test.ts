@@ -54,7 +54,12 @@ describe('huge words against an enum (issue 25, rows 1 and 1b)', () => {
 
   it('looks at the first 500 options for a did-you-mean, however many values fail an enum of thousands', async () => {
     const options = [...Array.from({ length: 4999 }, (_, i) => `option-${i}`), 'zebra-grass'];
-    const defs = { 'defs/cache.yaml': definition(options).replace('      tier:\n        type: string\n        enum:', '      tiers:\n        type: array\n        items:\n          type: string\n          enum:') };
+    const defs = {
+      'defs/cache.yaml': definition(options).replace(
+        '      tier:\n        type: string\n        enum:',
+        '      tiers:\n        type: array\n        items:\n          type: string\n          enum:',
+      ),
+    };
     const values = ['optoin-7', 'zebra-gras', ...Array.from({ length: 3000 }, (_, i) => `wrong-${i}`)];
     const profile = `${PROFILE_HEAD}  capabilities:\n    cache:\n      rendering:\n        tiers:\n${values.map((v) => `          - ${v}\n`).join('')}`;
     const run = await lintInFolder({ 'prof.yaml': profile, ...defs }, ['prof.yaml', '--definitions', 'defs']);
