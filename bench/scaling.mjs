@@ -1,6 +1,7 @@
 // Cost against input size, one dimension at a time (`npm run bench -- scaling`; README.md,
 // "Limits": no operation's time or memory grows faster than linearly in its input). Each
-// dimension (a scalar's length, an enum's size times its values' length, a key's length, the
+// dimension (a scalar's length, an enum's size times its values' length, values failing a large
+// enum, a key's length, the
 // number of documents, definitions, keys and list items, nesting depth, a value's length against
 // a pattern) is grown in 4x steps; each size is one `kurel lint` in a fresh process, timed from
 // spawn to exit, its peak resident memory read from the kernel. A tiny input of the same shape
@@ -54,6 +55,15 @@ const DIMENSIONS = [
       const options = Array.from({ length: count }, (_, i) => `${'b'.repeat(length - String(i).length)}${i}`);
       const defs = { 'defs/cap.yaml': definition('cap', `      tier: {type: string, enum: [${options.join(', ')}]}\n`) };
       return withCap(bind(`        tier: ${'b'.repeat(length - 1)}x\n`), defs);
+    },
+  },
+  {
+    name: 'values failing an enum of 2,000 options',
+    sizes: [1, 125],
+    input: (n) => {
+      const options = Array.from({ length: 2000 }, (_, i) => `option-${i}`);
+      const defs = { 'defs/cap.yaml': definition('cap', `      tiers: {type: array, items: {type: string, enum: [${options.join(', ')}]}}\n`) };
+      return withCap(bind(`        tiers:\n${Array.from({ length: n }, (_, i) => `          - wrong-${i}\n`).join('')}`), defs);
     },
   },
   {
