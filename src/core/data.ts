@@ -45,7 +45,8 @@ export function cloneData(value: unknown): unknown {
 /** Describes a found value for messages: `integer 42`, `string "nginx"`, `a list`. */
 export function describeValue(value: unknown): string {
   if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') return `string ${truncate(JSON.stringify(value))}`;
+  // Only the shown start is quoted: a 15 MB value is not copied to be cut.
+  if (typeof value === 'string') return `string ${truncate(JSON.stringify(value.length > SHOWN ? value.slice(0, SHOWN) : value))}`;
   if (typeof value === 'bigint') return `integer ${value}`;
   if (typeof value === 'number') return Number.isInteger(value) ? `integer ${value}` : `number ${value}`;
   if (typeof value === 'boolean') return `boolean ${value}`;
@@ -56,12 +57,51 @@ export function describeValue(value: unknown): string {
 /** Describes an expected literal for messages: strings bare (the empty string as ""), anything else as JSON. */
 export function describeLiteral(value: unknown): string {
   if (value === '') return '""';
-  return typeof value === 'string' ? value : truncate(JSON.stringify(value) ?? String(value));
+  return typeof value === 'string' ? truncate(value) : truncate(JSON.stringify(value) ?? String(value));
 }
+
+/**
+ * Describes expected literals for messages, `a, b, c`, the first few only (`… and 120 more`),
+ * so a message about an enum of thousands of values stays short and quick to build.
+ */
+export function describeLiterals(values: readonly unknown[]): string {
+  const shown = values.slice(0, LISTED).map(describeLiteral).join(', ');
+  return values.length > LISTED ? `${shown}, … and ${values.length - LISTED} more` : shown;
+}
+
+/**
+ * Quotes a key for messages, `"replicas"`; one over 256 characters (longer than any Kubernetes
+ * name) is cut and ends in `...` (README.md, "Limits").
+ */
+export function describeKey(key: string): string {
+  return key.length > KEY_SHOWN ? `"${keepPairs(key, KEY_SHOWN - 3)}..."` : `"${key}"`;
+}
+
+// How much of a key a message shows.
+const KEY_SHOWN = 256;
+
+// How much of a value a message shows; anything longer ends in `...`.
+const SHOWN = 60;
+// How many expected values a message lists.
+const LISTED = 20;
 
 /** Cuts text for a message at 60 characters. */
 export function truncate(text: string): string {
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return text.length > SHOWN ? `${keepPairs(text, SHOWN - 3)}...` : text;
+}
+
+/** The most characters a diagnostic's message or hint has (README.md, "Limits"). */
+export const MAX_MESSAGE_LENGTH = 1000;
+
+/** Cuts a diagnostic's message or hint at {@link MAX_MESSAGE_LENGTH} characters, ending it with `…`. */
+export function boundMessage(text: string): string {
+  return text.length > MAX_MESSAGE_LENGTH ? `${keepPairs(text, MAX_MESSAGE_LENGTH - 1)}…` : text;
+}
+
+// The first `length` code units of `text`, one fewer when that would split a surrogate pair.
+function keepPairs(text: string, length: number): string {
+  const last = text.charCodeAt(length - 1);
+  return text.slice(0, last >= 0xd800 && last <= 0xdbff ? length - 1 : length);
 }
 
 /** Joins words as a list for messages: `a, b or c`. */

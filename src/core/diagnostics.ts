@@ -1,4 +1,4 @@
-import { compareText } from './data.js';
+import { boundMessage, compareText } from './data.js';
 
 /** Every stable diagnostic code kurel emits; documented one by one in docs/diagnostics.md and docs/codes/. */
 export const DIAGNOSTIC_CODES = [
@@ -201,5 +201,6 @@ export function describePath(path: Path): string {
 
 /** A diagnostic about a whole file (no position inside it). */
 export function fileDiagnostic(file: string, code: DiagnosticCode, message: string, extra: { hint?: string } = {}): Diagnostic {
-  return { code, severity: 'error', message, file, line: 1, column: 1, endLine: 1, endColumn: 1, path: '', ...extra };
+  const bounded = extra.hint === undefined ? {} : { hint: boundMessage(extra.hint) };
+  return { code, severity: 'error', message: boundMessage(message), file, line: 1, column: 1, endLine: 1, endColumn: 1, path: '', ...bounded };
 }

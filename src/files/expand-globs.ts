@@ -60,6 +60,14 @@ export async function expandFileArguments(args: readonly string[], cwd: string):
  * §2.2 asks of folder searches; one that leaves it is an `io-error` and is not read.
  */
 export async function expandGlob(pattern: string, cwd: string): Promise<ExpandedGlob> {
+  const wildcards = mostWildcards(pattern);
+  if (wildcards > MAX_WILDCARDS) {
+    const message = `the glob ${pattern} has ${wildcards} * wildcards between two slashes; at most ${MAX_WILDCARDS} are accepted there, as more can take minutes to match a long file name`;
+    return {
+      files: [],
+      diagnostics: [fileDiagnostic('<command line>', 'usage', message, { hint: 'match with fewer wildcards, or name the files or their folder' })],
+    };
+  }
   const { glob } = await import('tinyglobby');
   const absolute = isAbsolute(pattern);
   const matches = await glob(anyCaseExtension(pattern), { cwd, onlyFiles: true, expandDirectories: false, absolute, dot: false });
@@ -76,6 +84,35 @@ export async function expandGlob(pattern: string, cwd: string): Promise<Expanded
     out.files.push(match);
   }
   return out;
+}
+
+/**
+ * The most `*` wildcards a glob accepts in one part between slashes (README.md, "Limits"): the
+ * glob library matches with a regular expression whose time grows with the name's length to
+ * the power of their number (40 of them over a 40-character name ran for minutes).
+ */
+export const MAX_WILDCARDS = 3;
+
+/**
+ * The most `*` wildcards in one part of a glob between slashes: a run of stars counts once, a
+ * `**` part (any folders) not at all, nor an escaped star or one inside brackets.
+ */
+export function mostWildcards(pattern: string): number {
+  let most = 0;
+  for (const part of pattern.split('/')) {
+    if (part === '**') continue;
+    let count = 0;
+    let inBrackets = false;
+    for (let i = 0; i < part.length; i++) {
+      const c = part[i];
+      if (c === '\\') i++;
+      else if (inBrackets) inBrackets = c !== ']';
+      else if (c === '[') inBrackets = true;
+      else if (c === '*' && part[i - 1] !== '*') count++;
+    }
+    most = Math.max(most, count);
+  }
+  return most;
 }
 
 /** The folder a glob searches: its segments before the first that holds a glob character (`.` when the first does). */

@@ -145,7 +145,9 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
     } else if (isGlobArgument(path, cwd)) {
       const expanded = await expandGlob(path, cwd);
       appendAll(result.diagnostics, expanded.diagnostics);
-      if (expanded.files.length === 0 && expanded.diagnostics.length === 0) {
+      // A glob refused (too many wildcards) searched nothing.
+      if (expanded.diagnostics.some((d) => d.code === 'usage')) result.fatal = true;
+      else if (expanded.files.length === 0 && expanded.diagnostics.length === 0) {
         result.diagnostics.push(fileDiagnostic(path, 'io-error', `no file matches ${path}`));
         result.fatal = true;
       }

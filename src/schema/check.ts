@@ -1,5 +1,5 @@
 import { sameData } from '../core/canonical-json.js';
-import { appendAll, describeLiteral, describeValue, isMap, joinOr, setOwn } from '../core/data.js';
+import { appendAll, describeKey, describeLiteral, describeLiterals, describeValue, isMap, joinOr, setOwn } from '../core/data.js';
 import { describePath, error, type Issue, type Path } from '../core/diagnostics.js';
 import { hasType, type JsonSchema, type JsonType } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
@@ -227,19 +227,13 @@ function visit(schema: JsonSchema, value: unknown, path: (string | number)[], is
     issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must be ${describeLiteral(schema.const)}, found ${describeValue(value)}`));
     return value;
   }
-  if (schema.enum !== undefined && !schema.enum.some((option) => sameData(option, value))) {
-    const hint =
-      typeof value === 'string'
-        ? didYouMean(
-            value,
-            schema.enum.filter((o): o is string => typeof o === 'string'),
-          )
-        : undefined;
+  if (schema.enum !== undefined && !inEnum(schema.enum, value)) {
+    const hint = typeof value === 'string' ? didYouMean(value, enumIndex(schema.enum).strings) : undefined;
     issues.push(
       error(
         'invalid-value',
         path.slice(),
-        `${nameOf(path)} must be one of ${schema.enum.map(describeLiteral).join(', ')}, found ${describeValue(value)}`,
+        `${nameOf(path)} must be one of ${describeLiterals(schema.enum)}, found ${describeValue(value)}`,
         hint ? { hint } : {},
       ),
     );
@@ -378,6 +372,35 @@ function isWrittenAvailable(property: CompiledNode, path: (string | number)[], i
   return !isUnavailable(judgement);
 }
 
+interface EnumIndex {
+  /** The options that are not maps or lists, for a lookup that costs the same however many there are. */
+  scalars: ReadonlySet<unknown>;
+  /** The string options, the same list each time, so a did-you-mean prepares it once. */
+  strings: readonly string[];
+}
+
+const enumIndexes = new WeakMap<readonly unknown[], EnumIndex>();
+
+// An enum is indexed once, not read whole for every value checked against it.
+function enumIndex(options: readonly unknown[]): EnumIndex {
+  let index = enumIndexes.get(options);
+  if (!index) {
+    index = {
+      scalars: new Set(options.filter((o) => typeof o !== 'object' || o === null)),
+      strings: options.filter((o): o is string => typeof o === 'string'),
+    };
+    enumIndexes.set(options, index);
+  }
+  return index;
+}
+
+function inEnum(options: readonly unknown[], value: unknown): boolean {
+  // NaN is no option's equal (sameData compares with ===), though a Set would find it.
+  if (typeof value === 'number' && Number.isNaN(value)) return false;
+  if (typeof value !== 'object' || value === null) return enumIndex(options).scalars.has(value);
+  return options.some((option) => sameData(option, value));
+}
+
 // A required key written with no value is there to point at; a key not written at all is
 // positioned at its parent.
 function writtenAsNull(value: Record<string, unknown>, key: string): Partial<Issue> {
@@ -393,7 +416,7 @@ function reportUnknownKey(key: string, properties: Record<string, JsonSchema>, p
   const hint = didYouMean(key, known);
   const where = path.length > 1 ? ` in ${nameOf(path.slice(0, -1))}` : '';
   const allowed = allowedKeys(known);
-  issues.push(error('unknown-field', path.slice(), `unknown field "${key}"${where}${allowed}`, hint ? { hint } : {}));
+  issues.push(error('unknown-field', path.slice(), `unknown field ${describeKey(key)}${where}${allowed}`, hint ? { hint } : {}));
 }
 
 // The keys a closed map takes, for an unknown-field message; a long list would drown the message.
@@ -407,7 +430,7 @@ function checkPropertyName(schema: JsonSchema, key: string, path: (string | numb
   visit(schema, key, path, sub, undefined);
   if (sub.length === 0) return;
   const expected = schema['x-expected'] ? `: expected ${schema['x-expected']}` : '';
-  issues.push(error('invalid-key', path.slice(), `invalid key "${key}"${expected}`));
+  issues.push(error('invalid-key', path.slice(), `invalid key ${describeKey(key)}${expected}`));
 }
 
 function visitArray(schema: JsonSchema, value: unknown[], path: (string | number)[], issues: Issue[]): unknown[] {
@@ -476,9 +499,7 @@ function visitDiscriminated(d: Discriminated, value: unknown, path: (string | nu
     const options = [...d.branches.keys()];
     path.push(d.key);
     if (tag === undefined || tag === null) {
-      issues.push(
-        error('missing-required', path.slice(), `${nameOf(path)} is required (one of ${options.map(describeLiteral).join(', ')})`, writtenAsNull(value, d.key)),
-      );
+      issues.push(error('missing-required', path.slice(), `${nameOf(path)} is required (one of ${describeLiterals(options)})`, writtenAsNull(value, d.key)));
     } else if (options.every((o) => typeof o === 'string') && typeof tag !== 'string') {
       issues.push(error('wrong-type', path.slice(), `${nameOf(path)} must be a string, found ${describeValue(tag)}`));
     } else {
@@ -490,12 +511,7 @@ function visitDiscriminated(d: Discriminated, value: unknown, path: (string | nu
             )
           : undefined;
       issues.push(
-        error(
-          'invalid-value',
-          path.slice(),
-          `${nameOf(path)} must be one of ${options.map(describeLiteral).join(', ')}, found ${describeValue(tag)}`,
-          hint ? { hint } : {},
-        ),
+        error('invalid-value', path.slice(), `${nameOf(path)} must be one of ${describeLiterals(options)}, found ${describeValue(tag)}`, hint ? { hint } : {}),
       );
     }
     path.pop();
@@ -529,7 +545,7 @@ function checkWithoutBranch(d: Discriminated, value: Record<string, unknown>, pa
     path.push(key);
     if (!declaring) {
       const hint = didYouMean(key, d.allKeys);
-      issues.push(error('unknown-field', path.slice(), `unknown field "${key}"`, hint ? { hint } : {}));
+      issues.push(error('unknown-field', path.slice(), `unknown field ${describeKey(key)}`, hint ? { hint } : {}));
     } else if (value[key] !== null) {
       let fewest: Issue[] | undefined;
       for (const branch of declaring) {

@@ -1,4 +1,5 @@
 import type { Alias, CST, Document, Node, Pair, Parser, ScalarTag, YAMLError } from 'yaml';
+import { boundMessage, MAX_MESSAGE_LENGTH } from '../core/data.js';
 import { type Diagnostic, type DiagnosticCode, defaultPart, type Issue, type Part, type Path, toPointer } from '../core/diagnostics.js';
 import { LIMITS } from '../core/limits.js';
 import { decodeText, stripBom } from './decode.js';
@@ -68,7 +69,7 @@ export class SourceText {
 
   /** A diagnostic at source offsets. */
   diagnosticAt(code: DiagnosticCode, message: string, range: readonly [number, number], path: Path = [], severity: 'error' | 'warning' = 'error'): Diagnostic {
-    return { code, severity, message, file: this.file, ...this.span(range[0], range[1]), path: toPointer(path) };
+    return { code, severity, message: boundMessage(message), file: this.file, ...this.span(range[0], range[1]), path: toPointer(path) };
   }
 }
 
@@ -110,13 +111,16 @@ export class SourceDocument implements YamlDocument {
     readonly start: number,
     /** Where the text of its directives may start: the end of the document before it. */
     directivesFrom = 0,
+    /** Where the next document starts: a conflict marker up to there belongs to this one. */
+    until = doc.range[2],
   ) {
     const fatal = doc.errors.filter((e) => e.code !== 'DUPLICATE_KEY');
     // The parser may overflow its stack more than once on one deep document; once is enough.
     const exhausted = fatal.find((e) => e.code === 'RESOURCE_EXHAUSTION');
     if (exhausted) this.diagnostics.push(yamlErrorDiagnostic(source, exhausted));
     const syntax = fatal.filter((e) => e.code !== 'RESOURCE_EXHAUSTION');
-    for (const problem of explainSyntaxErrors(source.text, syntax, yamlMessage, (offset) => source.lineCounter.linePos(offset).line)) {
+    const lineOf = (offset: number) => source.lineCounter.linePos(offset).line;
+    for (const problem of explainSyntaxErrors(source.text, syntax, yamlMessage, lineOf, [directivesFrom, Math.max(until, doc.range[2])])) {
       const diagnostic = source.diagnosticAt('yaml-syntax', problem.message, problem.range);
       if (problem.hint !== undefined) diagnostic.hint = problem.hint;
       this.diagnostics.push(diagnostic);
@@ -160,13 +164,13 @@ export class SourceDocument implements YamlDocument {
 
   /** True when the document has no content (empty or only comments). */
   get isEmpty(): boolean {
-    return this.doc.contents === null || (yaml().isScalar(this.doc.contents) && this.doc.contents.value === null && this.doc.contents.source === '');
+    return hasNoContent(this.doc);
   }
 
   toDiagnostic(issue: Issue): Diagnostic {
     const target = issue.at ?? { path: issue.path, part: issue.part ?? defaultPart(issue.code) };
     const span = this.locate(target.path, target.part);
-    const message = span.anchorLine === undefined ? issue.message : `${issue.message} (value from the anchor on line ${span.anchorLine})`;
+    const message = boundMessage(span.anchorLine === undefined ? issue.message : `${issue.message} (value from the anchor on line ${span.anchorLine})`);
     const diagnostic: Diagnostic = {
       code: issue.code,
       severity: issue.severity,
@@ -178,11 +182,14 @@ export class SourceDocument implements YamlDocument {
       endColumn: span.endColumn,
       path: toPointer(issue.path),
     };
-    if (issue.hint !== undefined) diagnostic.hint = issue.hint;
+    if (issue.hint !== undefined) diagnostic.hint = boundMessage(issue.hint);
     if (issue.quote) {
       const written = this.sourceTextAt(issue.path);
-      // Only a plain scalar is a number or boolean that quotes would make a string.
-      if (written !== undefined && !/^["']/.test(written)) diagnostic.hint = `${issue.quote.lead}: ${JSON.stringify(written + issue.quote.suffix)}`;
+      // Only a plain scalar is a number or boolean that quotes would make a string; a huge one is cut before it is quoted.
+      if (written !== undefined && !/^["']/.test(written)) {
+        const shown = written.length > MAX_MESSAGE_LENGTH ? written.slice(0, MAX_MESSAGE_LENGTH) : written;
+        diagnostic.hint = boundMessage(`${issue.quote.lead}: ${JSON.stringify(shown + issue.quote.suffix)}`);
+      }
     }
     return diagnostic;
   }
@@ -348,7 +355,7 @@ export function parseYamlStream(input: string | Uint8Array, file: string): YamlS
     text = stripBom(decoded.text);
   }
   const source = new SourceText(file, text);
-  let docs: Document.Parsed[];
+  let docs: ParsedDocument[];
   try {
     docs = parseDocuments(source);
   } catch (err) {
@@ -360,7 +367,7 @@ export function parseYamlStream(input: string | Uint8Array, file: string): YamlS
     return { source, documents: [], diagnostics };
   }
   if (source.lineCounter.lineStarts.length === 0) indexLines(source);
-  const documents = docs.map((doc, i) => new SourceDocument(source, doc, doc.range[0], i === 0 ? 0 : docs[i - 1]!.range[2]));
+  const documents = docs.map(({ doc, directivesFrom, until }) => new SourceDocument(source, doc, doc.range[0], directivesFrom, until));
   while (documents.length > 0 && documents[documents.length - 1]!.isEmpty && documents[documents.length - 1]!.diagnostics.length === 0) {
     documents.pop();
   }
@@ -387,8 +394,8 @@ class SurelyTooDeep extends Error {
 // The documents of a text, as `parseAllDocuments` gives them (YAML 1.2 core schema, merge keys,
 // integers beyond 2^53 kept exact). A text with enough collection openers is lexed under a
 // watch that stops the parse once it surely nests too deep, before the parser holds it.
-function parseDocuments(source: SourceText): Document.Parsed[] {
-  const text = source.text;
+function parseDocuments(source: SourceText): ParsedDocument[] {
+  const text = withoutEmptyRuns(source.text);
   const options = {
     lineCounter: source.lineCounter,
     // Merge-key support costs a fifth of the parse; text without `<<` cannot use it.
@@ -410,7 +417,94 @@ function parseDocuments(source: SourceText): Document.Parsed[] {
   } else {
     tokens = parser.parse(text);
   }
-  return Array.from(new (yaml().Composer)(options).compose(tokens)) as Document.Parsed[];
+  const documents: ParsedDocument[] = [];
+  let previousEnd = 0;
+  let blankRun = 0;
+  for (const doc of new (yaml().Composer)(options).compose(tokens) as Iterable<Document.Parsed>) {
+    // Two blank documents in a row stand for any longer run: none after them changes a verdict,
+    // and keeping each would cost memory per `---` of the input.
+    blankRun = isBlank(doc) ? blankRun + 1 : 0;
+    const last = documents[documents.length - 1];
+    if (last && last.until === undefined) last.until = doc.range[0];
+    if (blankRun <= 2) documents.push({ doc, directivesFrom: previousEnd, until: undefined });
+    previousEnd = doc.range[2];
+  }
+  const last = documents[documents.length - 1];
+  if (last && last.until === undefined) last.until = text.length;
+  if (text !== source.text) indexLines(source);
+  return documents;
+}
+
+/** A document as the parser gave it, with where the text of its own directives may start. */
+interface ParsedDocument {
+  doc: Document.Parsed;
+  directivesFrom: number;
+  /** Where the next document starts (the end of the text for the last). */
+  until: number | undefined;
+}
+
+// No content, no directive, nothing the parser said about it: what `---` alone gives.
+function isBlank(doc: Document.Parsed): boolean {
+  return hasNoContent(doc) && doc.errors.length === 0 && doc.warnings.length === 0 && !doc.directives?.yaml.explicit;
+}
+
+// Empty or only comments: no node, or the empty scalar the parser gives a document with none.
+function hasNoContent(doc: Document.Parsed): boolean {
+  const contents = doc.contents;
+  return contents === null || (yaml().isScalar(contents) && contents.value === null && contents.source === '');
+}
+
+/**
+ * The text the parser reads: in each run of three or more `---` lines, the lines between the
+ * first and the last become one line of spaces of the same length. The parser then builds two
+ * empty documents for the run instead of one per line (each cost it more than a thousand
+ * bytes and a line to lex), while every offset and verdict stays what it was: an empty
+ * document in the middle of a stream changes no verdict beyond the first one (the second
+ * document of a profile), and those at the end are dropped. The line index is then built from
+ * the real text.
+ */
+export function withoutEmptyRuns(text: string): string {
+  if (!text.includes('---')) return text;
+  // Scanned line by line: a regular expression over a run of millions of lines overflows its stack.
+  const parts: string[] = [];
+  let copied = 0;
+  let runStart = -1;
+  let runLast = -1;
+  let runLength = 0;
+  const flush = () => {
+    if (runLength >= 3) {
+      const first = text.indexOf('\n', runStart) + 1;
+      parts.push(text.slice(copied, first), ' '.repeat(runLast - first - 1), '\n');
+      copied = runLast;
+    }
+    runLength = 0;
+  };
+  for (let at = 0; at < text.length; ) {
+    const end = markerLineEnd(text, at);
+    if (end !== -1) {
+      if (runLength === 0) runStart = at;
+      runLast = at;
+      runLength++;
+      at = end;
+      continue;
+    }
+    flush();
+    const newline = text.indexOf('\n', at);
+    at = newline === -1 ? text.length : newline + 1;
+  }
+  flush();
+  if (parts.length === 0) return text;
+  parts.push(text.slice(copied));
+  return parts.join('');
+}
+
+// The offset after a `---` line (trailing blanks allowed) starting at `at`, or -1 for any other line.
+function markerLineEnd(text: string, at: number): number {
+  if (!text.startsWith('---', at)) return -1;
+  let i = at + 3;
+  while (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09) i++;
+  if (text.charCodeAt(i) === 0x0d) i++;
+  return text.charCodeAt(i) === 0x0a ? i + 1 : -1;
 }
 
 function* watchedTokens(text: string, parser: Parser, watch: NestingWatch): Generator<CST.Token> {

@@ -22,7 +22,13 @@ export function explainSyntaxErrors(
   errors: readonly YAMLError[],
   message: (err: YAMLError) => string,
   lineNumber: (offset: number) => number,
+  within: readonly [number, number] = [0, text.length],
 ): SyntaxProblem[] {
+  // Git's conflict markers break the YAML around them in many places; the markers are the mistake.
+  if (errors.length > 0) {
+    const conflicts = conflictMarkers(text, within, lineNumber);
+    if (conflicts.length > 0) return conflicts;
+  }
   const out: SyntaxProblem[] = [];
   const starts = new Set<number>();
   // The parser may report one mistake several times from one place; the most telling first.
@@ -33,6 +39,55 @@ export function explainSyntaxErrors(
     out.push(explain(text, err, message(err), lineNumber));
   }
   return out.sort((a, b) => a.range[0] - b.range[0]);
+}
+
+// A line git writes around the two sides of a conflict: `<<<<<<< HEAD`, `|||||||`, `=======`, `>>>>>>> branch`.
+const MARKER = /^(?:<{7}|\|{7}|={7}|>{7})(?:[ \t]|\r?\n|\r?$)/;
+
+/**
+ * One problem per block of git merge conflict markers between offsets `within`, at its
+ * `<<<<<<<` line (or at the first marker line, when the block's start is in another document).
+ * Lines are visited once each, from line starts found with `indexOf`.
+ */
+export function conflictMarkers(text: string, within: readonly [number, number], lineNumber: (offset: number) => number): SyntaxProblem[] {
+  const out: SyntaxProblem[] = [];
+  let open: number | undefined;
+  let stray: number | undefined;
+  const close = (end: number | undefined) => {
+    if (open === undefined) return;
+    const ends = end === undefined ? 'that never ends (no >>>>>>> line)' : `that ends on line ${lineNumber(end)}`;
+    out.push({
+      range: [open, lineEnd(text, open)],
+      message: `merge conflict markers: this <<<<<<< line starts an unresolved git conflict ${ends}`,
+      hint: 'resolve the conflict: keep the side you want (or combine both), then delete the <<<<<<<, ======= and >>>>>>> lines',
+    });
+    open = undefined;
+  };
+  for (let at = within[0]; at < within[1] && at !== -1; ) {
+    const next = text.indexOf('\n', at);
+    const c = text.charCodeAt(at);
+    // Only lines starting with one of the four marker characters are tested.
+    if ((c === 0x3c || c === 0x7c || c === 0x3d || c === 0x3e) && MARKER.test(text.slice(at, at + 9))) {
+      if (c === 0x3c) {
+        close(undefined);
+        open = at;
+      } else if (c === 0x3e && open !== undefined) {
+        close(at);
+      } else if (open === undefined && stray === undefined) {
+        stray = at;
+      }
+    }
+    at = next === -1 ? -1 : next + 1;
+  }
+  close(undefined);
+  if (out.length === 0 && stray !== undefined) {
+    out.push({
+      range: [stray, lineEnd(text, stray)],
+      message: 'merge conflict markers: this line is a marker of an unresolved git conflict',
+      hint: 'resolve the conflict: keep the side you want (or combine both), then delete the <<<<<<<, ======= and >>>>>>> lines',
+    });
+  }
+  return out;
 }
 
 function rank(err: YAMLError): number {
