@@ -17,6 +17,8 @@ export function narrowSchema(schema: JsonSchema, platform: Platform | undefined)
 }
 
 function narrowNode(schema: JsonSchema, platform: Platform): JsonSchema {
+  // The boolean schemas `true` and `false` have nothing to narrow.
+  if (typeof schema === 'boolean') return schema;
   const out: JsonSchema = {};
   for (const key of Object.keys(schema)) {
     const value = schema[key];
