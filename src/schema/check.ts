@@ -646,7 +646,7 @@ function literalOf(schema: JsonSchema | undefined): unknown {
 }
 
 function checkNumber(schema: JsonSchema, value: number | bigint, path: (string | number)[], issues: Issue[]): void {
-  if (typeof value === 'bigint' || (hasType(schema, 'integer') && !Number.isSafeInteger(value) && Number.isFinite(value))) {
+  if (typeof value === 'bigint' || (hasType(schema, 'integer') && Number.isInteger(value) && !Number.isSafeInteger(value))) {
     if (schema.type !== undefined) {
       issues.push(error('invalid-value', path.slice(), `${nameOf(path)} is ${String(value)}, beyond 2^53: it cannot be represented exactly`));
     }

@@ -1,5 +1,5 @@
 import { setOwn } from '../core/data.js';
-import { hasType, isSchemaObject, type JsonSchema } from '../core/json-schema.js';
+import { hasType, isSchemaObject, type JsonSchema, type JsonType } from '../core/json-schema.js';
 import { KEYWORD_TABLE } from './keywords.js';
 import { describeLifecycle, readEnumLifecycles, readLifecycle } from './lifecycle.js';
 import { publishPattern } from './pattern.js';
@@ -89,7 +89,8 @@ function orNull(schema: JsonSchema | boolean): JsonSchema | boolean {
     const types = Array.isArray(object.type) ? object.type : [object.type];
     const { const: literal, ...rest } = object;
     const choices = literal !== undefined ? [literal] : object.enum;
-    return { ...rest, type: [...types, 'null'], ...(choices !== undefined ? { enum: [...choices, null] } : {}) };
+    const withNull: JsonType[] = types.includes('null') ? types : [...types, 'null'];
+    return { ...rest, type: withNull, ...(choices !== undefined ? { enum: [...choices, null] } : {}) };
   }
   const { description, ...rest } = object;
   return { ...(description !== undefined ? { description } : {}), anyOf: [rest, { type: 'null' }] };

@@ -23,12 +23,21 @@ function handlerWith(schema: unknown): object {
   return { type: 'probe', description: 'holds the schema under test', capabilityAware: false, renderingSchema: renderingSchemaFor(schema) };
 }
 
+let ajv: Ajv2020 | undefined;
+
+// One instance for every probe: building one compiles the meta-schemas, the slow part.
+// ownProperties: Ajv otherwise reads inherited names (toString) as present, unlike the standard.
+function witness(): Ajv2020 {
+  ajv ??= new Ajv2020({ strict: false, allowUnionTypes: true, ownProperties: true });
+  return ajv;
+}
+
 /** Registers the schema as a plugin's (throws the registry's refusal when kurel refuses it at start). */
 export function probe(schema: unknown): PluginProbe {
   const catalogue: Catalogue = createCatalogue({ builtins: false, handlers: [{ handler: handlerWith(schema), source: 'plugin:probe' }] });
   const published = renderingSchemaDocument(capabilitySchema(catalogue, 'probe')!);
-  const judge = // ownProperties: Ajv otherwise reads inherited names (toString) as present, unlike the standard.
-    new Ajv2020({ strict: false, allowUnionTypes: true, ownProperties: true }).compile(published);
+  const judge = witness().compile(published);
+  witness().removeSchema(published);
   return {
     kurel(dataJson) {
       const profile = `{"apiVersion": "launcher.gokure.dev/v1alpha1", "kind": "ClusterProfile", "metadata": {"name": "probe"}, "spec": {"capabilities": {"probe": {"rendering": {"v": ${dataJson}}}}}}`;
