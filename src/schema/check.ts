@@ -7,6 +7,7 @@ import { type AssertedKind, type AssertionReport, KEYWORDS } from './keywords.js
 import { isUnavailable, judgeLifecycle, type Lifecycle, lifecycleIssue, readEnumLifecycles, readLifecycle } from './lifecycle.js';
 import { currentPatternMatcher } from './pattern-matcher.js';
 import { isEmptyPlatform, type Platform } from './platform-version.js';
+import { discriminatorKey, literalOf } from './unions.js';
 
 /** The outcome of a check: a new value with defaults applied, and every issue found. */
 export interface CheckResult {
@@ -603,46 +604,29 @@ function checkWithoutBranch(d: Discriminated, value: Record<string, unknown>, pa
   }
 }
 
-/** Finds the property whose `const` tells a union's branches apart, if there is one. */
+/** The discriminator of a union (see unions.ts), with what checking by it needs, if there is one. */
 function discriminatorOf(branches: readonly JsonSchema[]): Discriminated | undefined {
   const cached = discriminatedCache.get(branches);
   if (cached !== undefined) return cached ?? undefined;
   let result: Discriminated | null = null;
-  const first = branches[0]?.properties;
-  if (first && branches.length > 1 && branches.every((b) => b.properties && hasType(b, 'object'))) {
-    for (const key of Object.keys(first)) {
-      const map = new Map<unknown, JsonSchema>();
-      const ok = branches.every((b) => {
-        const literal = literalOf(b.properties?.[key]);
-        if (literal === undefined || map.has(literal) || !(b.required ?? []).includes(key)) return false;
-        map.set(literal, b);
-        return true;
-      });
-      if (ok) {
-        const allKeys = new Set<string>();
-        const declaring = new Map<string, JsonSchema[]>();
-        for (const b of branches) {
-          for (const k of Object.keys(b.properties ?? {})) {
-            allKeys.add(k);
-            const list = declaring.get(k);
-            if (list) list.push(b);
-            else declaring.set(k, [b]);
-          }
-        }
-        result = { key, branches: map, allKeys, declaring, siblingKeys: new Map() };
-        break;
+  const key = discriminatorKey(branches);
+  if (key !== undefined) {
+    const map = new Map<unknown, JsonSchema>();
+    const allKeys = new Set<string>();
+    const declaring = new Map<string, JsonSchema[]>();
+    for (const b of branches) {
+      map.set(literalOf(b.properties![key]), b);
+      for (const k of Object.keys(b.properties!)) {
+        allKeys.add(k);
+        const list = declaring.get(k);
+        if (list) list.push(b);
+        else declaring.set(k, [b]);
       }
     }
+    result = { key, branches: map, allKeys, declaring, siblingKeys: new Map() };
   }
   discriminatedCache.set(branches, result);
   return result ?? undefined;
-}
-
-function literalOf(schema: JsonSchema | undefined): unknown {
-  if (!schema) return undefined;
-  if (schema.const !== undefined) return schema.const;
-  if (schema.enum && schema.enum.length === 1) return schema.enum[0];
-  return undefined;
 }
 
 function checkNumber(schema: JsonSchema, value: number | bigint, path: (string | number)[], issues: Issue[]): void {
