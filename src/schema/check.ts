@@ -113,8 +113,7 @@ function compile(schema: JsonSchema | boolean): CompiledNode {
   for (const keyword of ASSERTIONS) {
     const bound = schema[keyword.name];
     if (bound === undefined) continue;
-    const { on, check } = keyword.assertion!;
-    assertions[on].push({ check: check as BoundAssertion['check'], bound });
+    assertions[keyword.appliesTo!].push({ check: keyword.assertion!.check as BoundAssertion['check'], bound });
   }
   const node: CompiledNode = {
     type: schema.type,
