@@ -632,7 +632,10 @@ function checkNumber(schema: JsonSchema, value: number | bigint, path: (string |
   if (typeof value === 'bigint' || (hasType(schema, 'integer') && Number.isInteger(value) && !Number.isSafeInteger(value))) {
     if (schema.type !== undefined) {
       issues.push(error('invalid-value', path.slice(), `${nameOf(path)} is ${String(value)}, beyond 2^53: it cannot be represented exactly`));
+      return;
     }
+    // Without a type the value is judged as it is: the number keywords compare it exactly.
+    if (typeof value === 'bigint') runAssertions((schema as CompiledNode).assertions.number, value, schema, path, issues, true);
     return;
   }
   if (!Number.isFinite(value)) {

@@ -74,7 +74,7 @@ export type AssertedKind = 'string' | 'number' | 'array' | 'object';
 type Judged<K extends AssertedKind> = K extends 'string'
   ? string
   : K extends 'number'
-    ? number
+    ? number | bigint
     : K extends 'array'
       ? readonly unknown[]
       : Readonly<Record<string, unknown>>;
@@ -139,7 +139,22 @@ function codePointLength(value: string): number {
   return length;
 }
 
-const numberBound = (holds: (value: number, bound: number) => boolean, words: string) =>
+// An integer beyond 2^53 arrives as a bigint (where the schema writes no type): compared exactly.
+function compareToBound(value: number | bigint, bound: number): number {
+  if (typeof value === 'number') return Math.sign(value - bound);
+  // A fractional bound lies strictly between two integers.
+  if (!Number.isInteger(bound)) return value <= BigInt(Math.floor(bound)) ? -1 : 1;
+  const exact = BigInt(bound);
+  if (value === exact) return 0;
+  return value < exact ? -1 : 1;
+}
+
+function isMultipleOf(value: number | bigint, divisor: number): boolean {
+  if (typeof value === 'number') return Number.isInteger(value / divisor);
+  return Number.isInteger(divisor) ? value % BigInt(divisor) === 0n : Number.isInteger(Number(value) / divisor);
+}
+
+const numberBound = (holds: (value: number | bigint, bound: number) => boolean, words: string) =>
   assertion<'number', number>('number', (value, bound, report) => {
     if (holds(value, bound)) return true;
     report.fail(`${report.name} must be ${words} ${bound}, found ${value}`);
@@ -270,33 +285,29 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   ),
   check(
     'minimum',
-    numberBound((v, b) => v >= b, 'at least'),
+    numberBound((v, b) => compareToBound(v, b) >= 0, 'at least'),
     compare.lowerBound,
     'rewrite',
     NUMBERS,
   ),
   check(
     'maximum',
-    numberBound((v, b) => v <= b, 'at most'),
+    numberBound((v, b) => compareToBound(v, b) <= 0, 'at most'),
     compare.upperBound,
     'rewrite',
     NUMBERS,
   ),
   check(
     'exclusiveMinimum',
-    numberBound((v, b) => v > b, 'greater than'),
+    numberBound((v, b) => compareToBound(v, b) > 0, 'greater than'),
     compare.lowerBound,
   ),
   check(
     'exclusiveMaximum',
-    numberBound((v, b) => v < b, 'less than'),
+    numberBound((v, b) => compareToBound(v, b) < 0, 'less than'),
     compare.upperBound,
   ),
-  check(
-    'multipleOf',
-    numberBound((v, b) => Number.isInteger(v / b), 'a multiple of'),
-    compare.divisor,
-  ),
+  check('multipleOf', numberBound(isMultipleOf, 'a multiple of'), compare.divisor),
   check(
     'minItems',
     minimumCount('array', (list) => list.length, 'have', 'items'),

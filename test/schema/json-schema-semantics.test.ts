@@ -10,6 +10,7 @@ import { probe, refusal } from './plugin-verdict.js';
 type Row = [string, unknown, string, boolean, string?];
 
 const AJV_PROTO = 'Ajv compiles a property named __proto__ into an inherited lookup';
+const AJV_ROUNDS = 'the witness reads data with JSON.parse, which rounds an integer beyond 2^53';
 
 const PROTO_PROPERTY = JSON.parse('{"properties": {"__proto__": {"type": "number"}}}') as unknown;
 
@@ -103,6 +104,13 @@ const ROWS: Row[] = [
   ['const: 2^53 equals itself', { const: 9007199254740992 }, '9007199254740992', true],
   ['const: 2^53 written as a float', { const: 9007199254740992 }, '9007199254740992.0', true],
   ['enum: 2^53 equals itself', { enum: [1, 9007199254740992] }, '9007199254740992', true],
+  ['maximum: an integer beyond 2^53 compared exactly', { maximum: 9007199254740992 }, '9007199254740993', false, AJV_ROUNDS],
+  ['maximum: an integer beyond 2^53 at the bound', { maximum: 9007199254740992 }, '9007199254740992', true],
+  ['minimum: an integer beyond 2^53 compared exactly', { minimum: 9007199254740992 }, '9007199254740993', true],
+  ['exclusiveMinimum: a fractional bound below a large integer', { exclusiveMinimum: 0.5 }, '9007199254740993', true],
+  ['exclusiveMaximum: a fractional bound below a large integer', { exclusiveMaximum: 0.5 }, '9007199254740993', false],
+  ['multipleOf: an odd integer beyond 2^53', { multipleOf: 2 }, '9007199254740993', false, AJV_ROUNDS],
+  ['multipleOf: an even integer beyond 2^53', { multipleOf: 2 }, '9007199254740994', true],
   ['const: 1 and 1.0 are equal', { const: 1 }, '1.0', true],
   ['const: 1 and true differ', { const: 1 }, 'true', false],
   ['const: deep equality, key order aside', { const: { a: [1, { b: 2 }], c: 'x' } }, '{"c": "x", "a": [1, {"b": 2}]}', true],
