@@ -102,6 +102,8 @@ export interface KeywordDefinition {
    * property whose declaration admits it (the declaration schema says which keywords exist).
    */
   readonly definitions?: readonly DefinitionType[];
+  /** True when `kurel crd` copies the keyword into a CustomResourceDefinition's structural schema. */
+  readonly crd?: boolean;
   readonly subschemas?: Subschemas;
   /** For an assertion: how a value is judged. */
   readonly assertion?: Assertion;
@@ -225,6 +227,9 @@ const typed = (entry: KeywordDefinition, appliesTo: AssertedKind | undefined, de
   ...(definitions ? { definitions } : {}),
 });
 
+/** An entry a CustomResourceDefinition's structural schema keeps: Kubernetes reads the keyword as kurel does. */
+const inCrd = (entry: KeywordDefinition): KeywordDefinition => ({ ...entry, crd: true });
+
 const STRING: readonly DefinitionType[] = ['string'];
 const NUMBERS: readonly DefinitionType[] = ['integer', 'number'];
 const ARRAY: readonly DefinitionType[] = ['array'];
@@ -264,38 +269,46 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   structure('oneOf', 'shape', compare.union, 'list', 'rewrite'),
   structure('allOf', 'shape', compare.everyPart, 'list'),
   structure('default', 'comment', compare.meaning),
-  check(
-    'minLength',
-    minimumCount('string', codePointLength, 'be', 'characters long', (name) => `${name} must not be empty`),
-    compare.lowerBound,
-    'keep',
-    STRING,
+  inCrd(
+    check(
+      'minLength',
+      minimumCount('string', codePointLength, 'be', 'characters long', (name) => `${name} must not be empty`),
+      compare.lowerBound,
+      'keep',
+      STRING,
+    ),
   ),
-  check('maxLength', maximumCount('string', codePointLength, 'be', 'characters long'), compare.upperBound, 'keep', STRING),
-  check(
-    'pattern',
-    assertion<'string', string>('string', (value, pattern, report) => {
-      if (report.matches(pattern, value)) return true;
-      report.fail(`${report.name} must be ${report.expected ?? `a string matching ${pattern}`}, found ${describeValue(value)}`);
-      return false;
-    }),
-    compare.opaqueConstraint,
-    'rewrite',
-    STRING,
+  inCrd(check('maxLength', maximumCount('string', codePointLength, 'be', 'characters long'), compare.upperBound, 'keep', STRING)),
+  inCrd(
+    check(
+      'pattern',
+      assertion<'string', string>('string', (value, pattern, report) => {
+        if (report.matches(pattern, value)) return true;
+        report.fail(`${report.name} must be ${report.expected ?? `a string matching ${pattern}`}, found ${describeValue(value)}`);
+        return false;
+      }),
+      compare.opaqueConstraint,
+      'rewrite',
+      STRING,
+    ),
   ),
-  check(
-    'minimum',
-    numberBound((v, b) => compareToBound(v, b) >= 0, 'at least'),
-    compare.lowerBound,
-    'rewrite',
-    NUMBERS,
+  inCrd(
+    check(
+      'minimum',
+      numberBound((v, b) => compareToBound(v, b) >= 0, 'at least'),
+      compare.lowerBound,
+      'rewrite',
+      NUMBERS,
+    ),
   ),
-  check(
-    'maximum',
-    numberBound((v, b) => compareToBound(v, b) <= 0, 'at most'),
-    compare.upperBound,
-    'rewrite',
-    NUMBERS,
+  inCrd(
+    check(
+      'maximum',
+      numberBound((v, b) => compareToBound(v, b) <= 0, 'at most'),
+      compare.upperBound,
+      'rewrite',
+      NUMBERS,
+    ),
   ),
   check(
     'exclusiveMinimum',
@@ -308,19 +321,23 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
     compare.upperBound,
   ),
   check('multipleOf', numberBound(isMultipleOf, 'a multiple of'), compare.divisor),
-  check(
-    'minItems',
-    minimumCount('array', (list) => list.length, 'have', 'items'),
-    compare.lowerBound,
-    'keep',
-    ARRAY,
+  inCrd(
+    check(
+      'minItems',
+      minimumCount('array', (list) => list.length, 'have', 'items'),
+      compare.lowerBound,
+      'keep',
+      ARRAY,
+    ),
   ),
-  check(
-    'maxItems',
-    maximumCount('array', (list) => list.length, 'have', 'items'),
-    compare.upperBound,
-    'keep',
-    ARRAY,
+  inCrd(
+    check(
+      'maxItems',
+      maximumCount('array', (list) => list.length, 'have', 'items'),
+      compare.upperBound,
+      'keep',
+      ARRAY,
+    ),
   ),
   check(
     'uniqueItems',
