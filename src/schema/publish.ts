@@ -3,6 +3,7 @@ import { hasType, isSchemaObject, type JsonSchema, type JsonType } from '../core
 import { KEYWORD_TABLE } from './keywords.js';
 import { describeLifecycle, readEnumLifecycles, readLifecycle } from './lifecycle.js';
 import { publishPattern } from './pattern.js';
+import { mapSubschemas } from './walk.js';
 
 /** The meta-schema URI of JSON Schema draft 2020-12, the dialect kurel publishes. */
 export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
@@ -25,9 +26,7 @@ export function publishSchema(schema: JsonSchema): JsonSchema {
     const keyword = KEYWORD_TABLE.get(key);
     if (keyword?.publish === 'omit' || keyword?.role === 'lifecycle' || key === 'required' || key === 'dependentRequired') continue;
     if (key === 'properties') out.properties = publishProperties(schema, value as Record<string, JsonSchema>);
-    else if (keyword?.subschemas === 'list') out[key] = (value as JsonSchema[]).map(publishSubschema);
-    else if (keyword?.subschemas === 'one' || keyword?.subschemas === 'one-or-boolean') out[key] = publishSubschema(value as JsonSchema);
-    else if (keyword?.subschemas === 'map') out[key] = mapValues(value as Record<string, JsonSchema>, publishSubschema);
+    else if (keyword?.subschemas !== undefined) out[key] = mapSubschemas(key, value, publishSubschema) ?? value;
     else if (key === 'pattern' && typeof value === 'string') out.pattern = publishPattern(value);
     else setOwn(out, key, structuredClone(value));
   }

@@ -1,5 +1,6 @@
+import { setOwn } from '../core/data.js';
 import { isSchemaObject, type JsonSchema } from '../core/json-schema.js';
-import { subschemasOf } from './keywords.js';
+import { KEYWORD_TABLE, subschemasOf } from './keywords.js';
 
 /** A subschema as its parent holds it: under which keyword, at which key or index. */
 export interface Subschema {
@@ -32,5 +33,27 @@ export function walkSchema<C, T>(schema: JsonSchema, context: C, visit: (node: J
       pending.push({ node: sub.schema, at: `${at}/${sub.keyword}${sub.key === undefined ? '' : `/${sub.key}`}`, context: step ? step.children(sub) : own });
     }
   }
+  return undefined;
+}
+
+/**
+ * The value of `keyword` with each subschema it holds (by the keyword table's positions)
+ * replaced by `f(subschema)`: a new list or map, never the input changed. Returns undefined
+ * when the keyword holds no subschemas (or its value is not of the shape its entry says).
+ */
+export function mapSubschemas(
+  keyword: string,
+  value: unknown,
+  f: (schema: JsonSchema | boolean, key: string | number | undefined) => JsonSchema | boolean,
+): unknown {
+  const shape = KEYWORD_TABLE.get(keyword)?.subschemas;
+  if (shape === 'list') return Array.isArray(value) ? (value as (JsonSchema | boolean)[]).map((sub, i) => f(sub, i)) : undefined;
+  if (shape === 'map') {
+    if (!isSchemaObject(value)) return undefined;
+    const out: Record<string, unknown> = {};
+    for (const [key, sub] of Object.entries(value)) setOwn(out, key, f(sub as JsonSchema | boolean, key));
+    return out;
+  }
+  if (shape === 'one' || shape === 'one-or-boolean') return isSchemaObject(value) || typeof value === 'boolean' ? f(value, undefined) : undefined;
   return undefined;
 }
