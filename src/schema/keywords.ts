@@ -151,9 +151,23 @@ function compareToBound(value: number | bigint, bound: number): number {
   return value < exact ? -1 : 1;
 }
 
+// Decided on the numbers as written in decimal (0.0075 is a multiple of 0.0001), which binary
+// division gets wrong; integers beyond 2^53 (bigints) exactly.
 function isMultipleOf(value: number | bigint, divisor: number): boolean {
-  if (typeof value === 'number') return Number.isInteger(value / divisor);
-  return Number.isInteger(divisor) ? value % BigInt(divisor) === 0n : Number.isInteger(Number(value) / divisor);
+  if (typeof value === 'number' && Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0;
+  const v = decimalOf(value);
+  const d = decimalOf(divisor);
+  const exponent = Math.min(v.exponent, d.exponent);
+  const scaled = (n: { digits: bigint; exponent: number }) => n.digits * 10n ** BigInt(n.exponent - exponent);
+  return scaled(v) % scaled(d) === 0n;
+}
+
+/** A finite number as `digits × 10^exponent`, from its shortest decimal form. */
+function decimalOf(value: number | bigint): { digits: bigint; exponent: number } {
+  if (typeof value === 'bigint') return { digits: value, exponent: 0 };
+  const [mantissa = '0', power = '0'] = String(value).toLowerCase().split('e');
+  const [whole = '0', fraction = ''] = mantissa.split('.');
+  return { digits: BigInt(whole + fraction), exponent: Number(power) - fraction.length };
 }
 
 const numberBound = (holds: (value: number | bigint, bound: number) => boolean, words: string) =>
