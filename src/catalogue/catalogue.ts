@@ -10,6 +10,7 @@ import { LayeredPatternCache, withPatternMatcher } from '../schema/pattern-match
 import { NO_PLATFORM } from '../schema/platform-version.js';
 import type { Locatable, YamlDocument } from '../yaml/source.js';
 import { assertHandlerIsSound } from './assert-handler.js';
+import { deepFreeze } from './deep-freeze.js';
 import { RegistryError } from './errors.js';
 import { loadDefinitionDocuments } from './load-definitions.js';
 import { runPluginHandler } from './plugin-result.js';
@@ -119,7 +120,8 @@ export class Catalogue {
       assertHandlerIsSound(handler, source, { checkSchema: !options.trusted });
       const taken = handlers.get(handler.type);
       if (taken) throw new RegistryError(handler.type, `type "${handler.type}" is already registered by ${taken.source}`, source);
-      handlers.set(handler.type, { handler, source });
+      // Frozen as it enters: the published schema and the checker's compiled copy stay one.
+      handlers.set(handler.type, Object.freeze({ handler: deepFreeze(handler), source }));
     }
     return new Catalogue(handlers, this.definitionsByName, this.brokenNames, this.patterns);
   }
@@ -141,7 +143,7 @@ export class Catalogue {
       definitions.delete(name);
       broken.delete(name);
     }
-    for (const [name, versions] of loaded.accepted) definitions.set(name, versions);
+    for (const [name, versions] of loaded.accepted) definitions.set(name, Object.freeze(versions.map(freezeEntry)));
     for (const name of loaded.broken) broken.add(name);
     return { catalogue: new Catalogue(this.handlersByType, definitions, broken, new LayeredPatternCache(this.patterns)), diagnostics: loaded.diagnostics };
   }
@@ -291,6 +293,14 @@ export class Catalogue {
     }
     return { result: { rendering: current, issues }, unvalidated: !validated };
   }
+}
+
+// The entry and its schema deeply; the YAML documents it points at stay the parser's own.
+function freezeEntry(entry: CapabilityDefinitionEntry): CapabilityDefinitionEntry {
+  deepFreeze(entry.schema);
+  for (const source of entry.documents) Object.freeze(source);
+  Object.freeze(entry.documents);
+  return Object.freeze(entry);
 }
 
 const BUILTINS: readonly HandlerCandidate[] = BUILTIN_HANDLERS.map((handler) => ({ handler, source: 'builtin' }));

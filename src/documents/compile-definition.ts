@@ -4,7 +4,7 @@ import { defaultPart, error, type Issue, type Path, rebase, warning } from '../c
 import type { JsonSchema } from '../core/json-schema.js';
 import { refuseDefinitionVersion } from '../core/versions.js';
 import { checkSchema, matchesType } from '../schema/check.js';
-import { ENUM_LIFECYCLE, LIFECYCLE_BOUNDS, LIFECYCLE_NOTE, RENAMED_FROM } from '../schema/keywords.js';
+import { ENUM_LIFECYCLE, KEYWORDS, LIFECYCLE_BOUNDS, LIFECYCLE_NOTE, RENAMED_FROM } from '../schema/keywords.js';
 import { checkLifecycleDeclaration, type EnclosingLifecycle } from '../schema/lifecycle.js';
 import { checkPattern } from '../schema/pattern.js';
 import { CapabilityDefinitionSchema, PropertyDeclarationSchema, type PropertyType } from './capability-definition.js';
@@ -50,21 +50,8 @@ const ANY: Declared = { schema: Type.Unknown(), required: false };
 /** Where a declaration sits: a rendering key, or the shape of list items or of undeclared keys. */
 type Place = 'property' | 'items' | 'additionalProperties';
 
-/** The types each type-specific keyword applies to; keywords not listed apply to any property. */
-const KEYWORD_TYPES: Readonly<Record<string, readonly PropertyType[]>> = {
-  enum: ['string', 'integer', 'number', 'boolean'],
-  pattern: ['string'],
-  minLength: ['string'],
-  maxLength: ['string'],
-  minimum: ['integer', 'number'],
-  maximum: ['integer', 'number'],
-  items: ['array'],
-  minItems: ['array'],
-  maxItems: ['array'],
-  properties: ['object'],
-  additionalProperties: ['object'],
-  enumLifecycle: ['string'],
-};
+/** The types each type-specific keyword applies to (the keyword table's `definitions`); keywords not listed apply to any property. */
+const KEYWORD_TYPES: ReadonlyMap<string, readonly PropertyType[]> = new Map(KEYWORDS.flatMap((k) => (k.definitions ? [[k.name, k.definitions] as const] : [])));
 
 const BOUNDS = [
   ['minimum', 'maximum'],
@@ -286,10 +273,15 @@ function buildSchema(
 }
 
 const COMMON_KEYWORDS = ['description', 'default', RENAMED_FROM];
-const STRING_KEYWORDS = ['enum', 'pattern', 'minLength', 'maxLength'];
-const NUMBER_KEYWORDS = ['enum', 'minimum', 'maximum'];
-const BOOLEAN_KEYWORDS = ['enum'];
-const ARRAY_KEYWORDS = ['minItems', 'maxItems'];
+/** The constraints a definition writes on a property of `type`, copied into its schema: subschemas and lifecycles are built apart. */
+function constraintsOf(type: PropertyType): string[] {
+  return KEYWORDS.filter((k) => k.definitions?.includes(type) && k.subschemas === undefined && k.role !== 'lifecycle').map((k) => k.name);
+}
+
+const STRING_KEYWORDS = constraintsOf('string');
+const NUMBER_KEYWORDS = constraintsOf('number');
+const BOOLEAN_KEYWORDS = constraintsOf('boolean');
+const ARRAY_KEYWORDS = constraintsOf('array');
 
 // Copies the keywords written with a value (null is not written) into `out`; returns `out`.
 function pickInto(out: Record<string, unknown>, raw: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
@@ -305,7 +297,7 @@ function pickInto(out: Record<string, unknown>, raw: Record<string, unknown>, ke
 function checkKeywordsFit(raw: Record<string, unknown>, type: PropertyType | undefined, path: Path, label: string, place: Place, issues: Issue[]): Set<string> {
   const misfits = new Set<string>();
   for (const keyword of Object.keys(raw)) {
-    const fits = KEYWORD_TYPES[keyword];
+    const fits = KEYWORD_TYPES.get(keyword);
     // Most keywords fit: the path of a complaint is built only for one that does not.
     if (place === 'property' && (!fits || (type && fits.includes(type)))) continue;
     const at = [...path, keyword];
@@ -347,7 +339,7 @@ function checkKeywordsFit(raw: Record<string, unknown>, type: PropertyType | und
 }
 
 function checkEnum(values: unknown, type: PropertyType, path: Path, label: string, issues: Issue[]): void {
-  if (!Array.isArray(values) || !KEYWORD_TYPES['enum']!.includes(type)) return;
+  if (!Array.isArray(values) || !KEYWORD_TYPES.get('enum')!.includes(type)) return;
   if (values.length === 0) {
     issues.push(error('definition-invalid', [...path, 'enum'], `${label}.enum must list at least one value`));
     return;

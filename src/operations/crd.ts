@@ -2,6 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import { CapabilityDefinitionSchema } from '../documents/capability-definition.js';
 import { ClusterProfileSchema } from '../documents/cluster-profile.js';
 import { API_VERSION } from '../documents/common.js';
+import { KEYWORDS } from '../schema/keywords.js';
 
 /** The API group of kurel's documents as Kubernetes resources. */
 export const CRD_GROUP = API_VERSION.slice(0, API_VERSION.indexOf('/'));
@@ -167,7 +168,8 @@ interface SchemaNode {
 }
 
 const SCALAR_TYPES = new Set(['string', 'integer', 'number', 'boolean']);
-const CONSTRAINTS = ['pattern', 'minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems'] as const;
+// The keyword table says which constraints a structural schema keeps.
+const CONSTRAINTS = KEYWORDS.filter((k) => k.crd).map((k) => k.name);
 
 /** A document schema (TypeBox) as a structural schema: every node typed or explicitly open, every object keeping unknown fields. */
 export function structuralSchemaOf(schema: TSchema): StructuralSchema {
@@ -237,7 +239,7 @@ function withoutDescription(schema: StructuralSchema): StructuralSchema {
 function constraintsOf(node: SchemaNode): Partial<StructuralSchema> {
   const result: Partial<StructuralSchema> = {};
   for (const key of CONSTRAINTS) {
-    const value = node[key];
+    const value = (node as Record<string, unknown>)[key];
     if (value !== undefined) (result as Record<string, unknown>)[key] = value;
   }
   return result;

@@ -1,12 +1,13 @@
-import { sameData } from '../core/canonical-json.js';
 import { appendAll, describeKey, describeLiteral, describeLiterals, describeValue, isMap, joinOr, setOwn } from '../core/data.js';
 import { describePath, error, type Issue, type Path } from '../core/diagnostics.js';
 import { hasType, type JsonSchema, type JsonType } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
+import { equalData } from './equal-data.js';
 import { type AssertedKind, type AssertionReport, KEYWORDS } from './keywords.js';
 import { isUnavailable, judgeLifecycle, type Lifecycle, lifecycleIssue, readEnumLifecycles, readLifecycle } from './lifecycle.js';
 import { currentPatternMatcher } from './pattern-matcher.js';
 import { isEmptyPlatform, type Platform } from './platform-version.js';
+import { discriminatorKey, literalOf } from './unions.js';
 
 /** The outcome of a check: a new value with defaults applied, and every issue found. */
 export interface CheckResult {
@@ -32,7 +33,7 @@ interface Branch {
   siblingKeys: ReadonlySet<string>;
 }
 
-const discriminatedCache = new WeakMap<JsonSchema, Discriminated | null>();
+const discriminatedCache = new WeakMap<readonly JsonSchema[], Discriminated | null>();
 
 /** Options of {@link checkSchema}. */
 export interface CheckOptions {
@@ -85,17 +86,26 @@ interface CompiledNode extends JsonSchema {
   readonly lifecycle: Lifecycle | undefined;
   /** When single values of its enum exist. */
   readonly enumLifecycles: ReadonlyMap<string, Lifecycle> | undefined;
+  /** True for the boolean schema `false`, which no value satisfies. */
+  readonly refusesAll?: boolean;
 }
 
 const ASSERTIONS = KEYWORDS.filter((k) => k.assertion !== undefined);
 const NO_ASSERTIONS: readonly BoundAssertion[] = [];
+
+// The boolean schemas: `true` accepts every value, `false` none.
+const ANYTHING = compile({});
+const NOTHING: CompiledNode = { ...compile({ description: 'no value is allowed here' }), refusesAll: true };
+compiledNodes.add(NOTHING);
 
 /**
  * Normalises a schema once into objects of one fixed shape, sub-schemas included. TypeBox
  * schemas come in many shapes; the engine reads a dozen keywords per node, and reads that all
  * hit one hidden class are several times cheaper (DESIGN §6: checks within 0.05x the parse).
  */
-function compile(schema: JsonSchema): CompiledNode {
+function compile(schema: JsonSchema | boolean): CompiledNode {
+  if (schema === true) return ANYTHING;
+  if (schema === false) return NOTHING;
   if (typeof schema !== 'object' || schema === null || compiledNodes.has(schema)) return schema as CompiledNode;
   const cached = compiledCache.get(schema);
   if (cached) return cached;
@@ -103,8 +113,7 @@ function compile(schema: JsonSchema): CompiledNode {
   for (const keyword of ASSERTIONS) {
     const bound = schema[keyword.name];
     if (bound === undefined) continue;
-    const { on, check } = keyword.assertion!;
-    assertions[on].push({ check: check as BoundAssertion['check'], bound });
+    assertions[keyword.appliesTo!].push({ check: keyword.assertion!.check as BoundAssertion['check'], bound });
   }
   const node: CompiledNode = {
     type: schema.type,
@@ -143,8 +152,8 @@ function compile(schema: JsonSchema): CompiledNode {
   }
   const additional = schema.additionalProperties;
   node.additionalProperties = typeof additional === 'object' && additional !== null ? compile(additional) : additional;
-  if (schema.propertyNames) node.propertyNames = compile(schema.propertyNames);
-  if (schema.items) node.items = compile(schema.items);
+  if (schema.propertyNames !== undefined) node.propertyNames = compile(schema.propertyNames);
+  if (schema.items !== undefined) node.items = compile(schema.items);
   if (schema.anyOf) node.anyOf = schema.anyOf.map(compile);
   if (schema.oneOf) node.oneOf = schema.oneOf.map(compile);
   if (schema.allOf) node.allOf = schema.allOf.map(compile);
@@ -213,17 +222,28 @@ class Report implements AssertionReport {
 }
 
 function visit(schema: JsonSchema, value: unknown, path: (string | number)[], issues: Issue[], branch: Branch | undefined): unknown {
+  if ((schema as CompiledNode).refusesAll) {
+    issues.push(error('invalid-value', path.slice(), `${nameOf(path)} is not allowed here: its schema is false`));
+    return value;
+  }
   if (schema.allOf) {
     let current = value;
     for (const part of schema.allOf) current = visit(part, current, path, issues, branch);
     value = current;
   }
-  if (schema.anyOf || schema.oneOf) return visitUnion(schema, value, path, issues);
+  if (schema.anyOf || schema.oneOf) {
+    // Both unions must hold, and then the node's own keywords (JSON Schema reads them together).
+    const sub: Issue[] = [];
+    if (schema.anyOf) value = visitUnion(schema.anyOf, false, value, path, sub);
+    if (schema.oneOf && countErrors(sub) === 0) value = visitUnion(schema.oneOf, true, value, path, sub);
+    appendAll(issues, sub);
+    if (countErrors(sub) > 0) return value;
+  }
   if (schema.type !== undefined && !matchesType(schema.type, value)) {
     reportType(schema, value, path, issues);
     return value;
   }
-  if (schema.const !== undefined && !sameData(schema.const, value)) {
+  if (schema.const !== undefined && !equalData(schema.const, value)) {
     issues.push(error('invalid-value', path.slice(), `${nameOf(path)} must be ${describeLiteral(schema.const)}, found ${describeValue(value)}`));
     return value;
   }
@@ -249,9 +269,8 @@ function visit(schema: JsonSchema, value: unknown, path: (string | number)[], is
   if (typeof value === 'string') runAssertions(assertions.string, value, schema, path, issues, true);
   else if (typeof value === 'number' || typeof value === 'bigint') checkNumber(schema, value, path, issues);
   else if (Array.isArray(value)) return visitArray(schema, value, path, issues);
-  else if (isMap(value) && (schema.properties || schema.additionalProperties !== undefined || hasType(schema, 'object'))) {
-    return visitObject(schema, value, path, issues, branch);
-  }
+  // A map's keywords apply whether or not the schema says `type: object`.
+  else if (isMap(value)) return visitObject(schema, value, path, issues, branch);
   return value;
 }
 
@@ -373,8 +392,10 @@ function isWrittenAvailable(property: CompiledNode, path: (string | number)[], i
 }
 
 interface EnumIndex {
-  /** The options that are not maps or lists, for a lookup that costs the same however many there are. */
+  /** The options that are not maps, lists or numbers, for a lookup that costs the same however many there are. */
   scalars: ReadonlySet<unknown>;
+  /** The numeric options by their value as a double; equal values share a key. */
+  numbers: ReadonlyMap<number, readonly (number | bigint)[]>;
   /** The string options, the same list each time, so a did-you-mean prepares it once. */
   strings: readonly string[];
 }
@@ -385,8 +406,17 @@ const enumIndexes = new WeakMap<readonly unknown[], EnumIndex>();
 function enumIndex(options: readonly unknown[]): EnumIndex {
   let index = enumIndexes.get(options);
   if (!index) {
+    const numbers = new Map<number, (number | bigint)[]>();
+    for (const option of options) {
+      if (typeof option !== 'number' && typeof option !== 'bigint') continue;
+      const key = Number(option);
+      const same = numbers.get(key);
+      if (same) same.push(option);
+      else numbers.set(key, [option]);
+    }
     index = {
-      scalars: new Set(options.filter((o) => typeof o !== 'object' || o === null)),
+      scalars: new Set(options.filter((o) => (typeof o !== 'object' || o === null) && typeof o !== 'number' && typeof o !== 'bigint')),
+      numbers,
       strings: options.filter((o): o is string => typeof o === 'string'),
     };
     enumIndexes.set(options, index);
@@ -394,11 +424,18 @@ function enumIndex(options: readonly unknown[]): EnumIndex {
   return index;
 }
 
+// Membership as equalData decides it, looked up rather than scanned: a number is compared only
+// with the options of the same value as a double (an integer beyond 2^53 and a bigint among them).
 function inEnum(options: readonly unknown[], value: unknown): boolean {
-  // NaN is no option's equal (sameData compares with ===), though a Set would find it.
   if (typeof value === 'number' && Number.isNaN(value)) return false;
+  if (typeof value === 'number' || typeof value === 'bigint')
+    return (
+      enumIndex(options)
+        .numbers.get(Number(value))
+        ?.some((option) => equalData(option, value)) ?? false
+    );
   if (typeof value !== 'object' || value === null) return enumIndex(options).scalars.has(value);
-  return options.some((option) => sameData(option, value));
+  return options.some((option) => equalData(option, value));
 }
 
 // A required key written with no value is there to point at; a key not written at all is
@@ -445,9 +482,12 @@ function visitArray(schema: JsonSchema, value: unknown[], path: (string | number
   return out;
 }
 
-function visitUnion(schema: JsonSchema, value: unknown, path: (string | number)[], issues: Issue[]): unknown {
-  const branches = (schema.anyOf ?? schema.oneOf)!;
-  const discriminated = discriminatorOf(schema);
+/**
+ * Checks a value against the branches of `anyOf` (some branch holds) or of `oneOf` (exactly one
+ * holds: `exactlyOne`). The issues are those of the branch the value fits best.
+ */
+function visitUnion(branches: readonly JsonSchema[], exactlyOne: boolean, value: unknown, path: (string | number)[], issues: Issue[]): unknown {
+  const discriminated = discriminatorOf(branches);
   if (discriminated) return visitDiscriminated(discriminated, value, path, issues);
   let only: JsonSchema | undefined;
   let candidates = 0;
@@ -461,7 +501,7 @@ function visitUnion(schema: JsonSchema, value: unknown, path: (string | number)[
   if (candidates === 1 && only && (only.type === undefined || matchesType(only.type, value))) return visit(only, value, path, issues, undefined);
   let best: { issues: Issue[]; value: unknown } | undefined;
   let typeMatches = 0;
-  for (const candidate of branches) {
+  for (const [index, candidate] of branches.entries()) {
     const typed = candidate.type === undefined || matchesType(candidate.type, value);
     // A branch of another type can only fail with a wrong type: skip it without building that
     // message (every nullable binding would otherwise pay for one).
@@ -471,6 +511,13 @@ function visitUnion(schema: JsonSchema, value: unknown, path: (string | number)[
     // A warning (a deprecated key) does not make a branch fail; it comes along with it.
     const errors = countErrors(sub);
     if (errors === 0) {
+      const second = exactlyOne ? nextMatch(branches, index + 1, value, path) : undefined;
+      if (second !== undefined) {
+        issues.push(
+          error('invalid-value', path.slice(), `${nameOf(path)} matches both form ${index + 1} and form ${second + 1} of a oneOf; it must match exactly one`),
+        );
+        return value;
+      }
       for (const issue of sub) issues.push(issue);
       return result;
     }
@@ -486,6 +533,19 @@ function visitUnion(schema: JsonSchema, value: unknown, path: (string | number)[
   const expected = branches.map(describeExpected).filter((e, i, all) => all.indexOf(e) === i);
   issues.push(error('wrong-type', path.slice(), `${nameOf(path)} must be ${joinOr(expected)}, found ${describeValue(value)}`));
   return value;
+}
+
+/** The index of the first branch from `from` on that `value` satisfies, if any. */
+function nextMatch(branches: readonly JsonSchema[], from: number, value: unknown, path: (string | number)[]): number | undefined {
+  for (let i = from; i < branches.length; i++) {
+    const candidate = branches[i]!;
+    // A branch of another type fails; no need to run it.
+    if (candidate.type !== undefined && !candidate.anyOf && !candidate.oneOf && !matchesType(candidate.type, value)) continue;
+    const sub: Issue[] = [];
+    visit(candidate, value, path, sub, undefined);
+    if (countErrors(sub) === 0) return i;
+  }
+  return undefined;
 }
 
 function visitDiscriminated(d: Discriminated, value: unknown, path: (string | number)[], issues: Issue[]): unknown {
@@ -577,54 +637,39 @@ function checkWithoutBranch(d: Discriminated, value: Record<string, unknown>, pa
   }
 }
 
-/** Finds the property whose `const` tells a union's branches apart, if there is one. */
-function discriminatorOf(schema: JsonSchema): Discriminated | undefined {
-  const cached = discriminatedCache.get(schema);
+/** The discriminator of a union (see unions.ts), with what checking by it needs, if there is one. */
+function discriminatorOf(branches: readonly JsonSchema[]): Discriminated | undefined {
+  const cached = discriminatedCache.get(branches);
   if (cached !== undefined) return cached ?? undefined;
-  const branches = (schema.anyOf ?? schema.oneOf)!;
   let result: Discriminated | null = null;
-  const first = branches[0]?.properties;
-  if (first && branches.length > 1 && branches.every((b) => b.properties && hasType(b, 'object'))) {
-    for (const key of Object.keys(first)) {
-      const map = new Map<unknown, JsonSchema>();
-      const ok = branches.every((b) => {
-        const literal = literalOf(b.properties?.[key]);
-        if (literal === undefined || map.has(literal) || !(b.required ?? []).includes(key)) return false;
-        map.set(literal, b);
-        return true;
-      });
-      if (ok) {
-        const allKeys = new Set<string>();
-        const declaring = new Map<string, JsonSchema[]>();
-        for (const b of branches) {
-          for (const k of Object.keys(b.properties ?? {})) {
-            allKeys.add(k);
-            const list = declaring.get(k);
-            if (list) list.push(b);
-            else declaring.set(k, [b]);
-          }
-        }
-        result = { key, branches: map, allKeys, declaring, siblingKeys: new Map() };
-        break;
+  const key = discriminatorKey(branches);
+  if (key !== undefined) {
+    const map = new Map<unknown, JsonSchema>();
+    const allKeys = new Set<string>();
+    const declaring = new Map<string, JsonSchema[]>();
+    for (const b of branches) {
+      map.set(literalOf(b.properties![key]), b);
+      for (const k of Object.keys(b.properties!)) {
+        allKeys.add(k);
+        const list = declaring.get(k);
+        if (list) list.push(b);
+        else declaring.set(k, [b]);
       }
     }
+    result = { key, branches: map, allKeys, declaring, siblingKeys: new Map() };
   }
-  discriminatedCache.set(schema, result);
+  discriminatedCache.set(branches, result);
   return result ?? undefined;
 }
 
-function literalOf(schema: JsonSchema | undefined): unknown {
-  if (!schema) return undefined;
-  if (schema.const !== undefined) return schema.const;
-  if (schema.enum && schema.enum.length === 1) return schema.enum[0];
-  return undefined;
-}
-
 function checkNumber(schema: JsonSchema, value: number | bigint, path: (string | number)[], issues: Issue[]): void {
-  if (typeof value === 'bigint' || (hasType(schema, 'integer') && !Number.isSafeInteger(value) && Number.isFinite(value))) {
+  if (typeof value === 'bigint' || (hasType(schema, 'integer') && Number.isInteger(value) && !Number.isSafeInteger(value))) {
     if (schema.type !== undefined) {
       issues.push(error('invalid-value', path.slice(), `${nameOf(path)} is ${String(value)}, beyond 2^53: it cannot be represented exactly`));
+      return;
     }
+    // Without a type the value is judged as it is: the number keywords compare it exactly.
+    if (typeof value === 'bigint') runAssertions((schema as CompiledNode).assertions.number, value, schema, path, issues, true);
     return;
   }
   if (!Number.isFinite(value)) {

@@ -1,8 +1,9 @@
 import { sameData } from '../core/canonical-json.js';
 import { isMap, truncate } from '../core/data.js';
 import type { Path } from '../core/diagnostics.js';
-import { hasType, isSchemaObject, type JsonSchema, type JsonType } from '../core/json-schema.js';
+import { isSchemaObject, type JsonSchema, type JsonType } from '../core/json-schema.js';
 import { comparePlatformVersions, parseLifecycleVersion } from './platform-version.js';
+import { discriminatorKey, literalOf, tellsApart } from './unions.js';
 
 /**
  * How much a difference between two versions of a schema matters to the renderings written
@@ -314,30 +315,6 @@ export function unionOf(node: JsonSchema): { keyword: 'anyOf' | 'oneOf'; branche
   return undefined;
 }
 
-function literalOf(schema: JsonSchema | undefined): unknown {
-  if (!schema) return undefined;
-  if (schema.const !== undefined) return schema.const;
-  if (Array.isArray(schema.enum) && schema.enum.length === 1) return schema.enum[0];
-  return undefined;
-}
-
-/** True when every branch is a map requiring `key` with a literal value no other branch has. */
-function tellsApart(branches: readonly JsonSchema[], key: string): boolean {
-  const seen: unknown[] = [];
-  return branches.every((b) => {
-    const value = isMap(b.properties) && hasType(b, 'object') ? literalOf(b.properties[key]) : undefined;
-    if (value === undefined || seen.some((s) => sameData(s, value)) || !(b.required ?? []).includes(key)) return false;
-    seen.push(value);
-    return true;
-  });
-}
-
-/** The property whose required literal tells the branches of a union apart, as the engine reads a union; undefined when there is none. */
-function discriminatorOf(branches: readonly JsonSchema[]): string | undefined {
-  if (branches.length < 2) return undefined;
-  return Object.keys(branches[0]?.properties ?? {}).find((key) => tellsApart(branches, key));
-}
-
 /**
  * Pairs the branches of two unions: by their discriminating literal when both versions
  * discriminate on the same property (DESIGN §11), else equal branches first, then branches of
@@ -348,7 +325,7 @@ export function pairBranches(
   after: readonly JsonSchema[],
 ): { pairs: [number, number][]; name: (i: number, side: 'old' | 'new') => string } {
   // One side may have a single branch: it still carries the literal the other side discriminates on.
-  const key = discriminatorOf(before) ?? discriminatorOf(after);
+  const key = discriminatorKey(before) ?? discriminatorKey(after);
   if (key !== undefined && tellsApart(before, key) && tellsApart(after, key)) {
     const pairs: [number, number][] = [];
     after.forEach((branch, j) => {

@@ -67,20 +67,43 @@ export interface AssertionReport {
   matches(pattern: string, value: string): boolean;
 }
 
-/** An assertion on values of one kind: returns false (after reporting) when the value fails. */
-export type Assertion =
-  | { readonly on: 'string'; check(value: string, bound: never, report: AssertionReport): boolean }
-  | { readonly on: 'number'; check(value: number, bound: never, report: AssertionReport): boolean }
-  | { readonly on: 'array'; check(value: readonly unknown[], bound: never, report: AssertionReport): boolean }
-  | { readonly on: 'object'; check(value: Readonly<Record<string, unknown>>, bound: never, report: AssertionReport): boolean };
+/** The kinds of value an assertion can judge (an integer is a number). */
+export type AssertedKind = 'string' | 'number' | 'array' | 'object';
 
-/** The kinds of value an assertion can judge. */
-export type AssertedKind = Assertion['on'];
+/** The value an assertion of each kind judges. */
+type Judged<K extends AssertedKind> = K extends 'string'
+  ? string
+  : K extends 'number'
+    ? number | bigint
+    : K extends 'array'
+      ? readonly unknown[]
+      : Readonly<Record<string, unknown>>;
+
+/** An assertion on values of the kind its keyword applies to: returns false (after reporting) when the value fails. */
+export interface Assertion {
+  check(value: never, bound: never, report: AssertionReport): boolean;
+}
+
+/** The property types a CapabilityDefinition declares (`spec.rendering`). */
+export type DefinitionType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
 
 /** One keyword kurel supports, with everything each operation on schemas needs to know of it. */
 export interface KeywordDefinition {
   readonly name: string;
   readonly role: KeywordRole;
+  /**
+   * The kind of value the keyword judges, whether or not the schema writes `type` (JSON Schema
+   * 2020-12): other values pass it. Undefined for a keyword that judges every value (`enum`,
+   * `const`, `type`, the unions) or none (annotations, lifecycles).
+   */
+  readonly appliesTo?: AssertedKind;
+  /**
+   * The property types on which a CapabilityDefinition may write the keyword; undefined: any
+   * property whose declaration admits it (the declaration schema says which keywords exist).
+   */
+  readonly definitions?: readonly DefinitionType[];
+  /** True when `kurel crd` copies the keyword into a CustomResourceDefinition's structural schema. */
+  readonly crd?: boolean;
   readonly subschemas?: Subschemas;
   /** For an assertion: how a value is judged. */
   readonly assertion?: Assertion;
@@ -92,15 +115,14 @@ export interface KeywordDefinition {
   readonly compare: ComparisonRule;
 }
 
-function assertion<K extends AssertedKind, B>(
-  on: K,
-  check: (
-    value: K extends 'string' ? string : K extends 'number' ? number : K extends 'array' ? readonly unknown[] : Readonly<Record<string, unknown>>,
-    bound: B,
-    report: AssertionReport,
-  ) => boolean,
-): Assertion {
-  return { on, check } as unknown as Assertion;
+/** An assertion with the kind of value it judges. */
+interface Judge {
+  readonly appliesTo: AssertedKind;
+  readonly assertion: Assertion;
+}
+
+function assertion<K extends AssertedKind, B>(on: K, check: (value: Judged<K>, bound: B, report: AssertionReport) => boolean): Judge {
+  return { appliesTo: on, assertion: { check } as unknown as Assertion };
 }
 
 // Lengths count code points, as JSON Schema does; counted without building an array.
@@ -119,7 +141,36 @@ function codePointLength(value: string): number {
   return length;
 }
 
-const numberBound = (holds: (value: number, bound: number) => boolean, words: string) =>
+// An integer beyond 2^53 arrives as a bigint (where the schema writes no type): compared exactly.
+function compareToBound(value: number | bigint, bound: number): number {
+  if (typeof value === 'number') return Math.sign(value - bound);
+  // A fractional bound lies strictly between two integers.
+  if (!Number.isInteger(bound)) return value <= BigInt(Math.floor(bound)) ? -1 : 1;
+  const exact = BigInt(bound);
+  if (value === exact) return 0;
+  return value < exact ? -1 : 1;
+}
+
+// Decided on the numbers as written in decimal (0.0075 is a multiple of 0.0001), which binary
+// division gets wrong; integers beyond 2^53 (bigints) exactly.
+function isMultipleOf(value: number | bigint, divisor: number): boolean {
+  if (typeof value === 'number' && Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0;
+  const v = decimalOf(value);
+  const d = decimalOf(divisor);
+  const exponent = Math.min(v.exponent, d.exponent);
+  const scaled = (n: { digits: bigint; exponent: number }) => n.digits * 10n ** BigInt(n.exponent - exponent);
+  return scaled(v) % scaled(d) === 0n;
+}
+
+/** A finite number as `digits × 10^exponent`, from its shortest decimal form. */
+function decimalOf(value: number | bigint): { digits: bigint; exponent: number } {
+  if (typeof value === 'bigint') return { digits: value, exponent: 0 };
+  const [mantissa = '0', power = '0'] = String(value).toLowerCase().split('e');
+  const [whole = '0', fraction = ''] = mantissa.split('.');
+  return { digits: BigInt(whole + fraction), exponent: Number(power) - fraction.length };
+}
+
+const numberBound = (holds: (value: number | bigint, bound: number) => boolean, words: string) =>
   assertion<'number', number>('number', (value, bound, report) => {
     if (holds(value, bound)) return true;
     report.fail(`${report.name} must be ${words} ${bound}, found ${value}`);
@@ -142,15 +193,6 @@ const annotation = (name: string, types: TypeUse = 'comment', publish: Publicati
   types,
   compare,
 });
-
-/** The value an assertion of each kind judges. */
-type Judged<K extends AssertedKind> = K extends 'string'
-  ? string
-  : K extends 'number'
-    ? number
-    : K extends 'array'
-      ? readonly unknown[]
-      : Readonly<Record<string, unknown>>;
 
 // "must have at least 2 items", "must be at least 3 characters long": a lower bound on a count.
 const minimumCount = <K extends AssertedKind>(
@@ -175,14 +217,37 @@ const maximumCount = <K extends AssertedKind>(on: K, count: (value: Judged<K>) =
     return false;
   });
 
-const check = (name: string, judge: Assertion, compare: ComparisonRule, publish: Publication = 'keep'): KeywordDefinition => ({
+const check = (
+  name: string,
+  judge: Judge,
+  compare: ComparisonRule,
+  publish: Publication = 'keep',
+  definitions?: readonly DefinitionType[],
+): KeywordDefinition => ({
   name,
+  ...(definitions ? { definitions } : {}),
   role: 'assertion',
   publish,
   types: 'none',
-  assertion: judge,
+  appliesTo: judge.appliesTo,
+  assertion: judge.assertion,
   compare,
 });
+
+/** An entry with the kind of value it judges and the definition property types that may write it. */
+const typed = (entry: KeywordDefinition, appliesTo: AssertedKind | undefined, definitions?: readonly DefinitionType[]): KeywordDefinition => ({
+  ...entry,
+  ...(appliesTo ? { appliesTo } : {}),
+  ...(definitions ? { definitions } : {}),
+});
+
+/** An entry a CustomResourceDefinition's structural schema keeps: Kubernetes reads the keyword as kurel does. */
+const inCrd = (entry: KeywordDefinition): KeywordDefinition => ({ ...entry, crd: true });
+
+const STRING: readonly DefinitionType[] = ['string'];
+const NUMBERS: readonly DefinitionType[] = ['integer', 'number'];
+const ARRAY: readonly DefinitionType[] = ['array'];
+const OBJECT: readonly DefinitionType[] = ['object'];
 
 // Folded into the published description by the publisher ("introduced in Kubernetes 1.29"),
 // so tools that do not know the keyword still show it; narrowing removes or marks what it gates.
@@ -206,70 +271,87 @@ const { wordsOnly } = compare;
  */
 export const KEYWORDS: readonly KeywordDefinition[] = [
   structure('type', 'shape', compare.types),
-  structure('properties', 'shape', compare.properties, 'map', 'rewrite'),
-  structure('required', 'shape', compare.requiredKeys, undefined, 'rewrite'),
-  structure('additionalProperties', 'shape', compare.undeclared, 'one-or-boolean'),
-  structure('propertyNames', 'none', compare.subschema, 'one'),
-  structure('dependentRequired', 'none', compare.dependencies, undefined, 'rewrite'),
-  structure('items', 'shape', compare.subschema, 'one'),
-  structure('enum', 'shape', compare.choices),
+  typed(structure('properties', 'shape', compare.properties, 'map', 'rewrite'), 'object', OBJECT),
+  typed(structure('required', 'shape', compare.requiredKeys, undefined, 'rewrite'), 'object'),
+  typed(structure('additionalProperties', 'shape', compare.undeclared, 'one-or-boolean'), 'object', OBJECT),
+  typed(structure('propertyNames', 'none', compare.subschema, 'one'), 'object'),
+  typed(structure('dependentRequired', 'none', compare.dependencies, undefined, 'rewrite'), 'object'),
+  typed(structure('items', 'shape', compare.subschema, 'one'), 'array', ARRAY),
+  typed(structure('enum', 'shape', compare.choices), undefined, ['string', 'integer', 'number', 'boolean']),
   structure('const', 'shape', compare.literal),
   structure('anyOf', 'shape', compare.union, 'list'),
   structure('oneOf', 'shape', compare.union, 'list', 'rewrite'),
   structure('allOf', 'shape', compare.everyPart, 'list'),
   structure('default', 'comment', compare.meaning),
-  check(
-    'minLength',
-    minimumCount('string', codePointLength, 'be', 'characters long', (name) => `${name} must not be empty`),
-    compare.lowerBound,
+  inCrd(
+    check(
+      'minLength',
+      minimumCount('string', codePointLength, 'be', 'characters long', (name) => `${name} must not be empty`),
+      compare.lowerBound,
+      'keep',
+      STRING,
+    ),
   ),
-  check('maxLength', maximumCount('string', codePointLength, 'be', 'characters long'), compare.upperBound),
-  check(
-    'pattern',
-    assertion<'string', string>('string', (value, pattern, report) => {
-      if (report.matches(pattern, value)) return true;
-      report.fail(`${report.name} must be ${report.expected ?? `a string matching ${pattern}`}, found ${describeValue(value)}`);
-      return false;
-    }),
-    compare.opaqueConstraint,
-    'rewrite',
+  inCrd(check('maxLength', maximumCount('string', codePointLength, 'be', 'characters long'), compare.upperBound, 'keep', STRING)),
+  inCrd(
+    check(
+      'pattern',
+      assertion<'string', string>('string', (value, pattern, report) => {
+        if (report.matches(pattern, value)) return true;
+        report.fail(`${report.name} must be ${report.expected ?? `a string matching ${pattern}`}, found ${describeValue(value)}`);
+        return false;
+      }),
+      compare.opaqueConstraint,
+      'rewrite',
+      STRING,
+    ),
   ),
-  check(
-    'minimum',
-    numberBound((v, b) => v >= b, 'at least'),
-    compare.lowerBound,
-    'rewrite',
+  inCrd(
+    check(
+      'minimum',
+      numberBound((v, b) => compareToBound(v, b) >= 0, 'at least'),
+      compare.lowerBound,
+      'rewrite',
+      NUMBERS,
+    ),
   ),
-  check(
-    'maximum',
-    numberBound((v, b) => v <= b, 'at most'),
-    compare.upperBound,
-    'rewrite',
+  inCrd(
+    check(
+      'maximum',
+      numberBound((v, b) => compareToBound(v, b) <= 0, 'at most'),
+      compare.upperBound,
+      'rewrite',
+      NUMBERS,
+    ),
   ),
   check(
     'exclusiveMinimum',
-    numberBound((v, b) => v > b, 'greater than'),
+    numberBound((v, b) => compareToBound(v, b) > 0, 'greater than'),
     compare.lowerBound,
   ),
   check(
     'exclusiveMaximum',
-    numberBound((v, b) => v < b, 'less than'),
+    numberBound((v, b) => compareToBound(v, b) < 0, 'less than'),
     compare.upperBound,
   ),
-  check(
-    'multipleOf',
-    numberBound((v, b) => Number.isInteger(v / b), 'a multiple of'),
-    compare.divisor,
+  check('multipleOf', numberBound(isMultipleOf, 'a multiple of'), compare.divisor),
+  inCrd(
+    check(
+      'minItems',
+      minimumCount('array', (list) => list.length, 'have', 'items'),
+      compare.lowerBound,
+      'keep',
+      ARRAY,
+    ),
   ),
-  check(
-    'minItems',
-    minimumCount('array', (list) => list.length, 'have', 'items'),
-    compare.lowerBound,
-  ),
-  check(
-    'maxItems',
-    maximumCount('array', (list) => list.length, 'have', 'items'),
-    compare.upperBound,
+  inCrd(
+    check(
+      'maxItems',
+      maximumCount('array', (list) => list.length, 'have', 'items'),
+      compare.upperBound,
+      'keep',
+      ARRAY,
+    ),
   ),
   check(
     'uniqueItems',
@@ -314,11 +396,15 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   lifecycle('deprecatedIn', { part: 'bound', bound: 'deprecated', phrase: 'deprecated in', isWindowEdge: false }, compare.lifecycleBound('deprecated')),
   lifecycle('removedIn', { part: 'bound', bound: 'removed', phrase: 'removed in', isWindowEdge: true }, compare.lifecycleBound('removed')),
   lifecycle('deprecationNote', { part: 'note' }, wordsOnly),
-  lifecycle(
-    'enumLifecycle',
-    { part: 'per-value' },
-    // Read when a comparison runs: the bounds are the entries above.
-    compare.perValueLifecycle(() => ({ bounds: new Map(LIFECYCLE_BOUNDS.map((k) => [k.name, k.lifecycle.bound])), note: LIFECYCLE_NOTE })),
+  typed(
+    lifecycle(
+      'enumLifecycle',
+      { part: 'per-value' },
+      // Read when a comparison runs: the bounds are the entries above.
+      compare.perValueLifecycle(() => ({ bounds: new Map(LIFECYCLE_BOUNDS.map((k) => [k.name, k.lifecycle.bound])), note: LIFECYCLE_NOTE })),
+    ),
+    undefined,
+    STRING,
   ),
   // DESIGN §8.5: the property is the previous version's <old> under a new name. Pairs properties
   // for migrate and compat; never changes a verdict.

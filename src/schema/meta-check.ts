@@ -1,9 +1,9 @@
 import { createRequire } from 'node:module';
 import type { JsonSchema } from '../core/json-schema.js';
-import { isSchemaObject } from '../core/json-schema.js';
-import { ENUM_LIFECYCLE, KEYWORD_TABLE, subschemasOf } from './keywords.js';
+import { ENUM_LIFECYCLE, KEYWORD_TABLE } from './keywords.js';
 import { checkLifecycleDeclaration, type EnclosingLifecycle } from './lifecycle.js';
 import { checkPattern } from './pattern.js';
+import { walkSchema } from './walk.js';
 
 type MetaValidator = (schema: unknown) => string | undefined;
 let metaValidator: MetaValidator | undefined;
@@ -23,67 +23,59 @@ interface AjvLike {
  * (DESIGN §8.4).
  */
 export function findSchemaProblem(schema: unknown): string | undefined {
-  return (
-    metaCheck(schema) ??
-    unsupportedKeyword(schema as JsonSchema, '') ??
-    invalidPattern(schema as JsonSchema, '') ??
-    invalidLifecycle(schema as JsonSchema, '', 'root', false, undefined)
-  );
+  return metaCheck(schema) ?? unsupportedKeyword(schema as JsonSchema) ?? invalidPattern(schema as JsonSchema) ?? invalidLifecycle(schema as JsonSchema);
 }
 
 /** Where a schema node sits: lifecycles bound the rendering itself and its properties, nothing else. */
 type Place = 'root' | 'property' | 'other';
+
+/** What the lifecycle rules need to know of a node's place. */
+interface LifecyclePlace {
+  place: Place;
+  isRequired: boolean;
+  enclosing: EnclosingLifecycle | undefined;
+}
 
 /**
  * The first lifecycle that breaks the load-time rules, with its location: the same rules as a
  * definition's, and lifecycle bounds only where the engine reads them (the rendering and its
  * properties; `enumLifecycle` wherever there is an enum).
  */
-function invalidLifecycle(schema: JsonSchema, at: string, place: Place, isRequired: boolean, enclosing: EnclosingLifecycle | undefined): string | undefined {
-  if (!isSchemaObject(schema)) return undefined;
-  const label = at || 'the rendering';
-  if (place === 'other') {
-    const misplaced = Object.keys(schema).find((key) => KEYWORD_TABLE.get(key)?.role === 'lifecycle' && key !== ENUM_LIFECYCLE);
-    if (misplaced) return `keyword "${misplaced}" at ${at || '/'} has no effect there: lifecycles apply to the rendering and to its properties`;
-  }
-  const checked = checkLifecycleDeclaration(schema, label, {
-    enclosing,
-    isRequired,
-    type: typeof schema.type === 'string' ? schema.type : undefined,
-    enumValues: Array.isArray(schema.enum) ? schema.enum : undefined,
-    defaultValue: schema.default,
-  });
-  const first = checked.issues[0];
-  if (first) return `${first.message} (at ${at}/${first.path.join('/')})`;
-  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-  for (const sub of subschemasOf(schema)) {
-    const where = `${at}/${sub.keyword}${sub.key === undefined ? '' : `/${sub.key}`}`;
-    const isProperty = sub.keyword === 'properties' && typeof sub.key === 'string';
+function invalidLifecycle(schema: JsonSchema): string | undefined {
+  const root: LifecyclePlace = { place: 'root', isRequired: false, enclosing: undefined };
+  return walkSchema<LifecyclePlace, string>(schema, root, (node, at, { place, isRequired, enclosing }) => {
+    const label = at || 'the rendering';
+    if (place === 'other') {
+      const misplaced = Object.keys(node).find((key) => KEYWORD_TABLE.get(key)?.role === 'lifecycle' && key !== ENUM_LIFECYCLE);
+      if (misplaced) return { found: `keyword "${misplaced}" at ${at || '/'} has no effect there: lifecycles apply to the rendering and to its properties` };
+    }
+    const checked = checkLifecycleDeclaration(node, label, {
+      enclosing,
+      isRequired,
+      type: typeof node.type === 'string' ? node.type : undefined,
+      enumValues: Array.isArray(node.enum) ? node.enum : undefined,
+      defaultValue: node.default,
+    });
+    const first = checked.issues[0];
+    if (first) return { found: `${first.message} (at ${at}/${first.path.join('/')})` };
+    const required = new Set(Array.isArray(node.required) ? node.required : []);
     // Nested properties, those of union branches included, lie inside this node's window.
-    const found = invalidLifecycle(
-      sub.schema,
-      where,
-      isProperty ? 'property' : 'other',
-      isProperty && required.has(sub.key as string),
-      checked.enclosingChildren,
-    );
-    if (found) return found;
-  }
-  return undefined;
+    return {
+      children: (sub) => {
+        const isProperty = sub.keyword === 'properties' && typeof sub.key === 'string';
+        return { place: isProperty ? 'property' : 'other', isRequired: isProperty && required.has(sub.key as string), enclosing: checked.enclosingChildren };
+      },
+    };
+  });
 }
 
 /** The first `pattern` that is not valid RE2 and ECMAScript (`u`) syntax (DESIGN §7.1), with its location. */
-function invalidPattern(schema: JsonSchema, at: string): string | undefined {
-  if (typeof schema !== 'object' || schema === null) return undefined;
-  if (typeof schema.pattern === 'string') {
-    const verdict = checkPattern(schema.pattern);
-    if (!verdict.ok) return `pattern ${JSON.stringify(schema.pattern)} at ${at || '/'} ${verdict.reason}`;
-  }
-  for (const sub of subschemasOf(schema)) {
-    const found = invalidPattern(sub.schema, `${at}/${sub.keyword}${sub.key === undefined ? '' : `/${sub.key}`}`);
-    if (found) return found;
-  }
-  return undefined;
+function invalidPattern(schema: JsonSchema): string | undefined {
+  return walkSchema<undefined, string>(schema, undefined, (node, at) => {
+    if (typeof node.pattern !== 'string') return undefined;
+    const verdict = checkPattern(node.pattern);
+    return verdict.ok ? undefined : { found: `pattern ${JSON.stringify(node.pattern)} at ${at || '/'} ${verdict.reason}` };
+  });
 }
 
 function metaCheck(schema: unknown): string | undefined {
@@ -108,14 +100,9 @@ function metaCheck(schema: unknown): string | undefined {
 }
 
 /** The first keyword kurel's engine would not evaluate, with its location. */
-function unsupportedKeyword(schema: JsonSchema, at: string): string | undefined {
-  if (typeof schema !== 'object' || schema === null) return undefined;
-  for (const key of Object.keys(schema)) {
-    if (!KEYWORD_TABLE.has(key)) return `keyword "${key}" at ${at || '/'} is not supported by kurel's validator`;
-  }
-  for (const sub of subschemasOf(schema)) {
-    const found = unsupportedKeyword(sub.schema, `${at}/${sub.keyword}${sub.key === undefined ? '' : `/${sub.key}`}`);
-    if (found) return found;
-  }
-  return undefined;
+function unsupportedKeyword(schema: JsonSchema): string | undefined {
+  return walkSchema<undefined, string>(schema, undefined, (node, at) => {
+    const key = Object.keys(node).find((k) => !KEYWORD_TABLE.has(k));
+    return key === undefined ? undefined : { found: `keyword "${key}" at ${at || '/'} is not supported by kurel's validator` };
+  });
 }

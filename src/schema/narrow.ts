@@ -1,8 +1,9 @@
 import { setOwn } from '../core/data.js';
 import { isSchemaObject, type JsonSchema } from '../core/json-schema.js';
-import { ENUM_LIFECYCLE, KEYWORD_TABLE } from './keywords.js';
+import { ENUM_LIFECYCLE } from './keywords.js';
 import { isUnavailable, judgeLifecycle, readEnumLifecycles, readLifecycle } from './lifecycle.js';
 import { isEmptyPlatform, type Platform } from './platform-version.js';
+import { mapSubschemas } from './walk.js';
 
 /**
  * A schema of the engine's subset narrowed to a platform (DESIGN §8.4): properties and enum
@@ -17,18 +18,14 @@ export function narrowSchema(schema: JsonSchema, platform: Platform | undefined)
 }
 
 function narrowNode(schema: JsonSchema, platform: Platform): JsonSchema {
+  // The boolean schemas `true` and `false` have nothing to narrow.
+  if (typeof schema === 'boolean') return schema;
   const out: JsonSchema = {};
   for (const key of Object.keys(schema)) {
     const value = schema[key];
-    const shape = KEYWORD_TABLE.get(key)?.subschemas;
     if (key === 'properties' && isSchemaObject(value)) continue;
-    if (shape === 'list' && Array.isArray(value)) out[key] = (value as JsonSchema[]).map((sub) => narrowNode(sub, platform));
-    else if (shape === 'map' && isSchemaObject(value)) {
-      const map: Record<string, JsonSchema> = {};
-      for (const [name, sub] of Object.entries(value as Record<string, JsonSchema>)) setOwn(map, name, narrowNode(sub, platform));
-      out[key] = map;
-    } else if ((shape === 'one' || shape === 'one-or-boolean') && isSchemaObject(value)) out[key] = narrowNode(value, platform);
-    else setOwn(out, key, value);
+    const narrowed = mapSubschemas(key, value, (sub) => narrowNode(sub as JsonSchema, platform));
+    setOwn(out, key, narrowed === undefined ? value : narrowed);
   }
   if (isSchemaObject(schema.properties)) narrowProperties(schema, out, platform);
   narrowEnum(schema, out, platform);

@@ -1,8 +1,9 @@
 import { setOwn } from '../core/data.js';
-import { hasType, isSchemaObject, type JsonSchema } from '../core/json-schema.js';
+import { hasType, isSchemaObject, type JsonSchema, type JsonType } from '../core/json-schema.js';
 import { KEYWORD_TABLE } from './keywords.js';
 import { describeLifecycle, readEnumLifecycles, readLifecycle } from './lifecycle.js';
 import { publishPattern } from './pattern.js';
+import { mapSubschemas } from './walk.js';
 
 /** The meta-schema URI of JSON Schema draft 2020-12, the dialect kurel publishes. */
 export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
@@ -14,28 +15,18 @@ const NOT_NULL: JsonSchema = { not: { type: 'null' } };
  * Translates a schema of the engine's subset (what handlers and definitions declare) into
  * standard JSON Schema 2020-12 that judges every value as `checkSchema` does: `null` for an
  * optional property is accepted (it means absent), `null` for a required one is refused,
- * `dependentRequired` ignores `null`, `oneOf` means "some branch matches", integers must be
- * exact (within 2^53), and kurel's own `x-*` keywords are dropped (`x-expected` joins the
- * description). Lifecycle keywords (DESIGN §8.4) are said in the description ("introduced in
- * Kubernetes 1.29"); narrow a schema to a platform first (`narrowSchema`) to leave out what it
- * lacks. Returns a new schema; never mutates its input.
+ * `dependentRequired` ignores `null`, integers must be exact (within 2^53), and kurel's own
+ * `x-*` keywords are dropped (`x-expected` joins the description). Lifecycle keywords are said
+ * in the description ("introduced in Kubernetes 1.29"); narrow a schema to a platform first
+ * (`narrowSchema`) to leave out what it lacks. Returns a new schema; never mutates its input.
  */
 export function publishSchema(schema: JsonSchema): JsonSchema {
-  const isUnion = schema.anyOf !== undefined || schema.oneOf !== undefined;
   const out: JsonSchema = {};
   for (const [key, value] of Object.entries(schema)) {
     const keyword = KEYWORD_TABLE.get(key);
     if (keyword?.publish === 'omit' || keyword?.role === 'lifecycle' || key === 'required' || key === 'dependentRequired') continue;
-    // The engine evaluates nothing but allOf and the union of a schema holding anyOf/oneOf, so
-    // the published form keeps nothing else beside a union but what only describes.
-    if (isUnion && keyword?.role !== 'annotation' && key !== 'allOf' && key !== 'anyOf' && key !== 'oneOf') continue;
     if (key === 'properties') out.properties = publishProperties(schema, value as Record<string, JsonSchema>);
-    else if (key === 'oneOf') {
-      // The engine takes the first branch that matches; with anyOf present it ignores oneOf.
-      if (schema.anyOf === undefined) out.anyOf = (value as JsonSchema[]).map(publishSchema);
-    } else if (keyword?.subschemas === 'list') out[key] = (value as JsonSchema[]).map(publishSchema);
-    else if (keyword?.subschemas === 'one' || keyword?.subschemas === 'one-or-boolean') out[key] = isSchemaObject(value) ? publishSchema(value) : value;
-    else if (keyword?.subschemas === 'map') out[key] = mapValues(value as Record<string, JsonSchema>, publishSchema);
+    else if (keyword?.subschemas !== undefined) out[key] = mapSubschemas(key, value, publishSubschema) ?? value;
     else if (key === 'pattern' && typeof value === 'string') out.pattern = publishPattern(value);
     else setOwn(out, key, structuredClone(value));
   }
@@ -43,7 +34,6 @@ export function publishSchema(schema: JsonSchema): JsonSchema {
   // What a pattern means is worth keeping for the people reading the schema in an editor.
   if (typeof expected === 'string') out.description = out.description ? `${out.description}; expected ${expected}` : `expected ${expected}`;
   for (const phrase of lifecyclePhrases(schema)) out.description = out.description ? `${out.description}; ${phrase}` : phrase;
-  if (isUnion) return ordered(out);
   if (schema.required !== undefined) out.required = [...schema.required];
   const extra: JsonSchema[] = [];
   const declared = schema.properties ?? {};
@@ -58,6 +48,11 @@ export function publishSchema(schema: JsonSchema): JsonSchema {
   return ordered(out);
 }
 
+/** A subschema, published: the boolean schemas `true` and `false` mean the same in the standard. */
+function publishSubschema(schema: JsonSchema | boolean): JsonSchema | boolean {
+  return typeof schema === 'boolean' ? schema : publishSchema(schema);
+}
+
 /** The lifecycle of a node and of its enum values, in words: `introduced in Kubernetes 1.29`, `value "A": removed in Kubernetes 1.33`. */
 function lifecyclePhrases(schema: JsonSchema): string[] {
   const phrases: string[] = [];
@@ -67,41 +62,51 @@ function lifecyclePhrases(schema: JsonSchema): string[] {
   return phrases;
 }
 
-/** True when the schema accepts `null` (as far as its own keywords tell). */
-function admitsNull(schema: JsonSchema): boolean {
+/**
+ * True when the (published) schema accepts `null`. Exact: of the keywords the engine knows,
+ * only these can refuse `null`; the others judge only strings, numbers, lists or maps.
+ */
+function admitsNull(schema: JsonSchema | boolean): boolean {
+  if (typeof schema === 'boolean') return schema;
+  if (schema.type !== undefined && !hasType(schema, 'null')) return false;
+  if (schema.const !== undefined && schema.const !== null) return false;
+  if (schema.enum !== undefined && !schema.enum.includes(null)) return false;
+  if (isSchemaObject(schema.not) && schema.not.type === 'null') return false;
   if (schema.allOf?.some((part) => !admitsNull(part))) return false;
-  if (schema.anyOf) return schema.anyOf.some(admitsNull);
-  if (schema.not && isSchemaObject(schema.not) && schema.not.type === 'null') return false;
-  if (schema.type !== undefined) return hasType(schema, 'null');
-  if (schema.const !== undefined) return schema.const === null;
-  if (schema.enum !== undefined) return schema.enum.includes(null);
+  if (schema.anyOf && !schema.anyOf.some(admitsNull)) return false;
+  if (schema.oneOf && schema.oneOf.filter(admitsNull).length !== 1) return false;
   return true;
 }
 
 /** The schema, also accepting `null` (an optional property: null means absent). */
-function orNull(schema: JsonSchema): JsonSchema {
+function orNull(schema: JsonSchema | boolean): JsonSchema | boolean {
   if (admitsNull(schema)) return schema;
-  const simple = ['anyOf', 'allOf', 'oneOf', 'not', '$ref', 'if'].every((k) => schema[k] === undefined);
-  if (simple && schema.type !== undefined) {
-    const types = Array.isArray(schema.type) ? schema.type : [schema.type];
-    const { const: literal, ...rest } = schema;
-    const choices = literal !== undefined ? [literal] : schema.enum;
-    return { ...rest, type: [...types, 'null'], ...(choices !== undefined ? { enum: [...choices, null] } : {}) };
+  if (schema === false) return { type: 'null' };
+  const object = schema as JsonSchema;
+  const simple = ['anyOf', 'allOf', 'oneOf', 'not', '$ref', 'if'].every((k) => object[k] === undefined);
+  if (simple && object.type !== undefined) {
+    const types = Array.isArray(object.type) ? object.type : [object.type];
+    const { const: literal, ...rest } = object;
+    const choices = literal !== undefined ? [literal] : object.enum;
+    const withNull: JsonType[] = types.includes('null') ? types : [...types, 'null'];
+    return { ...rest, type: withNull, ...(choices !== undefined ? { enum: [...choices, null] } : {}) };
   }
-  const { description, ...rest } = schema;
+  const { description, ...rest } = object;
   return { ...(description !== undefined ? { description } : {}), anyOf: [rest, { type: 'null' }] };
 }
 
 /** The schema, refusing `null` (a required property: null means missing). */
-function notNull(schema: JsonSchema): JsonSchema {
+function notNull(schema: JsonSchema | boolean): JsonSchema | boolean {
   if (!admitsNull(schema)) return schema;
-  if (schema.not === undefined) return { ...schema, not: { type: 'null' } };
-  return { ...schema, allOf: [...(schema.allOf ?? []), NOT_NULL] };
+  if (schema === true) return NOT_NULL;
+  const object = schema as JsonSchema;
+  if (object.not === undefined) return { ...object, not: { type: 'null' } };
+  return { ...object, allOf: [...(object.allOf ?? []), NOT_NULL] };
 }
 
 function publishProperties(parent: JsonSchema, properties: Record<string, JsonSchema>): Record<string, JsonSchema> {
   const required = new Set(parent.required ?? []);
-  return mapValues(properties, (sub, key) => (required.has(key) ? notNull(publishSchema(sub)) : orNull(publishSchema(sub))));
+  return mapValues(properties, (sub, key) => (required.has(key) ? notNull(publishSubschema(sub)) : orNull(publishSubschema(sub))));
 }
 
 /**
@@ -153,8 +158,8 @@ function boundIntegers(schema: JsonSchema): void {
   schema.maximum = Math.min(schema.maximum ?? MAX_SAFE, MAX_SAFE);
 }
 
-function mapValues(map: Record<string, JsonSchema>, f: (schema: JsonSchema, key: string) => JsonSchema): Record<string, JsonSchema> {
-  const out: Record<string, JsonSchema> = {};
+function mapValues(map: Record<string, JsonSchema>, f: (schema: JsonSchema, key: string) => JsonSchema | boolean): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema | boolean> = {};
   for (const [key, sub] of Object.entries(map)) setOwn(out, key, f(sub, key));
-  return out;
+  return out as Record<string, JsonSchema>;
 }
