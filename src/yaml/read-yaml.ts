@@ -3,6 +3,7 @@ import type { Diagnostic, Issue, Part, Path } from '../core/diagnostics.js';
 import { decodeText } from './decode.js';
 import { hasLongLine, readFast } from './fast-read.js';
 import { isYamlFaithfulJson } from './json-fidelity.js';
+import { ScannedDocument, UNSURE } from './locate-by-scan.js';
 import { parseYamlStream, type SourceDocument, type SourceText, type Span, type YamlDocument } from './source.js';
 import { SUPPRESSION_KEYWORD } from './suppression-comments.js';
 
@@ -111,6 +112,8 @@ class FastDocument implements YamlDocument {
   readonly diagnostics: readonly Diagnostic[] = [];
   readonly isEmpty = false;
   private full: SourceDocument | undefined;
+  // Positions found by a scan of the text (docs/performance.md); null when the scan was not sure of it.
+  private scan: ScannedDocument | null | undefined;
 
   constructor(
     readonly file: string,
@@ -119,7 +122,7 @@ class FastDocument implements YamlDocument {
   ) {}
 
   get source(): SourceText {
-    return this.positioned().source;
+    return this.full?.source ?? this.scanned()?.source ?? this.positioned().source;
   }
 
   get start(): number {
@@ -127,15 +130,25 @@ class FastDocument implements YamlDocument {
   }
 
   toDiagnostic(issue: Issue): Diagnostic {
-    return this.positioned().toDiagnostic(issue);
+    return this.scanned()?.toDiagnostic(issue) ?? this.positioned().toDiagnostic(issue);
   }
 
   sourceTextAt(path: Path): string | undefined {
-    return this.positioned().sourceTextAt(path);
+    const scanned = this.scanned();
+    const written = scanned ? scanned.sourceTextAt(path) : UNSURE;
+    return written === UNSURE ? this.positioned().sourceTextAt(path) : written;
   }
 
   locate(path: Path, part: Part): Span {
-    return this.positioned().locate(path, part);
+    const span = this.scanned()?.locate(path, part) ?? UNSURE;
+    return span === UNSURE ? this.positioned().locate(path, part) : span;
+  }
+
+  // The scan runs once, and only when a position is asked; once the full reader ran, it answers.
+  private scanned(): ScannedDocument | undefined {
+    if (this.full) return undefined;
+    if (this.scan === undefined) this.scan = ScannedDocument.of(this.file, this.text) ?? null;
+    return this.scan ?? undefined;
   }
 
   private positioned(): SourceDocument {
