@@ -131,8 +131,10 @@ class Scanner {
     if (this.line >= this.starts.length) return undefined;
     const indent = this.indentOf(this.line);
     const at = this.starts[this.line]! + indent;
-    if (this.keyAt(at) === undefined) return undefined;
-    const root = this.map(indent, at);
+    const c = this.text.charCodeAt(at);
+    if (this.keyAt(at) === undefined && c !== OPEN_CURLY) return undefined;
+    const root = this.nodeAt(at, -1);
+    if (!root.keys) return undefined;
     if (this.nextContent(this.line).line < this.starts.length) throw new Unsure();
     return root;
   }
@@ -221,9 +223,7 @@ class Scanner {
       const first = this.starts[next.line]! + nextIndent;
       if (nextIndent > indent || (nextIndent === indent && this.isDash(first))) {
         this.line = next.line;
-        if (this.isDash(first)) return this.seq(nextIndent, first);
-        if (this.keyAt(first) !== undefined) return this.map(nextIndent, first);
-        throw new Unsure();
+        return this.nodeAt(first, indent);
       }
     }
     this.line += 1;
@@ -255,12 +255,13 @@ class Scanner {
       pos = end;
     }
     this.endOfLine(pos);
-    node.after = this.afterLine(this.line);
-    node.reach = node.after;
+    node.reach = this.afterLine(this.line);
     this.line += 1;
     // A more indented line after a scalar would continue it: a multi-line scalar.
     const next = this.nextContent(this.line);
     if (next.line < this.starts.length && this.indentOf(next.line) > indent) throw new Unsure();
+    // Comment lines after it may join what belongs to it (its range's last offset).
+    node.after = next.comments ? undefined : node.reach;
     return node;
   }
 
@@ -290,7 +291,8 @@ class Scanner {
     if (line < this.starts.length && this.indentOf(line) > indent) throw new Unsure();
     const end = this.afterLine(lastContent);
     this.line = lastContent + 1;
-    return { kind: 'scalar', start: at, end, after: end, reach: end };
+    const after = this.nextContent(this.line).comments ? undefined : end;
+    return { kind: 'scalar', start: at, end, after, reach: end };
   }
 
   // Requires nothing but spaces and a comment from `pos` to the end of the current line.
@@ -315,9 +317,7 @@ class Scanner {
       colon = keyEnd;
       while (colon < end && this.text.charCodeAt(colon) === SPACE) colon += 1;
       if (this.text.charCodeAt(colon) !== COLON || !isBlankAfter(this.text, colon + 1, end)) return undefined;
-      const inner = this.text.slice(at + 1, close);
-      if (c === DOUBLE_QUOTE && inner.includes('\\')) throw new Unsure();
-      name = c === SINGLE_QUOTE ? inner.replaceAll("''", "'") : inner;
+      name = quotedName(this.text, at, close);
     } else {
       if (!startsPlain(this.text, at)) return undefined;
       colon = -1;
@@ -421,9 +421,7 @@ class FlowScanner {
       if (keys) {
         if (first.keys || first.items || this.text.charCodeAt(this.pos) !== COLON) throw new Unsure();
         const quoted = this.text.charCodeAt(entry);
-        const written = this.text.slice(entry, first.end);
-        if (quoted === DOUBLE_QUOTE && written.includes('\\')) throw new Unsure();
-        const name = quoted === DOUBLE_QUOTE ? written.slice(1, -1) : quoted === SINGLE_QUOTE ? written.slice(1, -1).replaceAll("''", "'") : written;
+        const name = quoted === DOUBLE_QUOTE || quoted === SINGLE_QUOTE ? quotedName(this.text, entry, first.end! - 1) : this.text.slice(entry, first.end);
         this.pos += 1;
         this.spaces();
         const next = this.text.charCodeAt(this.pos);
@@ -489,6 +487,14 @@ function plainEnd(text: string, at: number, end: number, inFlow: boolean): numbe
     last = i + 1;
   }
   return last;
+}
+
+// The name a quoted key between `open` and `close` stands for; an escape is not read here.
+function quotedName(text: string, open: number, close: number): string {
+  const inner = text.slice(open + 1, close);
+  if (text.charCodeAt(open) === SINGLE_QUOTE) return inner.replaceAll("''", "'");
+  if (inner.includes('\\')) throw new Unsure();
+  return inner;
 }
 
 // True when `at` is the end of the line or a space.
