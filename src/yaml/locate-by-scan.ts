@@ -119,6 +119,7 @@ function lineOf(starts: readonly number[], offset: number): number {
  */
 class Scanner {
   private line = 0;
+  private lastContent: { from: number; found: { line: number; comments: boolean } } | undefined;
 
   constructor(
     private readonly text: string,
@@ -347,16 +348,22 @@ class Scanner {
     return next === SPACE || next === LF || next === CR || at + 1 >= this.text.length;
   }
 
-  // The first line from `line` that is neither blank nor a comment, and whether a comment came first.
-  private nextContent(line: number): { line: number; comments: boolean } {
+  // The first line from `line` that is neither blank nor a comment, and whether a comment came
+  // first. Every collection that ends at the same line asks from the same line: the last answer
+  // is kept, so a run of comment lines is not read again once per nesting level.
+  private nextContent(from: number): { line: number; comments: boolean } {
+    if (this.lastContent?.from === from) return this.lastContent.found;
     let comments = false;
+    let line = from;
     for (; line < this.starts.length; line++) {
       const start = this.starts[line]! + this.indentOf(line);
       if (start >= this.contentEnd(line)) continue;
       if (this.text.charCodeAt(start) !== HASH) break;
       comments = true;
     }
-    return { line, comments };
+    const found = { line, comments };
+    this.lastContent = { from, found };
+    return found;
   }
 
   private indentOf(line: number): number {
