@@ -38,9 +38,10 @@ export function withoutFastPath<T>(work: () => T): T {
 /**
  * Reads text or bytes as {@link parseYamlStream} does, through the fast path of DESIGN §6.1
  * when it can: a text `readFast` reads (one clean map, inside the subset proven to read alike)
- * becomes one document holding the fast parser's data and no diagnostics, which the full
- * reader parses only if a position or a source excerpt is asked of it. Every other text goes
- * to the full reader. Never throws on bad input.
+ * becomes one document holding the fast parser's data and no diagnostics, positioned by a
+ * scan of its text when a position is asked ({@link ScannedDocument}) and parsed by the full
+ * reader only for what the scan is not sure of. Every other text goes to the full reader.
+ * Never throws on bad input.
  */
 export function readYaml(input: string | Uint8Array, file: string): YamlRead {
   if (!isFastPathOn) return parseYamlStream(input, file);
@@ -105,8 +106,8 @@ class FastRead implements YamlRead {
 
 /**
  * A document the fast path read: its data is exactly what the full reader gives, and the full
- * reader would report nothing about it, so the full reader runs once, lazily, only to position
- * diagnostics about the data or to quote its source.
+ * reader would report nothing about it. Positions and quotes of its source come from a scan of
+ * the text; the full reader runs once, lazily, only when the scan is not sure of one.
  */
 class FastDocument implements YamlDocument {
   readonly diagnostics: readonly Diagnostic[] = [];
