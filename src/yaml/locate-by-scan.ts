@@ -20,6 +20,13 @@ interface ScanNode {
   readonly items?: ScanNode[];
 }
 
+/** A key as written on its line: the name it stands for, its range and the offset of its `:`. */
+interface Key {
+  readonly name: string;
+  readonly range: readonly [number, number];
+  readonly colon: number;
+}
+
 /** What a lookup gives when the scan cannot be sure of it: the caller asks the full reader. */
 export const UNSURE = Symbol('unsure');
 
@@ -147,14 +154,14 @@ class Scanner {
     return next === SPACE || next === LF || next === CR || at + 3 >= this.text.length;
   }
 
-  // A block map whose first key is at `at` (on the current line), its keys at column `indent`.
-  private map(indent: number, at: number): ScanNode {
+  // A block map whose first key is `first` (on the current line), its keys at column `indent`.
+  private map(indent: number, first: Key): ScanNode {
+    const at = first.range[0];
     const keys = new Map<string, { key: readonly [number, number]; value: ScanNode }>();
     const node: ScanNode = { kind: 'map', start: at, end: undefined, after: undefined, reach: at, keys };
     let last: ScanNode | undefined;
-    let from = at;
+    let key: Key | undefined = first;
     for (;;) {
-      const key = this.keyAt(from);
       if (key === undefined) throw new Unsure();
       const value = this.valueAfter(key.colon + 1, indent);
       if (keys.has(key.name)) throw new Unsure();
@@ -164,9 +171,10 @@ class Scanner {
       const next = this.nextContent(this.line);
       if (next.line >= this.starts.length || this.indentOf(next.line) < indent) break;
       if (this.indentOf(next.line) > indent) throw new Unsure();
-      from = this.starts[next.line]! + indent;
+      const from = this.starts[next.line]! + indent;
       if (this.isDash(from)) break;
       this.line = next.line;
+      key = this.keyAt(from);
     }
     node.end = last.after;
     node.after = this.endOfCollection(node.end);
@@ -211,11 +219,8 @@ class Scanner {
     const end = this.contentEnd(this.line);
     let pos = at;
     while (pos < end && this.text.charCodeAt(pos) === SPACE) pos += 1;
-    if (pos < end && this.text.charCodeAt(pos) !== HASH) {
-      // A collection cannot start on its key's line in block style.
-      if (this.isDash(pos) || this.keyAt(pos) !== undefined) throw new Unsure();
-      return this.nodeAt(pos, indent);
-    }
+    // A collection cannot start on its key's line in block style.
+    if (pos < end && this.text.charCodeAt(pos) !== HASH) return this.nodeAt(pos, indent, false);
     // Nothing after the `:` on its line: a collection on the lines below, or an empty value.
     const hasComment = pos < end;
     const next = this.nextContent(this.line + 1);
@@ -232,12 +237,20 @@ class Scanner {
     return { kind: 'empty', start: pos, end: pos, after, reach: pos };
   }
 
-  // A node starting at `at` on the current line, inside a collection at column `indent`.
-  private nodeAt(at: number, indent: number): ScanNode {
+  // A node starting at `at` on the current line, inside a collection at column `indent`; a block
+  // collection only where `collections` allows one.
+  private nodeAt(at: number, indent: number, collections = true): ScanNode {
     const c = this.text.charCodeAt(at);
     if (at >= this.contentEnd(this.line) || c === HASH) throw new Unsure();
-    if (c === DASH && this.isDash(at)) return this.seq(at - this.starts[this.line]!, at);
-    if (this.keyAt(at) !== undefined) return this.map(at - this.starts[this.line]!, at);
+    if (c === DASH && this.isDash(at)) {
+      if (!collections) throw new Unsure();
+      return this.seq(at - this.starts[this.line]!, at);
+    }
+    const key = this.keyAt(at);
+    if (key !== undefined) {
+      if (!collections) throw new Unsure();
+      return this.map(at - this.starts[this.line]!, key);
+    }
     if (c === PIPE || c === GREATER) return this.blockScalar(at, indent);
     let node: ScanNode;
     let pos: number;
@@ -305,7 +318,7 @@ class Scanner {
   }
 
   // A key written at `at` on the current line: its name, range and the offset of its `:`.
-  private keyAt(at: number): { name: string; range: readonly [number, number]; colon: number } | undefined {
+  private keyAt(at: number): Key | undefined {
     const end = this.contentEnd(this.line);
     const c = this.text.charCodeAt(at);
     let keyEnd: number;
@@ -322,21 +335,23 @@ class Scanner {
     } else {
       if (!startsPlain(this.text, at)) return undefined;
       colon = -1;
+      let flow = false;
       for (let i = at; i < end; i++) {
         const ch = this.text.charCodeAt(i);
         if (ch === HASH && this.text.charCodeAt(i - 1) === SPACE) break;
+        if (ch === COMMA || ch === OPEN_SQUARE || ch === CLOSE_SQUARE || ch === OPEN_CURLY || ch === CLOSE_CURLY) flow = true;
         if (ch === COLON && isBlankAfter(this.text, i + 1, end)) {
           colon = i;
           break;
         }
       }
       if (colon === -1) return undefined;
+      // Flow indicators in a plain key: the readers may see a flow collection.
+      if (flow) throw new Unsure();
       keyEnd = colon;
       while (keyEnd > at && this.text.charCodeAt(keyEnd - 1) === SPACE) keyEnd -= 1;
       if (keyEnd === at) throw new Unsure();
       name = this.text.slice(at, keyEnd);
-      // Flow indicators in a plain key: the readers may see a flow collection.
-      if (/[[\]{},]/.test(name)) throw new Unsure();
     }
     return { name, range: [at, keyEnd], colon };
   }
