@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isMap } from '../../src/core/data.js';
-import { type Part, type Path, toPointer } from '../../src/core/diagnostics.js';
+import { error, type Part, type Path, toPointer } from '../../src/core/diagnostics.js';
 import { ScannedDocument, UNSURE } from '../../src/yaml/locate-by-scan.js';
-import { readYaml } from '../../src/yaml/read-yaml.js';
+import { readYaml, withoutFastPath } from '../../src/yaml/read-yaml.js';
 import { parseYamlStream } from '../../src/yaml/source.js';
 import { editedProfileText } from '../property/arbitraries.js';
 import { profileWithMistakes } from './profile-texts.js';
@@ -233,5 +233,23 @@ describe('what the scan answers and what it leaves to the full reader', () => {
     expect(scanned.locate(['a'], 'value')).toBe(UNSURE);
     expect(scanned.locate(['a', 'b'], 'value')).toEqual({ line: 2, column: 6, endLine: 2, endColumn: 7 });
     expect(compare(text).answered).toBeGreaterThan(0);
+  });
+});
+
+describe('positioning many diagnostics by the scan', () => {
+  // Linear in the size of the document (docs/profiles.md#limits): one scan for all of them, each
+  // lookup a walk down its path. A rescan per diagnostic would run for minutes here.
+  it('positions 60,000 diagnostics in a fast-read map of 60,000 keys as the full reader does', () => {
+    const text = `map:\n${Array.from({ length: 60_000 }, (_, i) => `  k${i}: v${i}\n`).join('')}`;
+    const positions = (read: ReturnType<typeof readYaml>) =>
+      Array.from({ length: 60_000 }, (_, i) => read.documents[0]!.toDiagnostic(error('wrong-type', ['map', `k${i}`], 'bad')));
+    const fast = readYaml(text, 'f.yaml');
+    expect(fast.isFast).toBe(true);
+    const scanned = positions(fast);
+    expect([scanned[0]!, scanned[59_999]!].map((d) => [d.line, d.column, d.endLine, d.endColumn, d.path])).toEqual([
+      [2, 7, 2, 9, '/map/k0'],
+      [60_001, 11, 60_001, 17, '/map/k59999'],
+    ]);
+    expect(scanned).toEqual(withoutFastPath(() => positions(readYaml(text, 'f.yaml'))));
   });
 });
