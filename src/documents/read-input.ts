@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { appendAll, isMap } from '../core/data.js';
+import { appendAll, describeValue, isMap } from '../core/data.js';
 import { type Diagnostic, error, hasErrors } from '../core/diagnostics.js';
 import type { FileReport, InputFile } from '../core/input.js';
 import { didYouMean } from '../core/suggest.js';
@@ -175,7 +175,10 @@ function kindIssue(data: unknown, expected: string) {
     }
     return error('missing-required', ['kind'], `kind is required: expected ${expected}`);
   }
-  const found = typeof data['kind'] === 'string' ? `"${data['kind']}"` : String(data['kind']);
+  const kind = data['kind'];
+  // A map or list is named, not converted: its own `toString` key would make the conversion throw.
+  let found = typeof kind === 'object' ? describeValue(kind) : String(kind);
+  if (typeof kind === 'string') found = `"${kind}"`;
   const near = typeof data['kind'] === 'string' ? didYouMean(data['kind'], expected.split(' or ')) : undefined;
   return error('invalid-value', ['kind'], `kind must be ${expected}, found ${found}`, near ? { hint: near } : {});
 }

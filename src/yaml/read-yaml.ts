@@ -3,6 +3,7 @@ import type { Diagnostic, Issue, Part, Path } from '../core/diagnostics.js';
 import { decodeText } from './decode.js';
 import { hasLongLine, readFast } from './fast-read.js';
 import { isYamlFaithfulJson } from './json-fidelity.js';
+import { ScannedDocument, UNSURE } from './locate-by-scan.js';
 import { parseYamlStream, type SourceDocument, type SourceText, type Span, type YamlDocument } from './source.js';
 import { SUPPRESSION_KEYWORD } from './suppression-comments.js';
 
@@ -37,9 +38,10 @@ export function withoutFastPath<T>(work: () => T): T {
 /**
  * Reads text or bytes as {@link parseYamlStream} does, through the fast path of DESIGN §6.1
  * when it can: a text `readFast` reads (one clean map, inside the subset proven to read alike)
- * becomes one document holding the fast parser's data and no diagnostics, which the full
- * reader parses only if a position or a source excerpt is asked of it. Every other text goes
- * to the full reader. Never throws on bad input.
+ * becomes one document holding the fast parser's data and no diagnostics, positioned by a
+ * scan of its text when a position is asked ({@link ScannedDocument}) and parsed by the full
+ * reader only for what the scan is not sure of. Every other text goes to the full reader.
+ * Never throws on bad input.
  */
 export function readYaml(input: string | Uint8Array, file: string): YamlRead {
   if (!isFastPathOn) return parseYamlStream(input, file);
@@ -104,13 +106,15 @@ class FastRead implements YamlRead {
 
 /**
  * A document the fast path read: its data is exactly what the full reader gives, and the full
- * reader would report nothing about it, so the full reader runs once, lazily, only to position
- * diagnostics about the data or to quote its source.
+ * reader would report nothing about it. Positions and quotes of its source come from a scan of
+ * the text; the full reader runs once, lazily, only when the scan is not sure of one.
  */
 class FastDocument implements YamlDocument {
   readonly diagnostics: readonly Diagnostic[] = [];
   readonly isEmpty = false;
   private full: SourceDocument | undefined;
+  // Positions found by a scan of the text (docs/performance.md); null when the scan was not sure of it.
+  private scan: ScannedDocument | null | undefined;
 
   constructor(
     readonly file: string,
@@ -119,7 +123,7 @@ class FastDocument implements YamlDocument {
   ) {}
 
   get source(): SourceText {
-    return this.positioned().source;
+    return this.full?.source ?? this.scanned()?.source ?? this.positioned().source;
   }
 
   get start(): number {
@@ -127,15 +131,25 @@ class FastDocument implements YamlDocument {
   }
 
   toDiagnostic(issue: Issue): Diagnostic {
-    return this.positioned().toDiagnostic(issue);
+    return this.scanned()?.toDiagnostic(issue) ?? this.positioned().toDiagnostic(issue);
   }
 
   sourceTextAt(path: Path): string | undefined {
-    return this.positioned().sourceTextAt(path);
+    const scanned = this.scanned();
+    const written = scanned ? scanned.sourceTextAt(path) : UNSURE;
+    return written === UNSURE ? this.positioned().sourceTextAt(path) : written;
   }
 
   locate(path: Path, part: Part): Span {
-    return this.positioned().locate(path, part);
+    const span = this.scanned()?.locate(path, part) ?? UNSURE;
+    return span === UNSURE ? this.positioned().locate(path, part) : span;
+  }
+
+  // The scan runs once, and only when a position is asked; once the full reader ran, it answers.
+  private scanned(): ScannedDocument | undefined {
+    if (this.full) return undefined;
+    if (this.scan === undefined) this.scan = ScannedDocument.of(this.file, this.text) ?? null;
+    return this.scan ?? undefined;
   }
 
   private positioned(): SourceDocument {

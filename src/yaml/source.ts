@@ -4,6 +4,7 @@ import { type Diagnostic, type DiagnosticCode, defaultPart, type Issue, type Par
 import { LIMITS } from '../core/limits.js';
 import { decodeText, stripBom } from './decode.js';
 import { findTooDeep, NestingWatch } from './depth.js';
+import { LineIndex } from './line-index.js';
 import { explainSyntaxErrors } from './syntax-errors.js';
 import { type RangedIssue, rangeOf, toData } from './to-data.js';
 import { yaml } from './yaml-lib.js';
@@ -27,7 +28,8 @@ export interface Span {
 
 /** The source text of one file and its line index. */
 export class SourceText {
-  readonly lineCounter = new (yaml().LineCounter)();
+  // Not the `yaml` package's LineCounter: a text positioned without a parse does not load it.
+  readonly lineCounter = new LineIndex();
   private readonly anchorLines = new WeakMap<Node, number>();
   constructor(
     readonly file: string,
