@@ -190,6 +190,12 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
       process.exit(70);
     });
   }
+  if (link && !options.listenEarly) {
+    // A replacement for a process that ended: the service has been ready all along, so this one
+    // listens once every worker of its own has loaded, and ready (replacing one never changes readiness).
+    await state.whenStarted();
+    state.peersAreReady();
+  }
   let running: RunningServer;
   try {
     running = await startServer(kurel, { host: options.host, port: options.port, early, ...(tls ? { tls } : {}) });
