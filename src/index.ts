@@ -22,7 +22,7 @@ export { addPlugins, PluginLoadError } from './catalogue/load-plugins.js';
 export { DIAGNOSTIC_CODES, type Diagnostic, type DiagnosticCode, type Issue, type Path, type Severity } from './core/diagnostics.js';
 export type { FileReport, InputFile, InputOrigin, ResolvedProfile } from './core/input.js';
 export type { JsonSchema, JsonType } from './core/json-schema.js';
-export { VERSION } from './core/version.js';
+export { VERSION } from './core/package-version.js';
 // The documents' own schemas, and the lockfile.
 export { ApplicationSchema } from './documents/application.js';
 export { CapabilityDefinitionSchema } from './documents/capability-definition.js';

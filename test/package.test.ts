@@ -5,7 +5,7 @@ import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
-import { VERSION } from '../src/core/version.js';
+import { VERSION } from '../src/core/package-version.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -1,6 +1,6 @@
 import { describeValue, isMap } from '../core/data.js';
 import { DIAGNOSTIC_CODES, error, type Issue } from '../core/diagnostics.js';
-import { LIMITS } from '../core/limits.js';
+import { LIMITS } from '../core/input-limits.js';
 import type { Rendering, RenderingResult } from '../schema/handler.js';
 
 const CODES: ReadonlySet<string> = new Set(DIAGNOSTIC_CODES);

@@ -2,7 +2,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import { stringifyJson } from '../core/json-text.js';
-import { VERSION } from '../core/version.js';
+import { VERSION } from '../core/package-version.js';
 import { type EnvelopeShape, envelopeOf } from '../operations/envelopes.js';
 import { registerLspCommand } from './commands/lsp.js';
 import { EXIT } from './exit-code.js';

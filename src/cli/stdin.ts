@@ -1,4 +1,4 @@
-import { LIMITS } from '../core/limits.js';
+import { LIMITS } from '../core/input-limits.js';
 
 /**
  * Reads standard input to its end, or until it holds more than the size limit: the rest is

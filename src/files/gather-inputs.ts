@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { appendAll } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { InputFile, InputOrigin, InputRead, RunInput } from '../core/input.js';
-import { LIMITS } from '../core/limits.js';
+import { LIMITS } from '../core/input-limits.js';
 import { expandGlob, isGlobArgument } from './expand-globs.js';
 import { findYamlFiles, JSON_FILE, YAML_FILE } from './find-yaml-files.js';
 import { readSourceFile } from './read-file.js';

@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
-import { LIMITS } from '../core/limits.js';
+import { LIMITS } from '../core/input-limits.js';
 
 // Where reads past a file's announced size land; most files have nothing there.
 const scratch = Buffer.allocUnsafeSlow(64 * 1024);

@@ -1,6 +1,6 @@
 import { isMap } from '../core/data.js';
 import type { InputFile } from '../core/input.js';
-import { LIMITS } from '../core/limits.js';
+import { LIMITS } from '../core/input-limits.js';
 import type { Platform } from '../schema/platform-version.js';
 import { jsonDecodingProblem } from '../yaml/json-fidelity.js';
 import { platformOfEnvelope } from './platform-input.js';

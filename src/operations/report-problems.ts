@@ -1,5 +1,5 @@
 import { compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
-import { LIMITS } from '../core/limits.js';
+import { LIMITS } from '../core/input-limits.js';
 
 /** The problems of a run as reported: what is shown, and how many there are in all. */
 export interface ReportedProblems {

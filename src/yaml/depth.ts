@@ -1,4 +1,4 @@
-import { LIMITS } from '../core/limits.js';
+import { LIMITS } from '../core/input-limits.js';
 import { yaml } from './yaml-lib.js';
 
 interface TokenLike {

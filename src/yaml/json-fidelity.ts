@@ -1,4 +1,4 @@
-import { LIMITS } from '../core/limits.js';
+import { LIMITS } from '../core/input-limits.js';
 import { SURELY_TOO_DEEP } from './depth.js';
 
 /**

@@ -1,7 +1,7 @@
 import type { Alias, CST, Document, Node, Pair, Parser, ScalarTag, YAMLError } from 'yaml';
 import { boundMessage, MAX_MESSAGE_LENGTH } from '../core/data.js';
 import { type Diagnostic, type DiagnosticCode, defaultPart, type Issue, type Part, type Path, toPointer } from '../core/diagnostics.js';
-import { LIMITS } from '../core/limits.js';
+import { LIMITS } from '../core/input-limits.js';
 import { decodeText, stripBom } from './decode.js';
 import { findTooDeep, NestingWatch } from './depth.js';
 import { LineIndex } from './line-index.js';

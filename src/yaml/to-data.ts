@@ -1,7 +1,7 @@
 import type { Alias, Document, Node, Pair } from 'yaml';
 import { setOwn } from '../core/data.js';
 import type { DiagnosticCode, Path } from '../core/diagnostics.js';
-import { LIMITS } from '../core/limits.js';
+import { LIMITS } from '../core/input-limits.js';
 import { yaml } from './yaml-lib.js';
 
 /** A problem found while reading the YAML tree, with its source offsets. */

@@ -9,7 +9,7 @@ import { escapeData, escapeProperty } from '../../src/cli/format/github.js';
 import { escapeXml, escapeXmlAttribute } from '../../src/cli/format/junit.js';
 import { CODE_SUMMARIES, helpUriOf, ruleNameOf } from '../../src/cli/format/sarif.js';
 import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
-import { VERSION } from '../../src/core/version.js';
+import { VERSION } from '../../src/core/package-version.js';
 import { type CliRun, runKurel } from '../helpers/cli.js';
 
 // One run over three inputs: a profile with two errors (one with a hint) and a warning, a

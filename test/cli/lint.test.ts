@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/main.js';
-import { VERSION } from '../../src/core/version.js';
+import { VERSION } from '../../src/core/package-version.js';
 import { runKurel, runKurelJson } from '../helpers/cli.js';
 
 const HEADER = 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\n';

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { VERSION } from '../../src/core/version.js';
+import { VERSION } from '../../src/core/package-version.js';
 import { type CliRun, runKurel, spawnKurel } from '../helpers/cli.js';
 
 // The built CLI as a process (the e2e project): what the in-process runs through runCli cannot

@@ -2,7 +2,7 @@ import { isAbsolute } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, DiagnosticCode } from '../../core/diagnostics.js';
 import { stringifyJson } from '../../core/json-text.js';
-import { VERSION } from '../../core/version.js';
+import { VERSION } from '../../core/package-version.js';
 import { readCodePage } from '../../files/package-files.js';
 
 /** What each diagnostic code means, in one line: the rule descriptions of a SARIF run. */
