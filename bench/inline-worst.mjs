@@ -1,16 +1,17 @@
-// The costliest bodies of `--inline-max-bytes` (BENCH_INLINE_BYTES, default 4096) that could be built, judged
+// The costliest bodies of `--inline-max-bytes` (BENCH_INLINE_BYTES, default 2048) that could be built, judged
 // by `kurel serve` on its main thread (docs/service.md "Small requests judged where they
 // arrive"): a YAML profile full of mistakes, one of aliases, one of long scalars matched by
 // patterns, one nested as deep as it may be, a JSON envelope bringing definitions with patterns,
 // and a build envelope full of mistakes. Each is sent one at a time (no other load), and the
 // median and the largest answer time of BENCH_REPEATS sends (default 30) are given, with inline
-// judging and without it (`--inline-max-bytes 0`). The answers of both must be the same bytes.
+// judging and without it (`--inline-max-bytes 0`), with the server's CPU per request (its
+// processes' user and system time, from /proc). The answers of both must be the same bytes.
 // Stops by itself.
 
 import { median, now } from './lib/measure.mjs';
-import { killAll, requireBuild, startKurel, stop } from './lib/servers.mjs';
+import { killAll, requireBuild, startKurel, stop, treeCpuMs } from './lib/servers.mjs';
 
-const LIMIT = Number(process.env.BENCH_INLINE_BYTES ?? 4096);
+const LIMIT = Number(process.env.BENCH_INLINE_BYTES ?? 2048);
 const REPEATS = Number(process.env.BENCH_REPEATS ?? 30);
 
 const head = 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: worst\nspec:\n  capabilities:\n';
@@ -38,17 +39,22 @@ const bodies = {
       ']\n',
     ),
   ],
-  'yaml, long scalars against patterns': [
-    'application/yaml',
-    `${head}    rate-limit:\n      rendering:\n        requestsPerSecond: 1\n        allowlist: ["${'1.'.repeat(2600)}1/33"]\n        exemptPaths: ["/${'a'.repeat(7000)}", "${'b'.repeat(2000)}"]\n`,
-  ],
+  'yaml, long scalars against patterns': ['application/yaml', longScalars()],
   'yaml, nested as deep as it goes': [
     'application/yaml',
-    `${head}    rate-limit:\n      rendering:\n        requestsPerSecond: 1\n        allowlist: ${'['.repeat(7000)}${']'.repeat(7000)}\n`,
+    `${head}    rate-limit:\n      rendering:\n        requestsPerSecond: 1\n        allowlist: ${'['.repeat((LIMIT - 200) >> 1)}${']'.repeat((LIMIT - 200) >> 1)}\n`,
   ],
   'json envelope, definitions with patterns': ['application/json', envelopeWithDefinitions()],
   'build envelope, a mistake on every line': ['application/json', buildEnvelope()],
 };
+
+/** Strings near the limit's length matched against the allowlist's CIDR pattern and the paths' `^/`. */
+function longScalars() {
+  const room = LIMIT - 200;
+  const cidr = Math.floor(room / 2 / 2);
+  const path = Math.floor(room / 2 / 2);
+  return `${head}    rate-limit:\n      rendering:\n        requestsPerSecond: 1\n        allowlist: ["${'1.'.repeat(cidr)}1/33"]\n        exemptPaths: ["/${'a'.repeat(path)}", "${'b'.repeat(path)}"]\n`;
+}
 
 function envelopeWithDefinitions() {
   const properties = {};
@@ -104,21 +110,32 @@ const inline = await startKurel({ args: [...args, '--inline-max-bytes', String(L
 const pooled = await startKurel({ args: [...args, '--inline-max-bytes', '0'], env: { LOG_LEVEL: 'warn' } });
 let mismatches = 0;
 try {
-  console.log('| body | bytes | status | inline median / max ms | pool median / max ms |\n|---|---|---|---|---|');
+  console.log('| body | bytes | status | inline median / max ms | inline CPU ms | pool median / max ms | pool CPU ms |\n|---|---|---|---|---|---|---|');
   for (const [name, [type, body]] of Object.entries(bodies)) {
     const route = name.startsWith('build') ? '/v1/build' : '/v1/validate';
     const times = { inline: [], pool: [] };
+    const cpu = { inline: 0, pool: 0 };
     let status = 0;
     for (let r = 0; r < REPEATS; r++) {
+      let before = treeCpuMs(inline.child.pid);
       const a = await post(inline.url, route, type, body);
+      cpu.inline += treeCpuMs(inline.child.pid) - before;
+      before = treeCpuMs(pooled.child.pid);
       const b = await post(pooled.url, route, type, body);
-      if (!a.bytes.equals(b.bytes) || a.status !== b.status) mismatches++;
+      cpu.pool += treeCpuMs(pooled.child.pid) - before;
+      if (!a.bytes.equals(b.bytes) || a.status !== b.status) {
+        mismatches++;
+        if (process.env.BENCH_SHOW_DIFFERENCES) console.error(`${name}:\n  inline ${a.status} ${a.bytes}\n  pool   ${b.status} ${b.bytes}`);
+      }
       status = a.status;
       times.inline.push(a.ms);
       times.pool.push(b.ms);
     }
-    const fmt = (xs) => `${median(xs).toFixed(2)} / ${Math.max(...xs).toFixed(2)}`;
-    console.log(`| ${name} | ${Buffer.byteLength(body)} | ${status} | ${fmt(times.inline)} | ${fmt(times.pool)} |`);
+    const fmt = (xs) => `${median(xs).toFixed(1)} / ${Math.max(...xs).toFixed(1)}`;
+    const perRequest = (total) => (total / REPEATS).toFixed(1);
+    console.log(
+      `| ${name} | ${Buffer.byteLength(body)} | ${status} | ${fmt(times.inline)} | ${perRequest(cpu.inline)} | ${fmt(times.pool)} | ${perRequest(cpu.pool)} |`,
+    );
   }
 } finally {
   await Promise.all([stop(inline.child), stop(pooled.child)]);

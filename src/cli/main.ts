@@ -288,7 +288,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .option(
       '--inline-max-bytes <n>',
       'validations and builds with a body of at most this many bytes are judged on the serving process itself, not handed to a worker, when no plugin is loaded (0: never)',
-      '4096',
+      '2048',
     )
     .option(
       '--request-timeout <duration>',

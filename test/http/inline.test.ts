@@ -41,6 +41,15 @@ const TASKS: [string, WorkTask][] = [
   ['a YAML profile with a typo', { kind: 'validate', bodyKind: 'yaml', body: text(TYPO), versions: VERSIONS }],
   ['a YAML profile with many mistakes', { kind: 'validate', bodyKind: 'yaml', body: text(MISTAKES), versions: VERSIONS }],
   ['a YAML profile with aliases', { kind: 'validate', bodyKind: 'yaml', body: text(ALIASES), versions: VERSIONS }],
+  [
+    'a YAML profile nested beyond the depth limit',
+    {
+      kind: 'validate',
+      bodyKind: 'yaml',
+      body: text(`${GATEWAY_PROFILE}    x:\n      rendering: {a: ${'['.repeat(900)}${']'.repeat(900)}}\n`),
+      versions: VERSIONS,
+    },
+  ],
   ['YAML that does not parse', { kind: 'validate', bodyKind: 'yaml', body: text('not: valid: yaml: ['), versions: VERSIONS }],
   ['an empty YAML body', { kind: 'validate', bodyKind: 'yaml', body: text(''), versions: VERSIONS }],
   ['a valid JSON profile', { kind: 'validate', bodyKind: 'json', body: json(GATEWAY_DOCUMENT), versions: VERSIONS }],
