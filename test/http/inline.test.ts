@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgedInline } from '../../src/http/work/inline-runner.js';
 import { poolLoader } from '../../src/http/work/pool-loader.js';
 import type { TaskRunner, VersionOptions, WorkAnswer, WorkTask } from '../../src/http/work/task.js';
+import { runKurel } from '../helpers/cli.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE } from './support.js';
 
 // The worker threads run dist/serve-worker.js: build before running this file.
@@ -116,3 +117,11 @@ describe('judgedInline', () => {
 function decoded(answer: WorkAnswer): unknown {
   return 'body' in answer ? { ...answer, body: new TextDecoder().decode(answer.body) } : answer;
 }
+
+describe('kurel serve --inline-max-bytes', () => {
+  it.each(['-1', '1.5', '65537', 'x', '', '4k'])('refuses %j before anything starts, exit 2', async (value) => {
+    const run = await runKurel(['serve', '--no-config', '--inline-max-bytes', value]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(`error: --inline-max-bytes must be a whole number of bytes from 0 to 65536, found ${JSON.stringify(value)}\n`);
+  });
+});
