@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { judgedInline } from '../../src/http/work/inline-runner.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
+import { inlineRunner, judgedInline } from '../../src/http/work/inline-runner.js';
 import { poolLoader } from '../../src/http/work/pool-loader.js';
 import type { TaskRunner, VersionOptions, WorkAnswer, WorkTask } from '../../src/http/work/task.js';
 import { runKurel } from '../helpers/cli.js';
@@ -123,5 +124,55 @@ describe('kurel serve --inline-max-bytes', () => {
     const run = await runKurel(['serve', '--no-config', '--inline-max-bytes', value]);
     expect(run.code).toBe(2);
     expect(run.stderr).toBe(`error: --inline-max-bytes must be a whole number of bytes from 0 to 65536, found ${JSON.stringify(value)}\n`);
+  });
+});
+
+describe('inlineRunner', () => {
+  // A pool that answers every task it is given with the same marker, and counts them.
+  function fakePool(): TaskRunner & { given: WorkTask[] } {
+    const given: WorkTask[] = [];
+    return {
+      given,
+      registry: { handlers: 0, definitions: 0, digest: '' },
+      ready: Promise.resolve({ ok: true }),
+      async run(task) {
+        given.push(task);
+        return { status: 299, mediaType: 'text/plain', body: text('from the pool') };
+      },
+      async close() {},
+    };
+  }
+
+  it('judges a small validation itself, and hands over a larger one and every other kind', async () => {
+    const pool = fakePool();
+    const runner = inlineRunner(pool, createCatalogue(), 1024);
+    const small = await runner.run({ kind: 'validate', bodyKind: 'yaml', body: text(GATEWAY_PROFILE), versions: VERSIONS }, control());
+    expect(small).toMatchObject({ status: 200, verdict: { operation: 'validate', valid: true } });
+    expect(pool.given).toEqual([]);
+    await runner.run({ kind: 'validate', bodyKind: 'yaml', body: text(GATEWAY_PROFILE.padEnd(1025)), versions: VERSIONS }, control());
+    await runner.run({ kind: 'capabilities' }, control());
+    expect(pool.given.map((t) => t.kind)).toEqual(['validate', 'capabilities']);
+  });
+
+  it('hands an answer reporting nesting too deep to the pool, whose answer stands, the task not begun', async () => {
+    const pool = fakePool();
+    const runner = inlineRunner(pool, createCatalogue(), 4096);
+    const deep = `${GATEWAY_PROFILE}    x:\n      rendering: {a: ${'['.repeat(900)}${']'.repeat(900)}}\n`;
+    const started = control();
+    const answer = await runner.run({ kind: 'validate', bodyKind: 'yaml', body: text(deep), versions: VERSIONS }, started);
+    expect(pool.given).toHaveLength(1);
+    expect(answer).toEqual({ status: 299, mediaType: 'text/plain', body: text('from the pool') });
+    expect(started.started[0]).toBe(0);
+  });
+
+  it('refuses a task whose deadline has passed before it begins', async () => {
+    const pool = fakePool();
+    const runner = inlineRunner(pool, createCatalogue(), 4096);
+    const aborted = new AbortController();
+    aborted.abort();
+    await expect(
+      runner.run({ kind: 'validate', bodyKind: 'yaml', body: text(GATEWAY_PROFILE), versions: VERSIONS }, { ...control(), signal: aborted.signal }),
+    ).rejects.toMatchObject({ name: 'AbortError' });
+    expect(pool.given).toEqual([]);
   });
 });
