@@ -252,6 +252,8 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
       definitions: state.registry.definitions,
       workers,
       ...(options.processes === undefined ? {} : { processes: options.processes }),
+      // What is judged on this process: nothing with a plugin loaded, whatever the flag said.
+      inlineMaxBytes: options.plugins.length > 0 ? 0 : (options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES),
       registryDigest: state.registry.digest,
       ...(options.lockfile ? { lockfile: options.lockfile.display } : {}),
       startupMs: Math.round(performance.now()),
