@@ -176,11 +176,9 @@ function report({ ready, idle, loaded, routes, rounds }) {
   );
   for (const route of routes) {
     const of = (key) => median(rounds.map((r) => r[route.name][key]));
-    const label = route.name.startsWith('kurel pooled')
-      ? `POST /v1/validate, ${route.name.replace('kurel pooled, ', '')}, pooled`
-      : route.url.includes('/v1/validate')
-        ? `POST /v1/validate, ${route.name.replace('kurel, ', '')}`
-        : `bare express, ${route.name}`;
+    let label = `bare express, ${route.name}`;
+    if (route.name.startsWith('kurel pooled')) label = `POST /v1/validate, ${route.name.replace('kurel pooled, ', '')}, pooled`;
+    else if (route.url.includes('/v1/validate')) label = `POST /v1/validate, ${route.name.replace('kurel, ', '')}`;
     console.log(`  ${label.padEnd(36)} ${fmt(of('rps'), 8)} ${fmt(of('p50'), 8)} ${fmt(of('p99'), 8)} ${fmt(of('cpuUs'), 11)}`);
   }
   const cpuRatio = (service, base) => median(rounds.map((r) => r[service].cpuUs / r[base].cpuUs));
