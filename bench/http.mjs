@@ -9,7 +9,9 @@
 // against the bare express app. Stops by itself.
 // BENCH_SECONDS sets a round's length per route (default 10), BENCH_ROUNDS the rounds (3),
 // BENCH_STARTS the starts timed (7), BENCH_WORKERS the worker count once kurel has `--workers`,
-// BENCH_PROCESSES the serving processes once it has `--processes` (then one worker each). The
+// BENCH_PROCESSES the serving processes once it has `--processes` (then one worker each).
+// Once it has `--inline-max-bytes`, kurel is also run with every request sent to its workers
+// (`--inline-max-bytes 0`) in the same rounds, unless BENCH_INLINE_COMPARE=0. The
 // server CPU each request costs is read from /proc for every process of each side.
 
 import { spawn } from 'node:child_process';
@@ -19,13 +21,15 @@ import autocannon from 'autocannon';
 import { parse } from 'yaml';
 import { asMs, Budgets } from './lib/budget.mjs';
 import { median, now } from './lib/measure.mjs';
-import { killAll, ROOT, requireBuild, sleep, startBaseline, startKurel, stop, treeCpuMs, treeRssMiB, workerPlan } from './lib/servers.mjs';
+import { killAll, ROOT, requireBuild, serveFlags, sleep, startBaseline, startKurel, stop, treeCpuMs, treeRssMiB, workerPlan } from './lib/servers.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const STARTS = Number(process.env.BENCH_STARTS ?? 7);
 const WARM_UP_SECONDS = 1;
 const CONNECTIONS = 10;
+// BENCH_INLINE_COMPARE=0 leaves out the service run with `--inline-max-bytes 0`.
+const INLINE_COMPARE = process.env.BENCH_INLINE_COMPARE !== '0' && serveFlags().has('--inline-max-bytes');
 
 // The repository's 1.5 KB multi-gateway profile when it is there; otherwise one like it.
 const PROFILE_FILE = join(ROOT, 'profiles', 'gateway-multi-scope.yaml');
@@ -74,7 +78,11 @@ try {
   const ready = await measureStartup();
   const bare = await startBaseline(plan.workers);
   const kurel = await startKurel({ args: plan.args });
+  // With --inline-max-bytes, the same service with every request sent to its workers, measured
+  // in the same rounds: what judging small bodies where they arrive changes.
+  const pooled = INLINE_COMPARE ? await startKurel({ args: [...plan.args, '--inline-max-bytes', '0'] }) : undefined;
   await checkAnswers(kurel.url, bare.url);
+  if (pooled) await checkAnswers(pooled.url, bare.url);
   await sleep(1000);
   const idle = { bare: treeRssMiB(bare.child.pid), kurel: treeRssMiB(kurel.child.pid) };
 
@@ -84,6 +92,12 @@ try {
     { name: 'js-yaml load echo', url: `${bare.url}/js-yaml`, body: yamlBody, type: 'application/yaml', pid: bare.child.pid },
     { name: 'kurel, YAML body', url: `${kurel.url}/v1/validate`, body: yamlBody, type: 'application/yaml', pid: kurel.child.pid },
     { name: 'yaml parse echo', url: `${bare.url}/yaml`, body: yamlBody, type: 'application/yaml', pid: bare.child.pid },
+    ...(pooled
+      ? [
+          { name: 'kurel pooled, JSON body', url: `${pooled.url}/v1/validate`, body: jsonBody, type: 'application/json', pid: pooled.child.pid },
+          { name: 'kurel pooled, YAML body', url: `${pooled.url}/v1/validate`, body: yamlBody, type: 'application/yaml', pid: pooled.child.pid },
+        ]
+      : []),
   ];
   for (const route of routes) await load(route, WARM_UP_SECONDS);
   const rounds = [];
@@ -94,7 +108,7 @@ try {
   }
   const loaded = { bare: treeRssMiB(bare.child.pid), kurel: treeRssMiB(kurel.child.pid) };
   report({ ready, idle, loaded, routes, rounds });
-  await Promise.all([stop(bare.child), stop(kurel.child)]);
+  await Promise.all([stop(bare.child), stop(kurel.child), ...(pooled ? [stop(pooled.child)] : [])]);
 } finally {
   killAll();
 }
@@ -162,7 +176,9 @@ function report({ ready, idle, loaded, routes, rounds }) {
   );
   for (const route of routes) {
     const of = (key) => median(rounds.map((r) => r[route.name][key]));
-    const label = route.url.includes('/v1/validate') ? `POST /v1/validate, ${route.name.replace('kurel, ', '')}` : `bare express, ${route.name}`;
+    let label = `bare express, ${route.name}`;
+    if (route.name.startsWith('kurel pooled')) label = `POST /v1/validate, ${route.name.replace('kurel pooled, ', '')}, pooled`;
+    else if (route.url.includes('/v1/validate')) label = `POST /v1/validate, ${route.name.replace('kurel, ', '')}`;
     console.log(`  ${label.padEnd(36)} ${fmt(of('rps'), 8)} ${fmt(of('p50'), 8)} ${fmt(of('p99'), 8)} ${fmt(of('cpuUs'), 11)}`);
   }
   const cpuRatio = (service, base) => median(rounds.map((r) => r[service].cpuUs / r[base].cpuUs));
@@ -171,6 +187,11 @@ function report({ ready, idle, loaded, routes, rounds }) {
   );
   const ratioOf = (service, base) => median(rounds.map((r) => r[service].rps / r[base].rps));
   const perRound = (service, base) => rounds.map((r) => (r[service].rps / r[base].rps).toFixed(2)).join(', ');
+  if (routes.some((r) => r.name.startsWith('kurel pooled'))) {
+    const both = (kind) =>
+      `${ratioOf(`kurel, ${kind} body`, `kurel pooled, ${kind} body`).toFixed(2)}x req/s, ${cpuRatio(`kurel, ${kind} body`, `kurel pooled, ${kind} body`).toFixed(2)}x CPU`;
+    console.log(`  judged inline vs every request to a worker (--inline-max-bytes 0), same rounds: JSON ${both('JSON')}; YAML ${both('YAML')}`);
+  }
   console.log(
     `  kurel per worker: ${fmt(median(rounds.map((r) => r['kurel, JSON body'].rps)) / plan.workers, 0)} req/s JSON, ${fmt(median(rounds.map((r) => r['kurel, YAML body'].rps)) / plan.workers, 0)} req/s YAML`,
   );

@@ -295,6 +295,11 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     )
     .option('--worker-memory <mib>', "each worker's heap limit in MiB; a request that exceeds it gets 413 and the worker is replaced", '512')
     .option(
+      '--inline-max-bytes <n>',
+      'validations and builds with a body of at most this many bytes are judged on the serving process itself, not handed to a worker, when no plugin is loaded (0: never)',
+      '2048',
+    )
+    .option(
       '--request-timeout <duration>',
       "time from a request's first byte to its answer, such as 5s or 500ms: then 408 while the body is arriving, 503 once queued or running (the work is cancelled)",
       '5s',

@@ -13,9 +13,11 @@ import { ServiceState } from './service-state.js';
 import { supervisorLink } from './supervisor/link.js';
 import type { ServiceIo } from './supervisor/service-io.js';
 import type { DefinitionsWatch } from './watch-definitions.js';
+import { DEFAULT_INLINE_MAX_BYTES } from './work/inline-runner.js';
 import { type DefinitionFolder, type PoolSources, poolLoader } from './work/pool-loader.js';
 
 export { availableCpus, defaultWorkers } from './supervisor/cpus.js';
+export { DEFAULT_INLINE_MAX_BYTES } from './work/inline-runner.js';
 export type { DefinitionFolder } from './work/pool-loader.js';
 
 /**
@@ -43,6 +45,12 @@ export interface ServiceOptions {
   tls?: { certFile: string; keyFile: string };
   /** Worker threads (`--workers`); the CPUs Node reports by default. */
   workers?: number;
+  /**
+   * `--inline-max-bytes`: validations and builds with a body of at most this many bytes are
+   * judged on the serving process's main thread when no plugin is loaded; 0 sends all to the
+   * workers. {@link DEFAULT_INLINE_MAX_BYTES} when absent.
+   */
+  inlineMaxBytes?: number;
   /** Serving processes beside this one (`--processes`), to say in the `listening` line. */
   processes?: number;
   /**
@@ -109,6 +117,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
             lockfile: options.lockfile,
             workers,
             workerMemoryMiB: limits.workerMemoryMiB,
+            inlineMaxBytes: options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES,
             // Used once the pool is in service, when the logger exists.
             logger: { info: (fields, message) => logger?.info(fields, message), error: (fields, message) => logger?.error(fields, message) },
           }),
@@ -249,6 +258,8 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
       definitions: state.registry.definitions,
       workers,
       ...(options.processes === undefined ? {} : { processes: options.processes }),
+      // What is judged on this process: nothing with a plugin loaded, whatever the flag said.
+      inlineMaxBytes: options.plugins.length > 0 ? 0 : (options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES),
       registryDigest: state.registry.digest,
       ...(options.lockfile ? { lockfile: options.lockfile.display } : {}),
       startupMs: Math.round(performance.now()),

@@ -207,6 +207,11 @@ describe('kurel serve with one worker and a 2 s deadline', () => {
     await served?.stop();
   });
 
+  it('judges nothing on the serving process with a plugin loaded, and says so', () => {
+    // Small bodies below spin in the plugin: were they judged inline, the probes below would stall.
+    expect(served.lines.find((l) => l['msg'] === 'listening')).toMatchObject({ inlineMaxBytes: 0 });
+  });
+
   it('answers its probes and metrics while every worker is busy', async () => {
     await untilFree(served.url);
     const busy = [validate(served.url, SPIN_FOREVER)];

@@ -73,6 +73,7 @@ describe('kurel serve', () => {
     expect(lines.find((l) => l['msg'] === 'listening')).toMatchObject({
       processes: availableCpus(),
       workers: 1,
+      inlineMaxBytes: 2048,
       limits: { requestTimeoutMs: 5000, sendTimeoutMs: 30000, workerMemoryMiB: 512, maxConcurrentRequests: 64 },
     });
     const res = await fetch(`${url}/v1/validate`, {

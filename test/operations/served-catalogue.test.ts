@@ -6,13 +6,14 @@ import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { loadDefinitionFiles } from '../../src/catalogue/load-catalogue.js';
 import { registryDigest } from '../../src/catalogue/registry-digest.js';
 import { writeLockText } from '../../src/documents/capability-lock.js';
-import { followLockfile } from '../../src/http/work/follow-lockfile.js';
+import { readLockfileText } from '../../src/documents/read-lockfile.js';
+import { lockCatalogue } from '../../src/operations/follow-lock.js';
 import { planLock } from '../../src/operations/lock.js';
 import { assembleServedCatalogue } from '../../src/operations/served-catalogue.js';
 import { lintWith } from '../versions/helpers.js';
 
-// The catalogue a service serves, from the one assembler: what the service's loader and each
-// of its workers build today, by the same steps (assembled, then restricted to the lockfile).
+// The catalogue a service serves, from the one assembler, which the service's loader and each
+// of its workers use: assembled, then restricted to the lockfile.
 
 const FIXTURE = join(import.meta.dirname, '..', 'fixtures', 'versioned');
 const VERSIONS = ['1.0.0', '1.1.0', '2.0.0-rc.1'];
@@ -46,12 +47,16 @@ describe('assembleServedCatalogue', () => {
     expect(registryDigest(served.catalogue)).toBe(registryDigest(today.catalogue));
   });
 
-  it('with a lockfile serves only the locked versions, the catalogue followLockfile gives', async () => {
+  it('with a lockfile serves only the locked versions, the catalogue lockCatalogue gives of every version loaded', async () => {
     const content = lockText();
     const served = await assembleServedCatalogue(sources(), { display: 'kurel.lock.yaml', content });
     if (!served.ok) throw new Error(JSON.stringify(served.diagnostics));
     expect(served.catalogue.definitionVersions('redis-sidecar').map((d) => d.version)).toEqual(['1.1.0']);
-    const today = followLockfile((await loadDefinitionFiles(createCatalogue(), sources())).catalogue, { display: 'kurel.lock.yaml', content });
+    const reading = readLockfileText('kurel.lock.yaml', content);
+    if (!reading.lock || !reading.document) throw new Error(JSON.stringify(reading.diagnostics));
+    const loaded = (await loadDefinitionFiles(createCatalogue(), sources())).catalogue;
+    if (!loaded) throw new Error('no catalogue loaded');
+    const today = lockCatalogue(loaded, reading.lock, { display: 'kurel.lock.yaml', document: reading.document });
     if (!today.ok) throw new Error(JSON.stringify(today.diagnostics));
     expect(registryDigest(served.catalogue)).toBe(registryDigest(today.catalogue));
   });

@@ -29,6 +29,8 @@ export interface ServeCommandOptions extends ConfigurableOptions {
   processes?: string;
   /** Each worker's heap limit, in MiB. */
   workerMemory: string;
+  /** The largest body of a validation or build judged on the serving process itself; 0 for none. */
+  inlineMaxBytes: string;
   /** A duration such as `5s` or `500ms`. */
   requestTimeout: string;
   /** A duration such as `30s`. */
@@ -40,6 +42,12 @@ export interface ServeCommandOptions extends ConfigurableOptions {
   /** `--require-pinned`. */
   requirePinned?: boolean;
 }
+
+/**
+ * The largest `--inline-max-bytes`: work done on the serving process delays its probes and every
+ * other request it parses, so it stays within what is judged in milliseconds (docs/service.md).
+ */
+export const MAX_INLINE_BYTES = 64 * 1024;
 
 /** The smallest heap a worker may have: enough for the built-in catalogue and a typical request. */
 export const MIN_WORKER_MEMORY_MIB = 64;
@@ -74,6 +82,10 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
   const workerMemoryMiB = parseInteger(options.workerMemory, MIN_WORKER_MEMORY_MIB, 1024 * 1024);
   if (workerMemoryMiB === undefined) {
     return usage(`--worker-memory must be a whole number of MiB, at least ${MIN_WORKER_MEMORY_MIB}, found ${JSON.stringify(options.workerMemory)}`);
+  }
+  const inlineMaxBytes = parseInteger(options.inlineMaxBytes, 0, MAX_INLINE_BYTES);
+  if (inlineMaxBytes === undefined) {
+    return usage(`--inline-max-bytes must be a whole number of bytes from 0 to ${MAX_INLINE_BYTES}, found ${JSON.stringify(options.inlineMaxBytes)}`);
   }
   const requestTimeoutMs = parseDuration(options.requestTimeout);
   if (requestTimeoutMs === undefined) return usage(`--request-timeout must be a duration such as 5s or 500ms, found ${JSON.stringify(options.requestTimeout)}`);
@@ -110,6 +122,7 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
       // The processes of a starting service answer /healthz at once; a replacement waits until it can judge.
       listenEarly: process.env['KUREL_SUPERVISED_START'] === 'initial',
       limits: { workerMemoryMiB, requestTimeoutMs, sendTimeoutMs },
+      inlineMaxBytes,
       adminTokenFile: options.adminTokenFile,
     },
     io,

@@ -1,12 +1,16 @@
 import { join } from 'node:path';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
+import { registryDigest } from '../../catalogue/registry-digest.js';
 import { type Diagnostic, hasErrors } from '../../core/diagnostics.js';
 import { gatherInputs } from '../../files/gather-inputs.js';
 import type { LockfileLocation } from '../../files/lockfile-location.js';
 import { packageRoot } from '../../files/package-files.js';
 import { readSourceFile } from '../../files/read-file.js';
+import { assembleServedCatalogue } from '../../operations/served-catalogue.js';
 import type { RunnerLoader } from '../service-state.js';
+import { inlineRunner } from './inline-runner.js';
 import { type PoolLog, startPool } from './pool.js';
+import type { TaskRunner } from './task.js';
 import type { WorkerSetup } from './worker-setup.js';
 
 /** A folder of CapabilityDefinitions: where it is, and the name diagnostics, `/readyz` and the capability list give it. */
@@ -27,6 +31,12 @@ export interface PoolSources {
   lockfile?: Pick<LockfileLocation, 'path' | 'display'> | undefined;
   workers: number;
   workerMemoryMiB: number;
+  /**
+   * `--inline-max-bytes`: validations and builds with a body of at most this many bytes are
+   * judged on the main thread, with a catalogue of its own built from the same bytes; 0 sends
+   * every task to the pool. Only without plugins: a plugin's code runs in the workers alone.
+   */
+  inlineMaxBytes?: number;
   logger: PoolLog;
 }
 
@@ -69,8 +79,32 @@ export function poolLoader(sources: PoolSources): RunnerLoader {
       logger: sources.logger,
     });
     const diagnostics = [...gatheredDiagnostics, ...started.diagnostics];
-    return started.ok ? { ok: true, runner: started.pool, diagnostics } : { ok: false, diagnostics };
+    if (!started.ok) return { ok: false, diagnostics };
+    return { ok: true, runner: await withInlineJudging(started.pool, sources, definitions, lockfile), diagnostics };
   };
+}
+
+/**
+ * The pool, with small validations and builds judged on the main thread when `inlineMaxBytes`
+ * allows it and no plugin is loaded (a plugin could end or block the thread that runs it: it
+ * runs only in workers, which the deadline can terminate). The main thread's catalogue is built
+ * from the bytes the workers were given, once the first of them has accepted them; should it
+ * differ in any way (it cannot, from the same bytes), every task goes to the pool.
+ */
+async function withInlineJudging(
+  pool: TaskRunner,
+  sources: PoolSources,
+  definitions: readonly { file: string; content: Uint8Array }[],
+  lockfile: WorkerSetup['lockfile'],
+): Promise<TaskRunner> {
+  const maxBytes = sources.inlineMaxBytes ?? 0;
+  if (maxBytes <= 0 || sources.plugins.length > 0) return pool;
+  const served = await assembleServedCatalogue(
+    { definitionInputs: definitions.map((d) => ({ file: d.file, content: d.content, origin: 'definition' as const })), cwd: sources.cwd },
+    lockfile,
+  );
+  if (!served.ok || registryDigest(served.catalogue) !== pool.registry.digest) return pool;
+  return inlineRunner(pool, served.catalogue, maxBytes);
 }
 
 /** The worker threads' entry module, built next to the CLI. */

@@ -4,42 +4,32 @@
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Catalogue } from '../../catalogue/catalogue.js';
-import { RegistryError } from '../../catalogue/errors.js';
-import { addDefinitionInputs, loadHandlers, refusalDiagnostic } from '../../catalogue/load-catalogue.js';
-import { hasErrors } from '../../core/diagnostics.js';
-import { followLockfile } from './follow-lockfile.js';
+import { assembleServedCatalogue } from '../../operations/served-catalogue.js';
 import { summaryOf } from './in-process.js';
 import { performTask } from './perform.js';
 import type { WorkAnswer } from './task.js';
 import { type PostedTask, WORKER_REPORT, type WorkerReport, type WorkerSetup } from './worker-setup.js';
 
 const setup = workerData as WorkerSetup;
-let catalogue: Catalogue | undefined;
-let report: WorkerReport;
-try {
-  const handlers = await loadHandlers(setup.plugins, setup.cwd);
-  const added = addDefinitionInputs(
-    handlers,
-    setup.definitions.map((d) => ({ file: d.file, content: d.content, origin: 'definition' as const })),
-  );
-  let served = added.catalogue;
-  let diagnostics = added.diagnostics;
-  let ok = !hasErrors(diagnostics);
-  // With a lockfile, only its locked versions are served (DESIGN §11).
-  if (ok && setup.lockfile) {
-    const locked = followLockfile(served, setup.lockfile);
-    if (locked.ok) served = locked.catalogue;
-    else {
-      ok = false;
-      diagnostics = locked.diagnostics;
-    }
-  }
-  if (ok) catalogue = served;
-  report = { threadId, ok, registry: summaryOf(served), diagnostics };
-} catch (err) {
-  if (!(err instanceof RegistryError)) throw err;
-  report = { threadId, ok: false, registry: { handlers: 0, definitions: 0, digest: '' }, diagnostics: [refusalDiagnostic(err)] };
-}
+// The one assembler (ARCHITECTURE.md "Catalogue assembly"), from the bytes the main thread read;
+// with a lockfile, only its locked versions are served (docs/versions.md).
+const served = await assembleServedCatalogue(
+  {
+    plugins: setup.plugins,
+    cwd: setup.cwd,
+    definitionInputs: setup.definitions.map((d) => ({ file: d.file, content: d.content, origin: 'definition' as const })),
+  },
+  setup.lockfile,
+);
+const catalogue: Catalogue | undefined = served.ok ? served.catalogue : undefined;
+// A refused start built nothing: its registry is empty; a refused set reports what it built.
+const built = served.catalogue;
+const report: WorkerReport = {
+  threadId,
+  ok: served.ok,
+  registry: built ? summaryOf(built) : { handlers: 0, definitions: 0, digest: '' },
+  diagnostics: served.diagnostics,
+};
 parentPort?.postMessage({ [WORKER_REPORT]: report });
 // A worker that cannot judge must take no task. Its module never finishes loading, so piscina
 // never counts it ready: a pool that is starting is given up on its report, and a replacement

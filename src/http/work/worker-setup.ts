@@ -1,6 +1,6 @@
 import type { PluginRef } from '../../catalogue/load-plugins.js';
 import type { Diagnostic } from '../../core/diagnostics.js';
-import type { LockfileText } from './follow-lockfile.js';
+import type { ServedLockfile } from '../../operations/served-catalogue.js';
 import type { RegistrySummary, WorkTask } from './task.js';
 
 /** What every worker of a pool is started with: the same plugins and definition bytes, so all build the same catalogue. */
@@ -11,7 +11,7 @@ export interface WorkerSetup {
   /** The definition files the main thread read, named as they are shown in diagnostics. */
   definitions: readonly { file: string; content: Uint8Array }[];
   /** The lockfile the service serves (`--lockfile`), as the main thread read it. */
-  lockfile?: LockfileText | undefined;
+  lockfile?: ServedLockfile | undefined;
   /**
    * Shared by the pool's workers: `[0]` counts the workers that started, `[1]` becomes 1 once the
    * first has loaded. Every worker but the first waits for it before loading.

@@ -1,0 +1,57 @@
+import type { Catalogue } from '../../catalogue/catalogue.js';
+import { performTask } from './perform.js';
+import type { TaskRunner, WorkAnswer, WorkTask } from './task.js';
+
+/**
+ * The default largest body judged inline, in bytes (docs/service.md "Small requests judged
+ * where they arrive"): above a typical profile of one or two KiB, and small enough that the
+ * costliest bodies `bench/inline-worst.mjs` builds keep the probes answering within milliseconds.
+ */
+export const DEFAULT_INLINE_MAX_BYTES = 2 * 1024;
+
+/**
+ * A runner that judges a validation or a build whose body is at most `maxBytes` on the calling
+ * thread, with `catalogue` (built from the same sources as the pool's workers), and hands every
+ * other task to `pool`. A small body costs less to judge than to hand to a worker and back, and
+ * its cost is bounded by its size (linear patterns, alias and depth budgets), so the work done
+ * inline between two events is bounded too; larger bodies keep the pool's deadline and memory
+ * isolation.
+ */
+export function inlineRunner(pool: TaskRunner, catalogue: Catalogue, maxBytes: number): TaskRunner {
+  return {
+    registry: pool.registry,
+    ready: pool.ready,
+    async run(task, control) {
+      if (!judgedInline(task, maxBytes)) return pool.run(task, control);
+      control.signal.throwIfAborted();
+      Atomics.store(control.started, 0, 1);
+      let answer: WorkAnswer | undefined;
+      try {
+        answer = performTask(catalogue, task);
+      } catch {
+        // An unexpected failure is the pool's to report, as it would have been without this path.
+      }
+      if (answer && !mayDependOnStack(answer)) return answer;
+      // Not begun as far as the deadline is concerned: it waits for a worker like any other task.
+      Atomics.store(control.started, 0, 0);
+      return pool.run(task, control);
+    },
+    close: () => pool.close(),
+  };
+}
+
+/** Whether a task is judged on the calling thread: a validation or a build whose body is at most `maxBytes`. */
+export function judgedInline(task: WorkTask, maxBytes: number): boolean {
+  return (task.kind === 'validate' || task.kind === 'build') && task.body.byteLength <= maxBytes;
+}
+
+// Nesting between the depth limit and the point the YAML parser is refused outright is parsed
+// recursively, and where the call stack runs out depends on the thread (a worker's is larger):
+// the `too-deep` diagnostic's path and end can differ. An answer that may hold one is judged
+// again by a worker, so both paths give the same bytes; a body that merely contains the text
+// costs a hand-off, nothing more.
+const TOO_DEEP = Buffer.from('"too-deep"');
+
+function mayDependOnStack(answer: WorkAnswer): boolean {
+  return 'body' in answer && Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength).includes(TOO_DEEP);
+}
