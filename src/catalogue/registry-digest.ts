@@ -1,6 +1,6 @@
 import { compareBytes } from '../core/data.js';
-import { sha256Digest } from '../core/sha256.js';
 import { VERSION } from '../core/package-version.js';
+import { sha256Digest } from '../core/sha256.js';
 import type { Catalogue } from './catalogue.js';
 
 const digests = new WeakMap<Catalogue, string>();

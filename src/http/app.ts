@@ -2,14 +2,13 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Req
 import type { SeverityRules } from '../documents/kurel-config.js';
 import { readOpenApiText } from '../files/package-files.js';
 import type { Platform } from '../schema/platform-version.js';
-import { type BodyKind, readBody } from './body.js';
 import { consoleAssetRoute, consolePageRoute } from './console.js';
 import { admission } from './edge/admission.js';
 import { edge } from './edge/edge.js';
-import { ADMISSION_BODY_BYTES, DEFAULT_LIMITS, type ServiceLimits } from './limits.js';
 import { type Logger, silentLogger } from './logger.js';
 import { createMetrics, type ServiceMetrics } from './metrics.js';
 import { HttpProblem, sendProblem } from './problem.js';
+import { type BodyKind, readBody } from './read-body.js';
 import { reloadAccess } from './reload-access.js';
 import { isAnswered } from './respond.js';
 import { codeExplanationRoute } from './routes/codes.js';
@@ -25,6 +24,7 @@ import {
   validateTask,
   workRoute,
 } from './routes/work.js';
+import { ADMISSION_BODY_BYTES, DEFAULT_LIMITS, type ServiceLimits } from './service-limits.js';
 import { ServiceState } from './service-state.js';
 import type { TaskRunner, VersionOptions } from './work/task.js';
 

@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { VERSION } from '../../src/core/package-version.js';
-import { DEFAULT_LIMITS } from '../../src/http/limits.js';
+import { DEFAULT_LIMITS } from '../../src/http/service-limits.js';
 import { runKurel } from '../helpers/cli.js';
 import { type KubernetesObject, schemaProblems, unknownFieldProblems } from '../helpers/kubernetes-schemas.js';
 import { type ServedProcess, startServe } from '../helpers/serve.js';

@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
-import type { ServiceLimits } from '../limits.js';
 import { HttpProblem } from '../problem.js';
+import type { ServiceLimits } from '../service-limits.js';
 import { inFlightOf } from './in-flight.js';
 
 /**

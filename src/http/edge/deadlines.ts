@@ -1,6 +1,6 @@
-import type { ServiceLimits } from '../limits.js';
 import { HttpProblem, sendProblem } from '../problem.js';
 import { isAnswered } from '../respond.js';
+import type { ServiceLimits } from '../service-limits.js';
 import type { InFlightRequest } from './in-flight.js';
 
 /** What the deadlines are checked against. */

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
-import type { ServiceLimits } from '../limits.js';
 import type { Logger } from '../logger.js';
 import type { ServiceMetrics } from '../metrics.js';
+import type { ServiceLimits } from '../service-limits.js';
 import type { ServiceState } from '../service-state.js';
 import { logAccess } from './access-log.js';
 import { watchDeadlines } from './deadlines.js';

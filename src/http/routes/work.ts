@@ -1,12 +1,12 @@
 import type { Request, RequestHandler, Response } from 'express';
 import { readReviewIdentity, refuseReview } from '../../operations/admission.js';
-import { type BodyKind, bodyBytes } from '../body.js';
 import { deadlineProblem } from '../edge/deadlines.js';
 import { type InFlightRequest, inFlightOf } from '../edge/in-flight.js';
-import type { ServiceLimits } from '../limits.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { HttpProblem } from '../problem.js';
+import { type BodyKind, bodyBytes } from '../read-body.js';
 import { isAnswered, sendBytes } from '../respond.js';
+import type { ServiceLimits } from '../service-limits.js';
 import type { ServiceState } from '../service-state.js';
 import type { VersionOptions, WorkAnswer, WorkTask } from '../work/task.js';
 

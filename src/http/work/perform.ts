@@ -13,10 +13,10 @@ import { reportProblems } from '../../operations/report-problems.js';
 import { unifiedDiff } from '../../operations/unified-diff.js';
 import { type ProfileVerdict, validateJsonProfile, validateProfile } from '../../operations/validate-profile.js';
 import type { Platform } from '../../schema/platform-version.js';
-import type { BodyKind } from '../body.js';
-import { decodeJsonBody } from '../json-body.js';
+import { decodeJsonBody } from '../decode-json-body.js';
 import { platformOfQuery } from '../platform-input.js';
 import { HttpProblem } from '../problem.js';
+import type { BodyKind } from '../read-body.js';
 import { isEnvelope, readEnvelope } from '../request-envelope.js';
 import type { VersionOptions, WorkAnswer, WorkTask, WorkVerdict } from './task.js';
 

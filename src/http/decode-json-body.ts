@@ -1,7 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import { HttpProblem } from './problem.js';
 
-// Apart from body.ts, which needs express: the worker threads decode bodies too, and never load express.
+// Apart from read-body.ts, which needs express: the worker threads decode bodies too, and never load express.
 
 /** Decodes a JSON body: UTF-8 (a leading byte order mark is dropped), then JSON.parse; 400 when it cannot be decoded. */
 export function decodeJsonBody(bytes: Uint8Array): { text: string; data: unknown } {
