@@ -1,10 +1,10 @@
-// The admission webhook's throughput per core (DESIGN §9.3: the README's replica count comes from
+// The admission webhook's throughput per core (docs/kubernetes.md: the README's replica count comes from
 // it): `kurel serve --workers 1` (one worker thread judges every review, so one core does the
 // work) answering `POST /v1/admission` with the AdmissionReview an API server sends when the
 // repository's multi-gateway profile is applied (as JSON, with the metadata the API server adds),
 // under autocannon load (10 connections, loopback) for BENCH_ROUNDS rounds (3) of BENCH_SECONDS
 // (10). Prints reviews per second per core (the median of the rounds) and the replicas a few peak
-// rates need by the README's rule. A figure, not a budget: DESIGN sets none. Stops by itself.
+// rates need by the README's rule. A figure, not a budget: none is set for it. Stops by itself.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

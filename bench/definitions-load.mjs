@@ -1,5 +1,5 @@
 // Wall time of `kurel lint <neutral profile> --definitions <dir>` with 1, 100 and 1,000
-// generated CapabilityDefinition files (DESIGN §6: loading 1,000 files under 1 s; §6.1: 1,000
+// generated CapabilityDefinition files (docs/performance.md: loading 1,000 files under 1 s; docs/performance.md: 1,000
 // definitions with distinct patterns under 1 s too; the figure is the whole run), against bare
 // `node -e 0` and a lint with no definitions, measured in the same run, alternating, so machine
 // noise hits every figure alike. The files are written to a temporary folder and removed.
@@ -158,7 +158,7 @@ try {
     console.log(`  ${v.name.padEnd(52)} ${ms(figure).padStart(9)}  ${ratio(figure / base).padStart(6)} of node -e 0${added}`);
   });
   variants.forEach((v, k) => {
-    if (v.count === 1000) budgets.below(`lint with ${v.name.replace(/, \d+ KB$/, '')} (${v.distinct ? '§6.1' : '§6'})`, median(samples[k]), BUDGET_MS, asMs);
+    if (v.count === 1000) budgets.below(`lint with ${v.name.replace(/, \d+ KB$/, '')} (${v.distinct ? 'docs/performance.md' : 'docs/performance.md'})`, median(samples[k]), BUDGET_MS, asMs);
   });
 
   console.log('where one cold load of each 1,000-file set goes (CPU time in a fresh process, median of 3):');

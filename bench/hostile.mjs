@@ -1,11 +1,11 @@
-// The service under hostile load (DESIGN §7.3; `npm run bench -- hostile`): `kurel serve` on
+// The service under hostile load (docs/service.md; `npm run bench -- hostile`): `kurel serve` on
 // loopback while one client replays costly requests in a loop, a second sends a typical profile
 // at a steady rate and a third polls `/healthz`. The typical client and the probe are measured
 // alone first (unloaded), then with the hostile client running. Both send on a fixed schedule
 // whatever the answers do, and a latency runs from the time a request was due, so a stalled
 // server shows as slow answers rather than as fewer samples; requests still open at the end
 // count with the time they had waited.
-// Budgets (§7.3): probe p99 under 50 ms; every hostile request answered (413, 503, or 200 with
+// Budgets (docs/service.md): probe p99 under 50 ms; every hostile request answered (413, 503, or 200 with
 // diagnostics) within the request deadline (5 s, `--request-timeout`) plus 1 s; the typical
 // client's p99 within 3x its unloaded p99 when the pool has a free worker; the process never
 // restarts; its peak RSS below workers x worker heap limit (512 MiB, `--worker-memory`) + 256 MiB.
@@ -25,7 +25,7 @@ const DRAIN_MS = 2_000;
 const HARD_STOP_MS = 70_000;
 const PROBE_EVERY_MS = 50;
 const TYPICAL_EVERY_MS = 50;
-const DEADLINE_MS = 5_000; // kurel's default --request-timeout (DESIGN §7.3)
+const DEADLINE_MS = 5_000; // kurel's default --request-timeout (docs/service.md)
 const WORKER_HEAP_MIB = 512; // kurel's default --worker-memory
 // A hostile request still unanswered this long after it was sent is given up (it counts as over),
 // so that every kind gets sent within the loaded time even when the service stalls on each.
@@ -302,8 +302,8 @@ function report({ typicalUnloaded, probeUnloaded, typicalLoaded, probeLoaded, ho
   const delay = mainThread ? `p99 ${asMs(mainThread.p99)}, max ${asMs(mainThread.max)}` : 'not read';
   console.log(`  the service's main thread under hostile load (event-loop delay, its /metrics): ${delay}`);
 
-  if (Number.isFinite(probeLoaded.p99)) budgets.below('/healthz p99 under hostile load (§7.3)', probeLoaded.p99, 50, asMs);
-  else budgets.holds('/healthz p99 under hostile load (§7.3)', false, `over 1% of the probes failed (${probeLoaded.failed} of ${probeLoaded.sent})`);
+  if (Number.isFinite(probeLoaded.p99)) budgets.below('/healthz p99 under hostile load (docs/service.md)', probeLoaded.p99, 50, asMs);
+  else budgets.holds('/healthz p99 under hostile load (docs/service.md)', false, `over 1% of the probes failed (${probeLoaded.failed} of ${probeLoaded.sent})`);
   const byName = new Map();
   for (const h of hostileAnswers) byName.set(h.name, [...(byName.get(h.name) ?? []), h]);
   for (const h of HOSTILE) {
@@ -315,20 +315,20 @@ function report({ typicalUnloaded, probeUnloaded, typicalLoaded, probeLoaded, ho
     const good = answers.filter((a) => a.ms <= DEADLINE_MS + 1000 && (a.status === 413 || a.status === 503 || (a.status === 200 && a.diagnostics)));
     const slowest = Math.max(...answers.map((a) => a.ms));
     budgets.holds(
-      `hostile ${h.name} answered 413/503/200 with diagnostics within ${(DEADLINE_MS + 1000) / 1000} s (§7.3)`,
+      `hostile ${h.name} answered 413/503/200 with diagnostics within ${(DEADLINE_MS + 1000) / 1000} s (docs/service.md)`,
       good.length === answers.length,
       `${good.length} of ${answers.length}, slowest ${asMs(slowest)}`,
     );
   }
   const freeWorker = plan.pool ? plan.workers >= 2 : true;
   const label = plan.pool
-    ? `typical p99 loaded / unloaded, ${plan.workers} workers (§7.3)`
-    : 'typical p99 loaded / unloaded (§7.3; no pool, held to the default pool of the CPU count)';
+    ? `typical p99 loaded / unloaded, ${plan.workers} workers (docs/service.md)`
+    : 'typical p99 loaded / unloaded (docs/service.md; no pool, held to the default pool of the CPU count)';
   if (!freeWorker) console.log(`  (typical p99 budget not applicable: ${plan.workers} worker leaves none free beside the hostile client)`);
   else if (Number.isFinite(typicalLoaded.p99)) budgets.atMost(label, typicalLoaded.p99 / typicalUnloaded.p99, 3);
   else budgets.holds(label, false, `over 1% of the typical requests failed (${typicalLoaded.failed} of ${typicalLoaded.sent})`);
-  budgets.holds('no restart (§7.3)', alive, alive ? `pid ${pid} up from start to end` : `the process exited (${exited})`);
-  budgets.below(`peak RSS / ${plan.workers} x ${WORKER_HEAP_MIB} MiB + 256 MiB (§7.3)`, peak, heapLimit, asMiB);
+  budgets.holds('no restart (docs/service.md)', alive, alive ? `pid ${pid} up from start to end` : `the process exited (${exited})`);
+  budgets.below(`peak RSS / ${plan.workers} x ${WORKER_HEAP_MIB} MiB + 256 MiB (docs/service.md)`, peak, heapLimit, asMiB);
 }
 
 // A 200 says whether the hostile document came back with diagnostics.

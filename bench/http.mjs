@@ -1,4 +1,4 @@
-// The HTTP service under load (DESIGN §6, §6.1): `POST /v1/validate` of a typical profile with a
+// The HTTP service under load (docs/performance.md): `POST /v1/validate` of a typical profile with a
 // JSON and with a YAML body, next to bare express routes that only parse the same bodies and
 // echo them (lib/http-baseline.mjs: `express.json`, js-yaml `load`, `yaml` parse), measured in
 // the same run with the same load (autocannon, 10 connections, loopback), in rounds of 10 s per
@@ -205,12 +205,12 @@ function report({ ready, idle, loaded, routes, rounds }) {
   console.log(
     `  idle RSS: kurel serve ${idle.kurel.toFixed(1)} MiB, bare express ${idle.bare.toFixed(1)} MiB${plan.workers > 1 ? ' (all its processes)' : ''}`,
   );
-  budgets.atLeast('POST /v1/validate JSON req/s / express.json echo (§6.1; §6 asks 0.85x)', ratioOf('kurel, JSON body', 'express.json echo'), 0.9);
-  budgets.atLeast('POST /v1/validate YAML req/s / js-yaml load echo (target 0.8x; §6.1 asks 0.7x)', ratioOf('kurel, YAML body', 'js-yaml load echo'), 0.8);
-  budgets.atLeast('POST /v1/validate YAML req/s / yaml parse echo (§6)', ratioOf('kurel, YAML body', 'yaml parse echo'), 0.8);
-  budgets.atMost('kurel serve first GET /healthz / node -e 0 (target 2x; §6 asks 3x)', ready.serve / ready.node, 2);
+  budgets.atLeast('POST /v1/validate JSON req/s / express.json echo (docs/performance.md; docs/performance.md asks 0.85x)', ratioOf('kurel, JSON body', 'express.json echo'), 0.9);
+  budgets.atLeast('POST /v1/validate YAML req/s / js-yaml load echo (target 0.8x; docs/performance.md asks 0.7x)', ratioOf('kurel, YAML body', 'js-yaml load echo'), 0.8);
+  budgets.atLeast('POST /v1/validate YAML req/s / yaml parse echo (docs/performance.md)', ratioOf('kurel, YAML body', 'yaml parse echo'), 0.8);
+  budgets.atMost('kurel serve first GET /healthz / node -e 0 (target 2x; docs/performance.md asks 3x)', ready.serve / ready.node, 2);
   budgets.atMost('kurel serve first GET /readyz 200 / node -e 0 (target 4x)', ready.readyz / ready.node, 4);
-  budgets.atMost('idle RSS / bare express (§6)', idle.kurel / idle.bare, 1.5);
+  budgets.atMost('idle RSS / bare express (docs/performance.md)', idle.kurel / idle.bare, 1.5);
 }
 
 function fmt(value, width) {

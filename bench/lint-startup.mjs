@@ -1,5 +1,5 @@
 // Wall time of `kurel lint` on one typical profile against bare `node -e 0`, measured in the
-// same run, alternating, so machine noise hits both alike (DESIGN §6: within 2x).
+// same run, alternating, so machine noise hits both alike (docs/performance.md: within 2x).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -73,6 +73,6 @@ const lintRss = rss([
   `${report} process.argv = [process.execPath, ${JSON.stringify(CLI)}, 'lint', ${JSON.stringify(profile)}]; await import(${JSON.stringify(pathToFileURL(CLI).href)});`,
 ]);
 console.log(`  peak RSS: node -e 0 ${baseRss.toFixed(1)} MB, kurel lint ${lintRss.toFixed(1)} MB  ${ratio(lintRss / baseRss)}`);
-for (const [k, v] of variants.entries()) budgets.atMost(`${v.name} / node -e 0 (§6)`, figures[k] / base, BUDGET);
+for (const [k, v] of variants.entries()) budgets.atMost(`${v.name} / node -e 0 (docs/performance.md)`, figures[k] / base, BUDGET);
 rmSync(scratch, { recursive: true, force: true });
 budgets.finish();

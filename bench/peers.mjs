@@ -1,5 +1,5 @@
 // kurel next to the tools a platform engineer would otherwise use, on the same generated files
-// (DESIGN §6.1). Nothing is installed at run time: the peers are pinned dev dependencies.
+// (docs/performance.md). Nothing is installed at run time: the peers are pinned dev dependencies.
 // - `kurel lint` of 1,000 small profiles against `ajv-cli validate` with the JSON Schema that
 //   `kurel schema` prints, on the YAML files and on the same profiles as JSON files, and
 //   against a script that only reads the YAML files with js-yaml (lib/js-yaml-floor.mjs);
@@ -90,11 +90,11 @@ try {
   console.log(
     `  ratios: kurel/ajv-cli YAML ${ratio(time.kurelYaml / time.ajvYaml)}, JSON ${ratio(time.kurelJson / time.ajvJson)}; kurel/js-yaml floor ${ratio(time.kurelYaml / time.floorYaml)}, 1 MB ${ratio(time.kurelBig / time.floorBig)}`,
   );
-  budgets.below(`lint ${N} YAML profiles / ajv-cli on the same files (§6.1)`, time.kurelYaml / time.ajvYaml, 1);
-  budgets.below(`lint ${N} JSON profiles / ajv-cli on the same files (§6.1)`, time.kurelJson / time.ajvJson, 1);
-  budgets.atMost(`lint ${N} YAML profiles / js-yaml read-only floor (§6.1)`, time.kurelYaml / time.floorYaml, 1.5);
-  budgets.atMost('lint a 1 MB profile / js-yaml read-only floor (§6.1)', time.kurelBig / time.floorBig, 1.5);
-  budgets.atMost(`peak RSS linting ${N} profiles / js-yaml read-only floor (§6.1)`, rss.kurelYaml / rss.floorYaml, 1.2);
+  budgets.below(`lint ${N} YAML profiles / ajv-cli on the same files (docs/performance.md)`, time.kurelYaml / time.ajvYaml, 1);
+  budgets.below(`lint ${N} JSON profiles / ajv-cli on the same files (docs/performance.md)`, time.kurelJson / time.ajvJson, 1);
+  budgets.atMost(`lint ${N} YAML profiles / js-yaml read-only floor (docs/performance.md)`, time.kurelYaml / time.floorYaml, 1.5);
+  budgets.atMost('lint a 1 MB profile / js-yaml read-only floor (docs/performance.md)', time.kurelBig / time.floorBig, 1.5);
+  budgets.atMost(`peak RSS linting ${N} profiles / js-yaml read-only floor (docs/performance.md)`, rss.kurelYaml / rss.floorYaml, 1.2);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }

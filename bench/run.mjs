@@ -3,7 +3,7 @@
 // run only those (`npm run bench -- lint-startup`). `--record` also writes the run into
 // bench/RESULTS.md, between its latest-run markers, whatever its outcome. Ends with every
 // budget line that was over, and exits non-zero when any budget was over or a script failed
-// (DESIGN §6.1: every budget fails the run).
+// (docs/performance.md: every budget fails the run).
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';

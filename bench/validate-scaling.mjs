@@ -1,6 +1,6 @@
 // kurel's schema checks against a plain YAML parse of the same text, on generated profiles of
-// 1 KB to 5 MB, clean and with mistakes (DESIGN §6: the checks at most 0.05x the parse at every
-// size, per-byte cost flat; §6.1: floors measured with js-yaml as well as with `yaml`, warm and
+// 1 KB to 5 MB, clean and with mistakes (docs/performance.md: the checks at most 0.05x the parse at every
+// size, per-byte cost flat; docs/performance.md: floors measured with js-yaml as well as with `yaml`, warm and
 // cold). "Checks" is what kurel does after its parse: evaluating the profile and positioning
 // each problem. The parse is a plain one (`yaml`'s `parse`, js-yaml's `load`), not kurel's own
 // parse-and-convert; `yaml` runs with `uniqueKeys: false` as in kurel (which finds duplicate
@@ -119,7 +119,7 @@ for (const kind of KINDS) {
       const of = rows.filter((r) => r.kind === kind.name);
       const worst = of.reduce((a, b) => (b[temperature].check / b[temperature][key] > a[temperature].check / a[temperature][key] ? b : a));
       budgets.atMost(
-        `checks / ${floor}, ${kind.name}, ${temperature}, worst size (${worst.label}) (§6, §6.1)`,
+        `checks / ${floor}, ${kind.name}, ${temperature}, worst size (${worst.label}) (docs/performance.md)`,
         worst[temperature].check / worst[temperature][key],
         BUDGET,
       );

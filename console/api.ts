@@ -3,7 +3,7 @@
  * works under whatever path prefix a proxy serves it from, and no request leaves the origin.
  */
 
-/** A published version of a capability (DESIGN §8.7), when the service knows versions. */
+/** A published version of a capability (docs/service.md), when the service knows versions. */
 export interface CapabilityVersion {
   version: string;
   file: string;
@@ -30,7 +30,7 @@ export interface CapabilityDetail extends CapabilityListing {
   schema: JsonSchemaNode;
 }
 
-/** One problem the service found (DESIGN §4.1); positions are 1-based, columns in UTF-16 code units, the end exclusive. */
+/** One problem the service found (docs/profiles.md); positions are 1-based, columns in UTF-16 code units, the end exclusive. */
 export interface ServiceDiagnostic {
   code: string;
   severity: 'error' | 'warning';
@@ -64,7 +64,7 @@ export class ApiError extends Error {
   }
 }
 
-/** A platform version to narrow schemas to (DESIGN §8.4), such as kubernetes 1.29. */
+/** A platform version to narrow schemas to (docs/platform.md), such as kubernetes 1.29. */
 export interface PlatformFilter {
   component: string;
   version: string;
@@ -80,7 +80,7 @@ export function fetchCapability(type: string, options: { version?: string; platf
   return fetchJson<CapabilityDetail>(capabilityUrl(type, options), { signal: options.signal });
 }
 
-/** The relative URL of a capability, with `?version=` and `?platform=component=version` as §8.7 spells them. */
+/** The relative URL of a capability, with `?version=` and `?platform=component=version` as docs/service.md spells them. */
 export function capabilityUrl(type: string, options: { version?: string; platform?: PlatformFilter }): string {
   const query: string[] = [];
   if (options.version) query.push(`version=${encodeURIComponent(options.version)}`);

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 // What every command's start needs is bundled into the CLI: one file read instead of hundreds
-// (TypeBox alone is ~200 files) is what keeps `kurel lint` within 2x of `node -e 0` (DESIGN §6).
+// (TypeBox alone is ~200 files) is what keeps `kurel lint` within 2x of `node -e 0` (docs/performance.md).
 // Everything else stays external and loads only in the commands using it (ajv, ...), except what
 // `kurel serve` needs, bundled into its own chunk (below).
 const CLI_BUNDLED = new Set(['js-yaml', '@sinclair/typebox', 'commander', 'canonicalize']);
@@ -38,7 +38,7 @@ const packageOf = (spec) =>
     .split('/')
     .slice(0, spec.startsWith('@') ? 2 : 1)
     .join('/');
-// `kurel serve` must be ready within 3x of `node -e 0` (DESIGN §6): express, pino and prom-client
+// `kurel serve` must be ready within 3x of `node -e 0` (docs/performance.md): express, pino and prom-client
 // with everything they require (about a hundred CommonJS files) load from its one chunk instead.
 const SERVE_BUNDLED = new Set(['express', 'pino', 'prom-client']);
 const bundleStartupPackages = {

@@ -65,7 +65,7 @@ const RESOLVED: Record<string, Record<string, unknown>> = {
     'certificate.internal': { issuerRef: { name: 'internal-ca', kind: 'Issuer' } },
     'external-secret': { secretStoreRef: { name: 'aws-secretsmanager', kind: 'ClusterSecretStore' }, refreshInterval: '1h30m' },
   },
-  // definitions/service-routing.yaml at two Kubernetes versions (DESIGN §8.4): the default of
+  // definitions/service-routing.yaml at two Kubernetes versions (docs/platform.md): the default of
   // internalTrafficPolicy applies on both, trafficDistribution exists only on the newer one.
   'service-routing-1.28.yaml': {
     expose: nginx,

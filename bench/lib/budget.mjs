@@ -1,4 +1,4 @@
-// Budget lines shared by every bench script (DESIGN §6, §6.1): each budget prints one line that
+// Budget lines shared by every bench script (docs/performance.md): each budget prints one line that
 // says `within` or `OVER`, and a script that met any figure over its budget exits with
 // OVER_BUDGET_EXIT, so `npm run bench` fails. A figure that could not be measured counts as over.
 

@@ -1,4 +1,4 @@
-// The bare express baseline of the HTTP bench (DESIGN §6, §6.1): routes that only parse a body
+// The bare express baseline of the HTTP bench (docs/performance.md): routes that only parse a body
 // and echo it, each with the fastest ordinary way to do so, and nothing else. PORT sets the
 // port; PROCESSES > 1 runs that many processes with node:cluster, so the baseline gets as many
 // cores as kurel has workers. The parsers load on first use, so the idle memory is express's.

@@ -1,4 +1,4 @@
-// The read-only floor of peers.mjs (DESIGN §6.1): reads every file named, or every file in a
+// The read-only floor of peers.mjs (docs/performance.md): reads every file named, or every file in a
 // folder named, and parses it with js-yaml `load` (the fastest maintained YAML parser), keeping
 // nothing. No tool that reads the same YAML can do less.
 //   node js-yaml-floor.mjs <file|dir>...

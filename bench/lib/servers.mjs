@@ -1,6 +1,6 @@
 // Starting, probing and stopping the servers the HTTP bench scripts measure: `kurel serve` and
 // the bare express baseline (lib/http-baseline.mjs). Loopback only. A server counts as ready at
-// its first successful `GET /healthz` (DESIGN §6.1), never at a log line.
+// its first successful `GET /healthz` (docs/performance.md), never at a log line.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';

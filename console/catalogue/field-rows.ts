@@ -286,7 +286,7 @@ function lifecycle(node: SchemaNode, description: string | undefined, deprecated
   const found: string[] = [];
   for (const [keyword, phrase] of LIFECYCLE_KEYWORDS) {
     const value = node[keyword];
-    // A bare version is Kubernetes's (DESIGN §8.4); another component is named before its version.
+    // A bare version is Kubernetes's (docs/platform.md); another component is named before its version.
     if (typeof value === 'string') found.push(`${phrase} ${/^v?\d/.test(value) ? `Kubernetes ${value}` : value}`);
   }
   for (const phrase of description ? lifecycleInText(description) : []) {

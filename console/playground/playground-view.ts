@@ -32,7 +32,7 @@ spec:
 
 /** How long typing must pause before the profile is sent for checking. */
 const CHECK_DELAY_MS = 350;
-/** The file name diagnostics about the sent profile carry (DESIGN §5.2). */
+/** The file name diagnostics about the sent profile carry (docs/service.md). */
 const REQUEST_FILE = 'request';
 /** The fragment prefix of a shared profile: `#playground/<packed text>`. */
 export const SHARE_PREFIX = 'playground/';

@@ -1,4 +1,4 @@
-// A handler plugin for kurel (DESIGN §5.3): an ES module whose default export is a handler.
+// A handler plugin for kurel (docs/plugins.md): an ES module whose default export is a handler.
 //   kurel build my-package --profile cluster.yaml --plugin ./examples/plugins/redis-sidecar.mjs
 import { checkRendering } from 'kurel';
 

@@ -7,7 +7,7 @@ import { RegistryError } from './errors.js';
 const TYPE_NAME = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
 
 /**
- * The startup assertion for one handler (DESIGN §3): throws {@link RegistryError} naming the
+ * The startup assertion for one handler (docs/plugins.md): throws {@link RegistryError} naming the
  * handler and the reason when it breaks the contract. `checkSchema` adds the JSON Schema
  * meta-check, needed for plugins (plain JavaScript) and skipped for built-ins.
  */

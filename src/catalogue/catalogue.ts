@@ -34,7 +34,7 @@ export interface HandlerCandidate {
 export interface DefinitionSource {
   /** The file (as given). */
   file: string;
-  /** The document's digest (DESIGN §11 "Digest"). */
+  /** The document's digest (docs/versions.md). */
   digest: string;
   /** The document, to position diagnostics about it (`definition-changed`). */
   document: Locatable;
@@ -61,7 +61,7 @@ export interface CapabilityDefinitionEntry {
   documents: readonly DefinitionSource[];
 }
 
-/** Where a capability type's versions come from (DESIGN §8.1, §11 "Handlers and definitions of one type"). */
+/** Where a capability type's versions come from (docs/versions.md). */
 export type VersionSource = 'definition' | 'handler' | 'none';
 
 /** How a capability type's rendering is checked, in order. */
@@ -109,7 +109,7 @@ export class Catalogue {
   }
 
   /**
-   * A catalogue with these handlers added. Each goes through the startup assertion (DESIGN §3)
+   * A catalogue with these handlers added. Each goes through the startup assertion (docs/plugins.md)
    * and throws {@link RegistryError} naming the handler when it breaks the contract or claims a
    * type already held. `trusted` skips the JSON Schema meta-check: the built-ins' schemas are
    * checked by tests at build time, so a lint start pays nothing for them.
@@ -127,7 +127,7 @@ export class Catalogue {
   }
 
   /**
-   * A catalogue with the CapabilityDefinition documents added (DESIGN §2.2, §8.1): each is
+   * A catalogue with the CapabilityDefinition documents added (docs/definitions.md, docs/versions.md): each is
    * compiled, documents sharing a name are resolved into its versions (duplicates and conflicts
    * per version), and a name with any error is held as broken, every version of it. A name
    * defined here replaces all the versions this catalogue held for it. The outcome does not
@@ -154,8 +154,7 @@ export class Catalogue {
   }
 
   /**
-   * A catalogue in which the named definitions have only the versions listed (DESIGN §11 "The
-   * service with a lockfile": the locked versions are the only versions there are). Names not
+   * A catalogue in which the named definitions have only the versions listed (docs/versions.md: the locked versions are the only versions there are). Names not
    * in `allowed` keep every version.
    */
   restrictVersions(allowed: ReadonlyMap<string, ReadonlySet<string>>): Catalogue {
@@ -173,7 +172,7 @@ export class Catalogue {
 
   /**
    * The definition of a capability type: the given version, or without one the version an
-   * unpinned binding resolves to (the highest release; DESIGN §8.2).
+   * unpinned binding resolves to (the highest release; docs/versions.md).
    */
   definition(type: string, version?: string): CapabilityDefinitionEntry | undefined {
     const versions = this.definitionsByName.get(type);
@@ -236,7 +235,7 @@ export class Catalogue {
   }
 
   /**
-   * When a capability exists (DESIGN §8.4): the lifecycle its definition declares in `spec`
+   * When a capability exists (docs/platform.md): the lifecycle its definition declares in `spec`
    * (the version given, else the one an unpinned binding resolves to), else the one on its
    * handler's rendering schema; undefined when neither has one.
    */
@@ -275,7 +274,7 @@ export class Catalogue {
       if (handler.validateAndApplyDefaults) {
         const validate = handler.validateAndApplyDefaults.bind(handler);
         const input = current;
-        // A plugin is plain JavaScript: it gets a copy it cannot be misled by (DESIGN §7.3), and
+        // A plugin is plain JavaScript: it gets a copy it cannot be misled by (docs/service.md), and
         // what it throws or returns is checked, never trusted. Built-ins read the data as it is.
         const result =
           registered.source === 'builtin'

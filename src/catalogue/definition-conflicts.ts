@@ -18,7 +18,7 @@ export interface DefinitionCandidate {
    * alone in its file, and finding where it starts costs it the full parse).
    */
   document: YamlDocument;
-  /** The digest of the document as written (DESIGN §11 "Digest"). */
+  /** The digest of the document as written (docs/versions.md). */
   digest: string;
 }
 
@@ -48,7 +48,7 @@ const NESTING: ReadonlySet<string> = new Set(['description', LIFECYCLE_NOTE, ENU
 const RENDERING: Path = ['spec', 'rendering'];
 
 /**
- * Resolves definitions that share a name and version (DESIGN §2.2, §8.1). The same validation
+ * Resolves definitions that share a name and version (docs/definitions.md, docs/versions.md). The same validation
  * schema (types, required, defaults, constraints; descriptions aside) is de-duplicated:
  * silently when the documents are identical, with a `definition-duplicate` warning when only
  * descriptions differ. A differing schema is a `definition-conflict` error naming both files

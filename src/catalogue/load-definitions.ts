@@ -22,7 +22,7 @@ export interface LoadedDefinitions {
 /**
  * Compiles CapabilityDefinition documents and resolves documents that share a name: several
  * versions side by side, duplicates and conflicts per version, versioned and unversioned
- * documents of one name refused (DESIGN §8.1, §11). Any error in any document of a name breaks
+ * documents of one name refused (docs/versions.md). Any error in any document of a name breaks
  * every version of it. Every problem is positioned in the definition files. A name that
  * shadows a built-in is left to the built-in handler. The outcome does not depend on the order
  * of `documents`.

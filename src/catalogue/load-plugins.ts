@@ -24,7 +24,7 @@ export class PluginLoadError extends RegistryError {
 export type PluginRef = string | { spec: string; from: string };
 
 /**
- * Loads handler plugins (DESIGN §5.3): each is an ES module whose default export is a handler
+ * Loads handler plugins (docs/plugins.md): each is an ES module whose default export is a handler
  * or an array of handlers. `spec` is a path (relative to `cwd`) or a package name (resolved
  * from `cwd`). Returns the handlers to put into a catalogue (which asserts the handler
  * contract); throws {@link PluginLoadError} naming the plugin when it cannot be loaded or

@@ -6,7 +6,7 @@ import type { Catalogue } from './catalogue.js';
 const digests = new WeakMap<Catalogue, string>();
 
 /**
- * The lines a registry digest is taken over (DESIGN §11): `def NAME@VERSION DIGEST` per
+ * The lines a registry digest is taken over (docs/versions.md): `def NAME@VERSION DIGEST` per
  * definition version (`-` for an unversioned one), `handler TYPE@VERSION SOURCE` per handler
  * (`-` without a version; SOURCE is `builtin` or the plugin module as given) and
  * `kurel@VERSION`, sorted byte-wise.

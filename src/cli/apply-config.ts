@@ -7,7 +7,7 @@ import { formatText, paletteFor } from './format/text.js';
 import type { CommandIo } from './io.js';
 import { type ConfigFlag, loadRunConfig, mergeSources, type RunConfig, versionSettings } from './run-config.js';
 
-/** The options every command that reads `.kurel.yaml` shares (DESIGN §11 "Command surface"). */
+/** The options every command that reads `.kurel.yaml` shares (docs/configuration.md). */
 export interface ConfigurableOptions {
   /** `--config FILE`, `--no-config` (false), or neither. */
   config?: ConfigFlag;
@@ -87,7 +87,7 @@ export function textRefusal(io: CommandIo): (diagnostics: Diagnostic[], sources:
   return (diagnostics, sources) => io.stderr(`${formatText(diagnostics, sources, paletteFor(io.stderrIsTTY ? { isTTY: true } : {}, io.env))}\n`);
 }
 
-/** The configuration as `locateLockfile` reads it: its file and its `lockfile` entry (DESIGN §11 "Where the lockfile is"). */
+/** The configuration as `locateLockfile` reads it: its file and its `lockfile` entry (docs/versions.md). */
 export function configOf(run: RunConfig | undefined): { file: string; lockfile?: string | undefined } | undefined {
   return run ? { file: run.file, lockfile: run.config.lockfile } : undefined;
 }

@@ -1,6 +1,6 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 
-/** Exit codes of every command (DESIGN §5.1). */
+/** Exit codes of every command (docs/cli.md). */
 export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
 
 /**

@@ -19,19 +19,19 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 const definitionsOption = () => new Option('--definitions <dir>', 'load CapabilityDefinitions from this folder (repeatable)').argParser(collect).default([]);
 const capabilityDefOption = () => new Option('--capability-def <file>', 'load a CapabilityDefinition file (repeatable)').argParser(collect).default([]);
 const pluginOption = () => new Option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)').argParser(collect).default([]);
-// The version flags (DESIGN §8.2, §8.3, §11): each `--no-*` turns off what a config file turned on.
+// The version flags (docs/versions.md): each `--no-*` turns off what a config file turned on.
 const requirePinnedOption = () => new Option('--require-pinned', 'report a binding of a versioned definition without version as an error');
 const noRequirePinnedOption = () => new Option('--no-require-pinned', 'do not require pinned versions (overrides the config file)');
 const lockfileOption = () =>
   new Option('--lockfile <file>', 'the lockfile to follow (default: kurel.lock.yaml next to .kurel.yaml, else in the working directory)');
 const noLockfileOption = () => new Option('--no-lockfile', 'ignore any lockfile');
-// DESIGN §8.4: the version of one platform component, over the profile's spec.platform.
+// docs/platform.md: the version of one platform component, over the profile's spec.platform.
 const platformOption = (what: string) => new Option('--platform <component=version>', what).argParser(collectPlatformFlag).default([]);
-// DESIGN §5.4: every command that takes --definitions reads .kurel.yaml, or the one named, or none.
+// docs/configuration.md: every command that takes --definitions reads .kurel.yaml, or the one named, or none.
 const configOption = () => new Option('--config <file>', 'read this configuration file instead of the .kurel.yaml found above the working directory');
 const noConfigOption = () => new Option('--no-config', 'read no configuration file');
 const debugOption = () => new Option('--debug', 'say on standard error which configuration file the run read');
-// DESIGN §5.4: --color first, then FORCE_COLOR, then NO_COLOR, else whether the stream is a terminal.
+// docs/configuration.md: --color first, then FORCE_COLOR, then NO_COLOR, else whether the stream is a terminal.
 // `--format text|json`, the output choice of most commands (lint's takes report targets).
 const textOrJsonOption = () => new Option('--format <format>', 'output format').choices(['text', 'json']).default('text');
 const colorOption = () =>
@@ -356,7 +356,7 @@ function usageDiagnostic(message: string): Diagnostic {
   return fileDiagnostic('<command line>', 'usage', first.replace(/\.$/, ''), suggestion ? { hint: `did you mean ${suggestion[1]}?` } : {});
 }
 
-// The commands whose `--format json` is an envelope (DESIGN §5.1, §11); any other command's
+// The commands whose `--format json` is an envelope (docs/cli.md); any other command's
 // JSON is its own data (a schema, a CRD, a capability list), never an envelope.
 const ENVELOPE_COMMANDS: ReadonlySet<string> = new Set(['lint', 'build', 'lock', 'outdated', 'migrate', 'compat']);
 

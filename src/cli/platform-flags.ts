@@ -20,7 +20,7 @@ export function platformOfFlags(flags: readonly string[] | undefined): Platform 
 }
 
 /**
- * A command's platform options (DESIGN §8.4, §11): `repositoryDefault` is the repository's
+ * A command's platform options (docs/platform.md): `repositoryDefault` is the repository's
  * default for components a profile does not name (the config file's `platform`), and the
  * `--platform` flags win over every profile's own versions.
  */

@@ -11,7 +11,7 @@ export interface ReportTarget {
 }
 
 /**
- * Parses a `--format` value and appends it (DESIGN §5.4: repeatable, `sarif=kurel.sarif`);
+ * Parses a `--format` value and appends it (docs/configuration.md: repeatable, `sarif=kurel.sarif`);
  * throws commander's error for a format kurel does not have or an empty file name.
  */
 export function collectReportTarget(value: string, previous: ReportTarget[]): ReportTarget[] {

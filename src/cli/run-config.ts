@@ -8,7 +8,7 @@ import type { SeverityOf } from '../operations/severity.js';
 import type { Platform } from '../schema/platform-version.js';
 import type { SourceText } from '../yaml/source.js';
 
-/** The codes `strictCapabilities` makes errors (DESIGN §4.5): lint's unknown-capability, build's unvalidated-capability. */
+/** The codes `strictCapabilities` makes errors (docs/profiles.md): lint's unknown-capability, build's unvalidated-capability. */
 export const STRICT_CAPABILITY_CODES = ['unknown-capability', 'unvalidated-capability'] as const;
 
 /** `--config FILE` (a string), `--no-config` (false), or neither (undefined: discover it). */
@@ -27,7 +27,7 @@ export interface RunConfig {
 export type LoadedConfig = { ok: true; run: RunConfig | undefined } | { ok: false; diagnostics: Diagnostic[]; sources: Map<string, SourceText> };
 
 /**
- * Finds and reads the configuration of a run (DESIGN §5.4, §11): `--config FILE`, or
+ * Finds and reads the configuration of a run (docs/configuration.md): `--config FILE`, or
  * `.kurel.yaml` found walking up from the working directory (stopping after the folder that
  * holds `.git`), or none with `--no-config`. A file that cannot be read or has any problem
  * refuses the run, with the problems positioned in the file.
@@ -50,7 +50,7 @@ export function configPath(run: RunConfig, entry: string, cwd: string): string {
 }
 
 /**
- * The config's plugin entries (DESIGN §11): `./`, `../` and `/` entries are paths relative to
+ * The config's plugin entries (docs/configuration.md): `./`, `../` and `/` entries are paths relative to
  * the config, named relative to the working directory; others are package names resolved
  * from the config's folder.
  */
@@ -83,7 +83,7 @@ export interface MergedSources {
 }
 
 /**
- * Puts the config and the command line together (DESIGN §11): list flags append to the
+ * Puts the config and the command line together (docs/configuration.md): list flags append to the
  * config's lists, scalar flags override it (`--no-strict` turns a config `true` off).
  */
 export function mergeSources(run: RunConfig | undefined, flags: SourceFlags, cwd: string): MergedSources {
@@ -98,7 +98,7 @@ export function mergeSources(run: RunConfig | undefined, flags: SourceFlags, cwd
   };
 }
 
-/** The settings of the versions and platform work (DESIGN §8, §11) a run takes from its config and flags. */
+/** The settings of the versions and platform work (docs/versions.md) a run takes from its config and flags. */
 export interface VersionSettings {
   requirePinned: boolean;
   /** The repository's default platform: versions for components a profile does not name. */
@@ -116,7 +116,7 @@ export function versionSettings(run: RunConfig | undefined, flags: { requirePinn
 }
 
 /**
- * The severities each input file is judged with, in the order DESIGN §11 gives: the built-in
+ * The severities each input file is judged with, in the order docs/configuration.md gives: the built-in
  * severity, then the config's `strictCapabilities`, then its `severity`, then its `overrides`
  * in order (for inputs whose path relative to the config matches), then the command line
  * (`--strict-capabilities`). `--no-strict-capabilities` removes only the config's own layer.

@@ -2,7 +2,7 @@ import { LIMITS } from '../core/input-limits.js';
 
 /**
  * Reads standard input to its end, or until it holds more than the size limit: the rest is
- * never read (§7.2), so an endless input (`< /dev/zero`) ends the read too.
+ * never read (docs/profiles.md), so an endless input (`< /dev/zero`) ends the read too.
  */
 export async function readStdin(): Promise<Uint8Array> {
   const chunks: Buffer[] = [];

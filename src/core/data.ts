@@ -122,7 +122,7 @@ export function typeName(value: unknown): string {
   return Array.isArray(value) ? 'an array' : typeof value;
 }
 
-/** Orders strings byte-wise (UTF-8), as file paths are ordered (DESIGN §4.5), not by UTF-16 code units. */
+/** Orders strings byte-wise (UTF-8), as file paths are ordered (docs/profiles.md), not by UTF-16 code units. */
 export function compareBytes(a: string, b: string): number {
   return a === b ? 0 : Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }

@@ -48,7 +48,7 @@ export const DIAGNOSTIC_CODES = [
 export type DiagnosticCode = (typeof DIAGNOSTIC_CODES)[number];
 
 /**
- * The codes that decide whether a run can be trusted (DESIGN §11): a config may raise them,
+ * The codes that decide whether a run can be trusted (docs/profiles.md): a config may raise them,
  * never lower or turn them off, and no comment in a file can suppress them. Named as strings
  * so that codes other parts of kurel add (lock-outdated, …) are covered once they exist.
  */

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 declare const KUREL_YAML_BUNDLE: string | undefined;
 declare const KUREL_SEMVER_BUNDLE: string | undefined;
 
-/** Packages most runs never use, loaded on first use instead of at every start (DESIGN §6). */
+/** Packages most runs never use, loaded on first use instead of at every start (docs/performance.md). */
 export type LazyPackage = 'yaml' | 'semver';
 
 /** Requires a {@link LazyPackage}: synchronous, since its users are (positions, version checks). */

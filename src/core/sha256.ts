@@ -6,7 +6,7 @@ let createHash: CreateHash | undefined;
 /**
  * `sha256:` and the hex SHA-256 of a text's UTF-8 bytes. `node:crypto` is loaded on first use:
  * a lint or build without a lockfile computes no digest, and loading it cost about 7 ms of every
- * start (DESIGN §6).
+ * start (docs/performance.md).
  */
 export function sha256Digest(text: string): string {
   return `sha256:${sha256Hex(text)}`;

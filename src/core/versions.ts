@@ -17,7 +17,7 @@ export interface VersionRefusal {
 }
 
 /**
- * Checks a definition's `spec.version` (DESIGN §11 "Grammar"): a SemVer 2.0 version written
+ * Checks a definition's `spec.version` (docs/versions.md): a SemVer 2.0 version written
  * exactly as semver prints it (no leading `v`, no spaces, no build metadata, all three parts).
  * Returns undefined when it is valid.
  */
@@ -51,7 +51,7 @@ const BARE = /^(0|[1-9]\d*)(\.(0|[1-9]\d*|x|\*)){0,2}(-[0-9A-Za-z.-]+)?$/;
 
 /**
  * Checks a pin (a binding's `version`, or the part after `@` in a trait's type) against the
- * grammar of DESIGN §11: comparator sets joined by ` || `, each a hyphen range `A - B` or
+ * grammar of docs/versions.md: comparator sets joined by ` || `, each a hyphen range `A - B` or
  * comparators separated by single spaces, accepted by `semver.validRange`, and not a pin every
  * version satisfies (to float, omit the pin). Returns undefined when it is valid.
  */
@@ -93,7 +93,7 @@ export function isPrerelease(version: string): boolean {
 }
 
 /**
- * The version an unpinned binding resolves to (DESIGN §8.2): the highest release, or the
+ * The version an unpinned binding resolves to (docs/versions.md): the highest release, or the
  * highest prerelease when there are only prereleases; undefined when there is no version.
  * Never depends on the order of `versions`.
  */

@@ -26,7 +26,7 @@ export const ComponentSchema = Type.Object(
   { additionalProperties: false },
 );
 
-/** The Application document structure `kurel build` reads (DESIGN §2.3); strict except inside `properties`. */
+/** The Application document structure `kurel build` reads (docs/cli.md); strict except inside `properties`. */
 export const ApplicationSchema = Type.Object(
   {
     apiVersion: ApiVersion,

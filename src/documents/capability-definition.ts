@@ -15,7 +15,7 @@ const LifecycleVersion = (description: string) =>
   Type.Optional(Type.String({ description: `${description}: "1.29" (Kubernetes) or "<component> <version>" such as "gateway-api 1.1"` }));
 
 /**
- * The lifecycle keywords (DESIGN §8.4): when a property, an enum value or a whole capability
+ * The lifecycle keywords (docs/platform.md): when a property, an enum value or a whole capability
  * was introduced, deprecated and removed, in versions of one platform component.
  */
 const LifecycleKeywords = {
@@ -56,7 +56,7 @@ export const PropertyDeclarationSchema = Type.Object(
       }),
     ),
     ...LifecycleKeywords,
-    renamedFrom: Type.Optional(Type.String({ minLength: 1, description: "this property's name in the previous version (DESIGN §8.5)" })),
+    renamedFrom: Type.Optional(Type.String({ minLength: 1, description: "this property's name in the previous version (docs/migrate.md)" })),
     enumLifecycle: Type.Optional(
       Type.Object({}, { additionalProperties: EnumValueLifecycleSchema, description: 'the lifecycle of single values of a string enum, by value' }),
     ),
@@ -68,7 +68,7 @@ export const PropertyDeclarationSchema = Type.Object(
 export const PROPERTY_KEYWORDS: readonly string[] = Object.keys(PropertyDeclarationSchema.properties);
 
 /**
- * The CapabilityDefinition document structure (DESIGN §2.2). `spec.rendering.properties` is an
+ * The CapabilityDefinition document structure (docs/definitions.md). `spec.rendering.properties` is an
  * open map here; each property declaration is checked against {@link PropertyDeclarationSchema}.
  */
 export const CapabilityDefinitionSchema = Type.Object(

@@ -29,7 +29,7 @@ const LockedBinding = Type.Object(
   { additionalProperties: false },
 );
 
-/** The CapabilityLock document structure (DESIGN §8.3, §11 "Lockfile content"). */
+/** The CapabilityLock document structure (docs/versions.md). */
 export const CapabilityLockSchema = Type.Object(
   {
     lockfileVersion: Type.Literal(1),
@@ -89,7 +89,7 @@ export interface LockReading {
 
 /**
  * Checks a lockfile document's data: the structure, then each version and pin by the grammar
- * of DESIGN §11. Never throws; any error leaves `lock` undefined (a malformed lockfile
+ * of docs/versions.md. Never throws; any error leaves `lock` undefined (a malformed lockfile
  * misconfigures the run).
  */
 export function readLock(data: unknown): LockReading {
@@ -147,13 +147,13 @@ export function copyLock(lock: LockData): LockData {
   return out;
 }
 
-/** True when two lockfiles hold the same data (DESIGN §11: `--check` compares data, not bytes). */
+/** True when two lockfiles hold the same data (docs/versions.md: `--check` compares data, not bytes). */
 export function sameLock(a: LockData, b: LockData): boolean {
   return writeLockText(a) === writeLockText(b);
 }
 
 /**
- * The text of a lockfile (DESIGN §8.3): the comment, the four header keys, then definitions by
+ * The text of a lockfile (docs/versions.md): the comment, the four header keys, then definitions by
  * name and ascending version, and profiles by path (byte order) and key. The same data always
  * gives the same bytes, on any machine.
  */

@@ -17,7 +17,7 @@ const BindingMap = Type.Object(
   { additionalProperties: false },
 );
 
-/** One capability binding: `rendering` (absent, null or a map) and the `version` pin (DESIGN §8.2). */
+/** One capability binding: `rendering` (absent, null or a map) and the `version` pin (docs/versions.md). */
 export const CapabilityBinding = Type.Union([Type.Null(), BindingMap]);
 
 /**
@@ -35,7 +35,7 @@ export function keysMissingRenderingLevel(binding: unknown): string[] {
 }
 
 /**
- * `spec.platform`: the version each platform component of the cluster runs (DESIGN §8.4), by
+ * `spec.platform`: the version each platform component of the cluster runs (docs/platform.md), by
  * component name (a DNS-1123 label). Versions are strings: `1.30` unquoted is the number 1.3.
  */
 export const PlatformVersions = Type.Object(
@@ -54,7 +54,7 @@ export const PlatformVersions = Type.Object(
   },
 );
 
-/** The ClusterProfile document structure (DESIGN §2.1); renderings are checked per capability afterwards. */
+/** The ClusterProfile document structure (docs/profiles.md); renderings are checked per capability afterwards. */
 export const ClusterProfileSchema = Type.Object(
   {
     apiVersion: ApiVersion,

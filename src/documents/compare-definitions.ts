@@ -5,10 +5,10 @@ import type { CompiledDefinition } from './compile-definition.js';
 /** One difference between two versions of a definition; `path` points into the document of its `side`. */
 export type DefinitionChange = SchemaChange;
 
-/** What two versions of one definition differ in (DESIGN §8.6). */
+/** What two versions of one definition differ in (docs/compat.md). */
 export interface DefinitionComparison {
   changes: DefinitionChange[];
-  /** `definition-invalid` in the newer document: a `renamedFrom` that pairs nothing (DESIGN §11). */
+  /** `definition-invalid` in the newer document: a `renamedFrom` that pairs nothing (docs/compat.md). */
   issues: Issue[];
 }
 

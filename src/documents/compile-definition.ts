@@ -66,8 +66,7 @@ const LIFECYCLE_KEYWORDS: readonly string[] = [...LIFECYCLE_BOUNDS.map((k) => k.
 const BOUND_NAMES: ReadonlySet<string> = new Set(LIFECYCLE_BOUNDS.map((k) => k.name));
 
 /**
- * Checks a CapabilityDefinition document (strict structure, then the rules of DESIGN §2.2 and
- * §4.5) and compiles its rendering to a TypeBox schema built with `Type.*`, so one
+ * Checks a CapabilityDefinition document (strict structure, then the rules of docs/definitions.md, docs/profiles.md) and compiles its rendering to a TypeBox schema built with `Type.*`, so one
  * check-and-default engine serves built-ins and definitions. Never throws on bad input.
  */
 export function compileDefinition(data: unknown, options: CompileDefinitionOptions = {}): DefinitionCompilation {
@@ -109,7 +108,7 @@ export function compileDefinition(data: unknown, options: CompileDefinitionOptio
 
 const VERSION_PATH: Path = ['spec', 'version'];
 
-// `spec.version` (DESIGN §8.1, §11 "Grammar"): a string the structure check let through must
+// `spec.version` (docs/versions.md): a string the structure check let through must
 // be an exact SemVer version; a number was already refused as `wrong-type`, quoted in a hint.
 function checkVersion(value: unknown, issues: Issue[], sourceOf: SourceTextReader | undefined): string | undefined {
   hintQuotedVersion(issues, VERSION_PATH, value, sourceOf);
@@ -140,7 +139,7 @@ function compileProperties(
 }
 
 /**
- * The load-time rules of `renamedFrom` among the properties of one map (DESIGN §8.5, §11): the
+ * The load-time rules of `renamedFrom` among the properties of one map (docs/migrate.md): the
  * old name is not also a property of this version, and no two properties rename the same name.
  * Whether the previous version has the old name is judged by migrate, on the versions of its
  * run. Returns false when a rule is broken.

@@ -3,9 +3,9 @@ import { isMap, setOwn } from '../core/data.js';
 import { sha256Digest } from '../core/sha256.js';
 
 /**
- * The digest of a CapabilityDefinition document (DESIGN §8.1, §11 "Digest"): `sha256:` and the
+ * The digest of a CapabilityDefinition document (docs/versions.md): `sha256:` and the
  * hex SHA-256 of the RFC 8785 canonical JSON of `{name, spec}` as written, with
- * `spec.deprecation` left out and §2.2's equivalences written in full (`rendering` absent, null
+ * `spec.deprecation` left out and docs/definitions.md's equivalences written in full (`rendering` absent, null
  * or `{}` is `{properties: {}}`; a property written `name:` is `{}`). Key order and YAML
  * formatting never matter; descriptions do. Never depends on kurel's compiled form.
  */

@@ -7,7 +7,7 @@ import type { Platform } from '../schema/platform-version.js';
 import { parseYamlStream, type SourceText } from '../yaml/source.js';
 import { PlatformVersions } from './cluster-profile.js';
 
-/** The name of kurel's configuration file (DESIGN §5.4). */
+/** The name of kurel's configuration file (docs/configuration.md). */
 export const CONFIG_FILE_NAME = '.kurel.yaml';
 
 /** A severity a configuration may give a code; `off` drops it from the run. */
@@ -43,7 +43,7 @@ const Severities = Type.Object(Object.fromEntries(DIAGNOSTIC_CODES.map((code) =>
   description: 'a severity per diagnostic code',
 });
 
-/** The schema of `.kurel.yaml`: every key optional, nothing else allowed (DESIGN §5.4, §11). */
+/** The schema of `.kurel.yaml`: every key optional, nothing else allowed (docs/configuration.md). */
 export const KurelConfigSchema = Type.Object(
   {
     definitions: Type.Optional(Paths('folders of CapabilityDefinitions, relative to this file')),
@@ -82,7 +82,7 @@ export interface ConfigRead {
 /**
  * Reads and checks a `.kurel.yaml` as strictly as a profile: unknown keys and wrong types are
  * diagnostics positioned in the file, and so is a `severity` that lowers or turns off a code
- * that may only be raised (DESIGN §11). An empty file is an empty configuration. Never throws.
+ * that may only be raised (docs/configuration.md). An empty file is an empty configuration. Never throws.
  */
 export function readKurelConfig(file: string, content: string | Uint8Array): ConfigRead {
   const stream = parseYamlStream(content, file);

@@ -31,14 +31,14 @@ export interface ReadInput {
 }
 
 /**
- * Reads an input file and sorts it by kind (DESIGN §4.4): a ClusterProfile (or, for an
+ * Reads an input file and sorts it by kind (docs/profiles.md): a ClusterProfile (or, for an
  * `application` input, an Application) must be the file's only document; CapabilityDefinition
  * documents are collected from every document of a definition file; anything else is an error
  * when the file was named, and skipped in a folder. Never throws.
  */
 export function readInput(input: InputFile): ReadInput {
   if (input.origin === 'directory' && basename(input.file) === CONFIG_FILE_NAME) {
-    // Found by a folder search, the configuration is listed, never read as an input (DESIGN §11).
+    // Found by a folder search, the configuration is listed, never read as an input (docs/profiles.md).
     const skipped = parseYamlStream('', input.file);
     const report: FileReport = { path: input.file, kind: 'unknown', status: 'skipped', reason: `${CONFIG_FILE_NAME} configures kurel; it is not linted` };
     return { source: skipped.source, report, diagnostics: [], document: undefined, clean: false, definitions: [] };
@@ -86,7 +86,7 @@ export function readInput(input: InputFile): ReadInput {
     return out;
   }
   // In a folder, a document that says it is kurel's (its apiVersion) but names no kind kurel
-  // knows is a mistake, not some other tool's file (DESIGN §5.4): ClusterProfle is never skipped.
+  // knows is a mistake, not some other tool's file (docs/configuration.md): ClusterProfle is never skipped.
   const mistaken = documents.filter((d) => isKurelDocument(d.data) && !KNOWN_KINDS.includes(kindOf(d.data) ?? ''));
   if (mistaken.length > 0) {
     out.report = { path: input.file, kind: kinds[0] ?? 'unknown', status: 'checked' };

@@ -14,7 +14,7 @@ export interface LockfileReading {
 }
 
 /**
- * Reads a lockfile's text (DESIGN §8.3): one YAML document of kind CapabilityLock, checked as
+ * Reads a lockfile's text (docs/versions.md): one YAML document of kind CapabilityLock, checked as
  * strictly as a profile. `file` names it in diagnostics. Never throws.
  */
 export function readLockfileText(file: string, content: string | Uint8Array): LockfileReading {

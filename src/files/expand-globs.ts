@@ -27,7 +27,7 @@ export function isGlobArgument(arg: string, cwd: string): boolean {
 }
 
 /**
- * Expands file arguments (DESIGN §5.4): one naming an existing path is taken literally, never as
+ * Expands file arguments (docs/configuration.md): one naming an existing path is taken literally, never as
  * a glob; one with glob characters is expanded by a maintained glob library (loaded only then),
  * so quoting works the same in every shell. A glob that matches no file is an `io-error`.
  */
@@ -56,8 +56,7 @@ export async function expandFileArguments(args: readonly string[], cwd: string):
 /**
  * The files a glob matches, sorted byte-wise. A `.yaml` or `.yml` extension at its end matches
  * in any case (`.YAML`), as folder searches do. A match reached through a symbolic link must
- * resolve inside the glob's own folder (its part before the first glob character), as DESIGN
- * §2.2 asks of folder searches; one that leaves it is an `io-error` and is not read.
+ * resolve inside the glob's own folder (its part before the first glob character), as docs/definitions.md asks of folder searches; one that leaves it is an `io-error` and is not read.
  */
 export async function expandGlob(pattern: string, cwd: string): Promise<ExpandedGlob> {
   const wildcards = mostWildcards(pattern);

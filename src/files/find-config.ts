@@ -2,7 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 
 /**
- * Finds the configuration file named `name` by walking up from `cwd` (DESIGN §5.4, §11): the
+ * Finds the configuration file named `name` by walking up from `cwd` (docs/configuration.md): the
  * first folder holding it wins, and the walk stops after the first folder that holds `.git`
  * (a folder, or the file a git worktree has), so a file above the repository never applies.
  * Returns its absolute path, or undefined.

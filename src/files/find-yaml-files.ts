@@ -31,7 +31,7 @@ const DIRECTORY_ERRORS: Readonly<Record<string, string>> = { ENOENT: 'no such di
  * Finds every `*.yaml`/`*.yml` file under `dir` (extensions in any case), recursively, sorted.
  * Symbolic links are followed when they resolve inside `dir` (ConfigMap mounts are links of
  * that kind); a link that leaves it, a dangling link, or a loop is an `io-error`. Names
- * starting with `..` are passed over (DESIGN §11): a ConfigMap mount keeps its real files under
+ * starting with `..` are passed over (docs/configuration.md): a ConfigMap mount keeps its real files under
  * `..<timestamp>/`, reached through the links beside them, so they would be read twice.
  * Folders named `node_modules` or `.git` are never entered, and what the `.gitignore` files of
  * the folder searched and of the folders in it exclude is passed over, as git passes it over.
@@ -100,7 +100,7 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
       } else if (isFile && JSON_FILE.test(entry.name)) {
         jsonFiles += 1;
       } else if (kind && YAML_FILE.test(entry.name)) {
-        // A device, FIFO or socket named like YAML is never read (§7.2), but not passed over either.
+        // A device, FIFO or socket named like YAML is never read (docs/profiles.md), but not passed over either.
         diagnostics.push(fileDiagnostic(path, 'io-error', `cannot read ${path}: ${describeSpecialFile(kind)}, not a regular file`));
       }
     }

@@ -12,7 +12,7 @@ import { readSourceFile } from './read-file.js';
 /** The name standard input has in diagnostics when `--stdin-filepath` gives none. */
 export const STDIN_NAME = '<stdin>';
 
-/** What one folder or glob argument found (DESIGN §5.4: each must yield a profile or definition). */
+/** What one folder or glob argument found (docs/configuration.md: each must yield a profile or definition). */
 export interface Search {
   /** The argument as given. */
   argument: string;
@@ -36,8 +36,7 @@ export interface GatheredInputs<Input extends RunInput = InputFile> {
 
 /**
  * Collects files (and standard input) into lint inputs; never throws. A path naming a folder is
- * searched; one naming no existing path but holding glob characters is a glob, expanded (DESIGN
- * §5.4); what either finds is read as a folder's files are (other kinds skipped), except the
+ * searched; one naming no existing path but holding glob characters is a glob, expanded (docs/configuration.md); what either finds is read as a folder's files are (other kinds skipped), except the
  * files `ignore` names, which are never read. A file named on the command line is always read.
  * A file reached twice (named twice, or named and also found in a folder) is read once, under
  * the first name it was reached by; standard input can be read once, so a second `-` is a

@@ -4,7 +4,7 @@ import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 /** The lockfile's default name, looked for when none is named. */
 export const DEFAULT_LOCKFILE = 'kurel.lock.yaml';
 
-/** What decides where the lockfile is (DESIGN §11 "Where the lockfile is"). */
+/** What decides where the lockfile is (docs/versions.md). */
 export interface LockfileQuery {
   /** `--lockfile FILE` (relative to `cwd`), or `false` for `--no-lockfile`. */
   flag?: string | false | undefined;

@@ -35,7 +35,7 @@ export function embeddedDefinitionsDir(): string {
 
 /**
  * The explanation page of a diagnostic code, `docs/codes/<code>.md` as shipped with the package
- * (DESIGN §5.4), or undefined when the name is not a code's or has no page.
+ * (docs/configuration.md), or undefined when the name is not a code's or has no page.
  */
 export function readCodePage(code: string): string | undefined {
   if (!/^[a-z]+(-[a-z]+)*$/.test(code)) return undefined;

@@ -14,7 +14,7 @@ export type ReadResult =
 
 /**
  * Reads a regular file within the size limit; never throws. A device, FIFO or socket is an
- * `io-error` and never read (§7.2): the file is opened without blocking, so a FIFO with no
+ * `io-error` and never read (docs/profiles.md): the file is opened without blocking, so a FIFO with no
  * writer cannot stall the run, and what it is is asked of the open file, so it cannot be
  * swapped after the question. At most the size it had when opened is read (a file reporting
  * none, up to the limit, past which it is `file-too-large`). Reads synchronously: a run reads many small files, and awaiting each

@@ -70,10 +70,10 @@ const NO_DEADLINE = new Set(['/v1/reload']);
 const RELOAD_BODY_BYTES = 1024;
 
 /**
- * Creates the express app of the validation service (DESIGN §5.2), without listening: tests
+ * Creates the express app of the validation service (docs/service.md), without listening: tests
  * drive it in-process and `startServer` serves it. Every route is in `openapi.yaml`; any other
  * path is 404 and any other method 405, both as `application/problem+json`. The routes that read
- * documents or the catalogue hand their work to the runner (DESIGN §7.3) and share one
+ * documents or the catalogue hand their work to the runner (docs/service.md) and share one
  * admission limit; probes, metrics, reload and the static routes answer on the main thread.
  */
 export function createApp(options: AppOptions): KurelApp {

@@ -24,7 +24,7 @@ interface ConsoleBundle {
   assets: ReadonlyMap<string, { mediaType: string; text: string }>;
 }
 
-/** The Content-Security-Policy of the console page (DESIGN §11), for a given nonce. */
+/** The Content-Security-Policy of the console page (docs/console.md), for a given nonce. */
 export function consolePolicy(nonce: string): string {
   return [
     "default-src 'self'",

@@ -63,7 +63,7 @@ export interface ServiceOptions {
   limits?: Partial<Pick<ServiceLimits, 'requestTimeoutMs' | 'sendTimeoutMs' | 'workerMemoryMiB'>>;
   /** A file holding the token `POST /v1/reload` requires (`--admin-token-file`). */
   adminTokenFile?: string | undefined;
-  /** The lockfile the service serves (DESIGN §11): its locked versions are the only versions. */
+  /** The lockfile the service serves (docs/service.md): its locked versions are the only versions. */
   lockfile?: PoolSources['lockfile'];
   /** `--require-pinned`: every request's bindings of versioned definitions must pin a version. */
   requirePinned?: boolean;

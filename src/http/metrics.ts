@@ -1,7 +1,7 @@
 import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry as MetricsRegistry } from 'prom-client';
 import type { ServiceState } from './service-state.js';
 
-/** The Prometheus series of one service (DESIGN §5.2). */
+/** The Prometheus series of one service (docs/service.md). */
 export interface ServiceMetrics {
   registry: MetricsRegistry;
   requests: Counter<'method' | 'route' | 'status'>;

@@ -4,7 +4,7 @@ import { HttpProblem } from './problem.js';
 
 /**
  * The platform of `?platform=COMPONENT=VERSION` (repeatable), as `--platform` takes it
- * (DESIGN §8.7); absent: none. A malformed value is a 400 problem naming it.
+ * (docs/service.md); absent: none. A malformed value is a 400 problem naming it.
  */
 export function platformOfQuery(value: unknown): Platform | undefined {
   if (value === undefined) return undefined;
@@ -18,7 +18,7 @@ export function platformOfQuery(value: unknown): Platform | undefined {
 }
 
 /**
- * The platform of an envelope's `platform` member, `{"kubernetes": "1.30"}` (DESIGN §8.7): it
+ * The platform of an envelope's `platform` member, `{"kubernetes": "1.30"}` (docs/service.md): it
  * wins over the profile's `spec.platform`. Anything else is a 400 problem naming what is wrong.
  */
 export function platformOfEnvelope(value: unknown): Platform {

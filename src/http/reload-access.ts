@@ -4,7 +4,7 @@ import type { RequestHandler } from 'express';
 import { HttpProblem } from './problem.js';
 
 /**
- * Who may `POST /v1/reload` (DESIGN §11): with an admin token (`--admin-token-file`), only a
+ * Who may `POST /v1/reload` (docs/service.md): with an admin token (`--admin-token-file`), only a
  * request carrying `Authorization: Bearer <token>`, from anywhere, loopback too; without one,
  * only callers on a loopback address. Anyone else gets 403. A reverse proxy on the same host
  * makes every caller a loopback one: give the service a token then.

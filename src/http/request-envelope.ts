@@ -17,7 +17,7 @@ export interface EnvelopeDocument {
 /** The members of an envelope, each a document or a list of documents, and the platform versions it sets. */
 export type Envelope<Name extends string> = Record<Name, EnvelopeDocument> & {
   definitions: InputFile[];
-  /** `platform`: component versions that win over the profile's `spec.platform` (DESIGN §8.7). */
+  /** `platform`: component versions that win over the profile's `spec.platform` (docs/service.md). */
   platform: Platform | undefined;
 };
 

@@ -33,5 +33,5 @@ export const DEFAULT_LIMITS: ServiceLimits = {
   shutdownGraceMs: 15_000,
 };
 
-/** The body limit of `POST /v1/admission` (DESIGN §9.1): a review carries `object` and `oldObject`. */
+/** The body limit of `POST /v1/admission` (docs/kubernetes.md): a review carries `object` and `oldObject`. */
 export const ADMISSION_BODY_BYTES = 4 * 1024 * 1024;

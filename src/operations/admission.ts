@@ -9,7 +9,7 @@ import { type LintOptions, lintInputs } from './lint.js';
 import { isUnsuppressible } from './suppress.js';
 import { validateJsonProfile } from './validate-profile.js';
 
-/** The API group and version of the custom resources the webhook judges (DESIGN §9.1). */
+/** The API group and version of the custom resources the webhook judges (docs/kubernetes.md). */
 export const ADMISSION_GROUP = 'launcher.gokure.dev';
 export const ADMISSION_VERSION = 'v1alpha1';
 
@@ -38,7 +38,7 @@ export type ReviewIdentity = { uid: string } | { problem: string };
 export interface AdmissionOptions extends LintOptions {
   /**
    * The check of an UPDATE that changes a definition's `spec.version`: problems (errors deny).
-   * Default: `kurel compat` of the old object against the new one (DESIGN §8.6).
+   * Default: `kurel compat` of the old object against the new one (docs/compat.md).
    */
   checkRelease?: (before: Record<string, unknown>, after: Record<string, unknown>) => readonly Diagnostic[];
 }
@@ -73,7 +73,7 @@ export function refuseReview(uid: string, code: number, message: string): Admiss
 }
 
 /**
- * Judges an AdmissionReview whose uid {@link readReviewIdentity} read (DESIGN §9.1, §11
+ * Judges an AdmissionReview whose uid {@link readReviewIdentity} read (docs/kubernetes.md
  * "Kubernetes"): a ClusterProfile is checked as `POST /v1/validate` checks a profile, a
  * CapabilityDefinition as lint checks a definition file, against the catalogue in service;
  * errors deny with 422, warnings go to `response.warnings`. What is not kurel's to judge is allowed.
@@ -125,7 +125,7 @@ function documentOf(object: Record<string, unknown>): Record<string, unknown> {
   return document;
 }
 
-// A published version is immutable; a new one moves forward and passes compat (DESIGN §9.1).
+// A published version is immutable; a new one moves forward and passes compat (docs/kubernetes.md).
 function releaseProblems(before: Record<string, unknown>, after: Record<string, unknown>, catalogue: Catalogue, options: AdmissionOptions): Diagnostic[] {
   const was = versionOf(before);
   const now = versionOf(after);
@@ -179,7 +179,7 @@ function at(path: string, code: 'invalid-value' | 'definition-changed', message:
   return { ...fileDiagnostic(ADMISSION_FILE, code, message), path };
 }
 
-// The annotation plays the part of the in-file suppression comment (DESIGN §9.1): the same
+// The annotation plays the part of the in-file suppression comment (docs/kubernetes.md): the same
 // codes may be silenced, and a code that is unknown, cannot be silenced or silences nothing is
 // an `unused-suppression` warning at the annotation.
 function suppressByAnnotation(diagnostics: readonly Diagnostic[], annotations: unknown): Diagnostic[] {

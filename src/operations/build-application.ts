@@ -29,9 +29,9 @@ export interface BuildOptions {
   strictCapabilities?: boolean;
   /** `--require-pinned`: a binding of a versioned definition without `version` is an error. */
   requirePinned?: boolean;
-  /** The lockfile the build follows (DESIGN §8.3). */
+  /** The lockfile the build follows (docs/versions.md). */
   lock?: LockFollowing | undefined;
-  /** Platform versions around the profile's own (DESIGN §8.4): the repository default and the overrides. */
+  /** Platform versions around the profile's own (docs/platform.md): the repository default and the overrides. */
   platform?: PlatformOptions;
 }
 
@@ -98,7 +98,7 @@ interface TraitContext {
 }
 
 /**
- * Builds an application against a cluster profile (DESIGN §4.3): loads the definitions,
+ * Builds an application against a cluster profile (docs/cli.md): loads the definitions,
  * validates every binding of the profile, then resolves each trait of each component (key
  * resolution, handler, required capability, platform-reserved keys, nested merge, unvalidated
  * capabilities). Every problem is reported, positioned in the file it comes from. Plugins are
@@ -226,7 +226,7 @@ function resolveApplication(data: unknown, context: TraitContext): ResolvedAppli
   return { name: typeof metadata['name'] === 'string' ? metadata['name'] : '', components: resolved };
 }
 
-/** The steps of DESIGN §4.3 for one trait, in order, with the trait's `@pin` checked (§8.2). */
+/** The steps of docs/cli.md for one trait, in order, with the trait's `@pin` checked (docs/versions.md). */
 function resolveTrait(written: string, rawProperties: unknown, path: Path, component: string, context: TraitContext): ResolvedTrait {
   const typePath = [...path, 'type'];
   const { type, pin } = splitTraitType(written, typePath, context);
@@ -289,7 +289,7 @@ function splitTraitType(written: string, typePath: Path, context: TraitContext):
   return { type, pin: undefined };
 }
 
-/** `version-mismatch` (DESIGN §8.2): the version the profile resolved for the trait's binding must satisfy the trait's `@pin`. */
+/** `version-mismatch` (docs/versions.md): the version the profile resolved for the trait's binding must satisfy the trait's `@pin`. */
 function checkTraitPin(type: string, pin: string, key: string, typePath: Path, component: string, profile: ProfileView, context: TraitContext): void {
   // A binding whose version was not decided has its own error; a broken definition explains itself.
   if (profile.unresolved.has(key) || context.catalogue.isBroken(type)) return;
@@ -334,7 +334,7 @@ function reportUnknownTrait(type: string, typePath: Path, component: string, con
   context.appIssues.push(error('unknown-trait', typePath, `no handler for trait type "${type}" in component "${component}"${reason}`, { hint }));
 }
 
-/** DESIGN §5.3: a used capability whose plugin handler has no schema and no definition is never checked. */
+/** docs/plugins.md: a used capability whose plugin handler has no schema and no definition is never checked. */
 function reportIfUnvalidated(key: string, registered: RegisteredHandler, context: TraitContext): void {
   const type = registered.handler.type;
   if (registered.source === 'builtin' || registered.handler.renderingSchema !== undefined || context.catalogue.definition(type)) return;
@@ -352,7 +352,7 @@ function reportIfUnvalidated(key: string, registered: RegisteredHandler, context
 }
 
 /**
- * Merges a trait's properties over a binding's rendering (DESIGN §4.3 step 5): nested maps
+ * Merges a trait's properties over a binding's rendering (docs/cli.md step 5): nested maps
  * merge key by key, the application wins on each leaf, lists and scalars replace. Returns a
  * new map; never mutates its inputs.
  */

@@ -17,7 +17,7 @@ export interface CapabilitySchema {
   /** True when an absent, `null` or empty rendering is valid (a binding may then be empty). */
   acceptsEmpty: boolean;
   /**
-   * At the platform the schema was narrowed to (DESIGN §8.4): `unavailable` when the capability
+   * At the platform the schema was narrowed to (docs/platform.md): `unavailable` when the capability
    * does not exist there (its schema then accepts nothing), `deprecated` when it is deprecated.
    */
   availability: 'available' | 'deprecated' | 'unavailable';
@@ -71,7 +71,7 @@ export type CapabilityVersionChoice =
   | { ok: false; reason: 'not-found'; message: string; versions: string[] };
 
 /**
- * Resolves a pin as a binding would (DESIGN §11 "Schemas of a version"); without a pin, the
+ * Resolves a pin as a binding would (docs/versions.md); without a pin, the
  * version an unpinned binding resolves to. The type must be known to the catalogue.
  */
 export function chooseCapabilityVersion(catalogue: Catalogue, type: string, pin: string | undefined): CapabilityVersionChoice {

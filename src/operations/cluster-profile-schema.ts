@@ -9,12 +9,12 @@ const SCOPE = DNS1123_SUBDOMAIN.slice(1, -1);
 const VERSION_DESCRIPTION = 'the version to use: exact (2.1.3), partial (2.1, 2) or a range (^2.1.0, ~2.1.3, ">=2.1 <3"); absent: the highest release';
 
 /**
- * The JSON Schema 2020-12 of a whole `cluster.yaml` (DESIGN §5.1): the document structure and,
+ * The JSON Schema 2020-12 of a whole `cluster.yaml` (docs/cli.md): the document structure and,
  * for every key `<type>` and `<type>.<scope>` of every capability the catalogue knows, that
  * capability's exact rendering schema; bindings of unknown types stay open. It accepts exactly
  * the documents `kurel lint` accepts, except for what only the YAML text can show (duplicate
  * keys, a second document, limits). With a platform, every capability's schema is narrowed to
- * it (DESIGN §8.4), and a binding of a capability the platform lacks is refused.
+ * it (docs/platform.md), and a binding of a capability the platform lacks is refused.
  */
 export function clusterProfileJsonSchema(catalogue: Catalogue, options: PublishAt = {}): JsonSchema {
   const published = publishSchema(ClusterProfileSchema);

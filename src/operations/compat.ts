@@ -10,7 +10,7 @@ import { DEFINITION, readInput } from '../documents/read-input.js';
 import { type Bump, bumpCovers, type ChangeClass, declaredBump, neededBump, versionDeclaring } from '../schema/compare.js';
 import type { SourceText, YamlDocument } from '../yaml/source.js';
 
-/** One difference of a compared pair, positioned in the document it is about (DESIGN §11 "Compat"). */
+/** One difference of a compared pair, positioned in the document it is about (docs/compat.md). */
 export interface CompatFinding {
   class: ChangeClass;
   /** A JSON Pointer into the definition document. */
@@ -65,7 +65,7 @@ type PairRole = 'release' | 'reported';
 const COMMAND_LINE = '<command line>';
 
 /**
- * `kurel compat <old> <new>` (DESIGN §8.6, §11 "Modes"): the two files each hold one
+ * `kurel compat <old> <new>` (docs/compat.md): the two files each hold one
  * CapabilityDefinition of the same name. Versioned documents are compared in SemVer order,
  * whatever the argument order; when either is unversioned, in argument order, reporting only
  * the bump needed. A prerelease on either side is reported and never fails; one version in
@@ -108,7 +108,7 @@ export function compatOfFiles(first: InputFile, second: InputFile, catalogue: Ca
 }
 
 /**
- * `kurel compat --definitions DIR [NAME...]` (DESIGN §8.6, §11): for each name (all when none
+ * `kurel compat --definitions DIR [NAME...]` (docs/compat.md): for each name (all when none
  * is given), consecutive releases compared in SemVer order (prereleases left out of the
  * chain), each prerelease also compared with the release before it (reported, never failing),
  * and every document that declares a version another document of different content declares.

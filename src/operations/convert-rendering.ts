@@ -23,7 +23,7 @@ function isOpenMap(schema: JsonSchema | undefined): boolean {
 
 /**
  * How the properties of one map correspond between an older and a newer version (compat's
- * pairing, DESIGN §8.5): each newer property continues the older one of its name, or the one
+ * pairing, docs/migrate.md): each newer property continues the older one of its name, or the one
  * its `renamedFrom` names. Either schema may be missing (a map one version does not declare).
  */
 function pairingOf(older: JsonSchema | undefined, newer: JsonSchema | undefined): { olderToNewer: Map<string, string>; newerToOlder: Map<string, string> } {
@@ -95,7 +95,7 @@ export interface RenderingConversion {
 }
 
 /**
- * The versions a migration steps through (DESIGN §8.5, §11): the two ends and every release
+ * The versions a migration steps through (docs/migrate.md): the two ends and every release
  * between them, in the direction of the migration; prereleases between them are not steps.
  * `versions` may be in any order; both ends must be among them.
  */
@@ -110,7 +110,7 @@ export function migrationChain(versions: readonly string[], from: string, to: st
 
 /**
  * Converts a rendering along a chain of versions, one step per consecutive pair, upwards or
- * downwards (DESIGN §8.5): a property with `renamedFrom` is the previous version's property
+ * downwards (docs/migrate.md): a property with `renamedFrom` is the previous version's property
  * under a new name (a downward step renames it back); a property the target version of a
  * step lacks is dropped, unless that map accepts undeclared keys; a property new in it is left
  * to its default. Keys no version declares stay as they are. Pure: never mutates its input.

@@ -4,7 +4,7 @@ import type { ResolvedApplication } from './build-application.js';
 import type { CompatPair } from './compat.js';
 import type { OutdatedRow } from './outdated.js';
 
-/** The JSON envelope of every command (DESIGN §5.1): `valid` is true exactly when the exit code is 0. */
+/** The JSON envelope of every command (docs/cli.md): `valid` is true exactly when the exit code is 0. */
 export interface RunEnvelope {
   valid: boolean;
   diagnostics: readonly Diagnostic[];
@@ -16,7 +16,7 @@ export interface BuildEnvelope extends RunEnvelope {
   application: ResolvedApplication | null;
 }
 
-/** `kurel lock`'s envelope (DESIGN §11 "Command surface"). */
+/** `kurel lock`'s envelope (docs/configuration.md). */
 export interface LockEnvelope {
   valid: boolean;
   diagnostics: readonly Diagnostic[];
@@ -26,7 +26,7 @@ export interface LockEnvelope {
   changed: boolean;
 }
 
-/** `kurel outdated`'s envelope (DESIGN §11 "JSON of kurel outdated"). */
+/** `kurel outdated`'s envelope (docs/versions.md). */
 export interface OutdatedEnvelope {
   valid: boolean;
   diagnostics: readonly Diagnostic[];
@@ -42,7 +42,7 @@ export interface MigratedFileEntry {
   diff: string;
 }
 
-/** `kurel migrate`'s envelope (DESIGN §11 "Migrate"). */
+/** `kurel migrate`'s envelope (docs/migrate.md). */
 export interface MigrateEnvelope {
   valid: boolean;
   diagnostics: readonly Diagnostic[];
@@ -54,7 +54,7 @@ export interface MigrateEnvelope {
   lockOutdated: boolean;
 }
 
-/** `kurel compat`'s envelope (DESIGN §11 "Compat"): every pair compared, sorted by name, then version. */
+/** `kurel compat`'s envelope (docs/compat.md): every pair compared, sorted by name, then version. */
 export interface CompatEnvelope {
   valid: boolean;
   diagnostics: readonly Diagnostic[];

@@ -19,7 +19,7 @@ import { declaredPlatform, effectivePlatform, hintPlatformVersions, type Platfor
 /** What to do about a binding no handler or definition knows. */
 export type UnknownCapabilityPolicy = Severity | 'quiet';
 
-/** How a profile follows a lockfile (DESIGN §8.3, §11). */
+/** How a profile follows a lockfile (docs/versions.md). */
 export interface ProfileLock {
   /** The lockfile as messages name it. */
   lockfile: string;
@@ -71,7 +71,7 @@ export interface ProfileEvaluation {
   resolution: ResolvedProfile;
   /** Every binding's rendering as evaluated (defaults applied where it checked clean). */
   capabilities: Record<string, Rendering>;
-  /** The platform the bindings were judged at (DESIGN §8.4). */
+  /** The platform the bindings were judged at (docs/platform.md). */
   platform: Platform;
   /** The version each binding resolved to, whatever its source (a definition or a handler). */
   versions: Record<string, string>;
@@ -82,10 +82,10 @@ export interface ProfileEvaluation {
 }
 
 /**
- * Evaluates a ClusterProfile (DESIGN §4.2, §8.2): strict structure, capability-key syntax, then
+ * Evaluates a ClusterProfile (docs/profiles.md, docs/versions.md): strict structure, capability-key syntax, then
  * each binding's version (its pin, the lockfile) and its rendering through that version's
  * definition and the handler, collecting every issue. Bindings are judged at the profile's
- * platform (its `spec.platform` between the options' default and overrides, DESIGN §8.4): a
+ * platform (its `spec.platform` between the options' default and overrides, docs/platform.md): a
  * capability, key or value outside its lifecycle there is reported.
  */
 export function evaluateProfile(
@@ -238,7 +238,7 @@ interface BindingResolution {
   unresolved: boolean;
 }
 
-/** DESIGN §8.2, §8.3 and §11 for one binding: the lockfile, the pin, `--require-pinned`, deprecation. */
+/** docs/versions.md for one binding: the lockfile, the pin, `--require-pinned`, deprecation. */
 function resolveBindingVersion(
   key: string,
   type: string,

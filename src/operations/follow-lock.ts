@@ -4,7 +4,7 @@ import type { LockData } from '../documents/capability-lock.js';
 import type { Locatable } from '../yaml/source.js';
 import type { ProfileLock } from './evaluate-profile.js';
 
-/** A lockfile a run follows (DESIGN §8.3, §11). */
+/** A lockfile a run follows (docs/versions.md). */
 export interface LockFollowing {
   lock: LockData;
   /** The lockfile as messages name it. */
@@ -18,7 +18,7 @@ export interface LockFollowing {
 }
 
 /**
- * `definition-changed` (DESIGN §8.3, §11 "Digest"): every loaded document of a locked name and
+ * `definition-changed` (docs/versions.md): every loaded document of a locked name and
  * version whose digest differs from the locked digest, at its `spec.version` value. Versions
  * are immutable; a changed one must be published as a new version.
  */
@@ -51,7 +51,7 @@ export function profileLockOf(following: LockFollowing | undefined, file: string
   return { lock: { lockfile: following.lockfile, bindings: listed ? following.lock.profiles[key] : undefined, mode: following.mode }, listed };
 }
 
-/** `lock-outdated` at 1:1 of a profile the lockfile does not list (DESIGN §11 "Lock positions"). */
+/** `lock-outdated` at 1:1 of a profile the lockfile does not list (docs/versions.md). */
 export function unlistedProfile(file: string, lockfile: string): Diagnostic {
   return {
     code: 'lock-outdated',
@@ -75,7 +75,7 @@ function short(digest: string): string {
 export type LockedCatalogue = { ok: true; catalogue: Catalogue } | { ok: false; diagnostics: Diagnostic[] };
 
 /**
- * The service with a lockfile (DESIGN §11): the locked versions are the only versions of their
+ * The service with a lockfile (docs/versions.md): the locked versions are the only versions of their
  * names. A loaded document whose digest differs from the lock (`definition-changed`, in the
  * definition) or a locked version no longer loaded (`lock-outdated`, at its entry in the
  * lockfile) refuses the catalogue. `lockfile` positions diagnostics about the lock's entries.

@@ -16,11 +16,11 @@ export interface LintOptions {
   strictCapabilities?: boolean;
   /** The severities each file is judged with (a configuration's `severity` and `overrides`), applied last. */
   severityOf?: SeverityOf;
-  /** Platform versions around each profile's own (DESIGN §8.4): the repository default and the overrides. */
+  /** Platform versions around each profile's own (docs/platform.md): the repository default and the overrides. */
   platform?: PlatformOptions;
   /** `--require-pinned`: a binding of a versioned definition without `version` is an error. */
   requirePinned?: boolean;
-  /** The lockfile the run follows (DESIGN §8.3). */
+  /** The lockfile the run follows (docs/versions.md). */
   lock?: LockFollowing | undefined;
   /**
    * Keep each clean profile's resolved capabilities in its file report (the default); a caller
@@ -58,7 +58,7 @@ export interface LintReport {
 }
 
 /**
- * Lints profiles and CapabilityDefinition files (DESIGN §4.4) against a catalogue, as a pure
+ * Lints profiles and CapabilityDefinition files (docs/profiles.md) against a catalogue, as a pure
  * function of its inputs. Definitions found anywhere in the inputs are added to the catalogue
  * for the whole run before any profile is judged; the catalogue given is never changed.
  *

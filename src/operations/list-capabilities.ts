@@ -6,11 +6,11 @@ export interface CapabilityVersionListing {
   version: string;
   /** The definition file (as given) of this version. */
   file: string;
-  /** The definition document's digest (DESIGN §8.1). */
+  /** The definition document's digest (docs/versions.md). */
   digest: string;
 }
 
-/** One capability type a catalogue knows (DESIGN §5.1, §8.1). */
+/** One capability type a catalogue knows (docs/cli.md, docs/versions.md). */
 export interface CapabilityListing {
   type: string;
   /** `builtin`, `plugin:<module>`, or for a type only a definition knows, the file of the version an unpinned binding resolves to. */

@@ -20,7 +20,7 @@ export interface LockPlan {
 }
 
 /**
- * The lockfile after a clean lint of some profiles (DESIGN §8.3, §11 "Lockfile content"): each
+ * The lockfile after a clean lint of some profiles (docs/versions.md): each
  * profile of the run replaces its entries (every binding of a versioned definition, `{}` for a
  * profile without one), entries of other profiles are kept while their files exist, and
  * `definitions` holds exactly the versions some entry uses, with the digest and file of the

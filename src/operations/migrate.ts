@@ -52,7 +52,7 @@ export interface TargetReading {
 }
 
 /**
- * Reads migration targets (DESIGN §8.5, §11): each `NAME@VERSION` with NAME a definition name
+ * Reads migration targets (docs/migrate.md): each `NAME@VERSION` with NAME a definition name
  * (a DNS-1123 label) and VERSION an exact SemVer version or a pin (`^2`, `~2.1.0`, `2.1`);
  * a name given twice is a problem.
  */
@@ -121,7 +121,7 @@ export interface MigrateReport {
 }
 
 /**
- * Migrates every binding of the target names in the profile inputs (DESIGN §8.5, §11): from the
+ * Migrates every binding of the target names in the profile inputs (docs/migrate.md): from the
  * version it resolves to (its locked version when the lockfile locks it under the same pin),
  * step by step along consecutive versions, to the target version, which its `version` then
  * pins as written. The files are rewritten as text, so everything the migration need not change
@@ -153,7 +153,7 @@ export function migrateInputs(
   const usage = targetProblems(targets, original.catalogue);
   if (usage.length > 0) return unchanged(usage, true);
   const resolvedTargets = targets.map((t) => resolveTarget(t, original.catalogue));
-  // A broken name's own diagnostics explain why nothing can be migrated (DESIGN §11 "Broken names").
+  // A broken name's own diagnostics explain why nothing can be migrated (docs/versions.md).
   if (targets.some((t) => original.catalogue.isBroken(t.name))) return unchanged([...original.diagnostics], false);
   const renames = targets.flatMap((t) => renameProblems(original.catalogue, t.name));
   if (renames.length > 0) return unchanged([...original.diagnostics, ...renames], false);
@@ -218,7 +218,7 @@ function resolveTarget(target: MigrationTarget, catalogue: Catalogue): ResolvedT
 }
 
 /**
- * DESIGN §11: each version's `renamedFrom` names a property of the version before it, checked
+ * docs/migrate.md: each version's `renamedFrom` names a property of the version before it, checked
  * on the versions of the run as compat checks them (against the release before each version)
  * and reported at the `renamedFrom` value.
  */
@@ -390,7 +390,7 @@ function chainOf(catalogue: Catalogue, name: string, from: string, to: string): 
 }
 
 /**
- * `migration-default-changed` (DESIGN §11): a property both ends of the chain have, which the
+ * `migration-default-changed` (docs/migrate.md): a property both ends of the chain have, which the
  * converted rendering does not set, whose default differs between them. Defaults apply only
  * inside maps that are present, so only those are looked into.
  */

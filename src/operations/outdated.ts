@@ -21,7 +21,7 @@ export interface OutdatedRow {
   latest: string | null;
 }
 
-/** The rows of `kurel outdated` (DESIGN §11): every binding of a versioned definition, sorted by path, then key. */
+/** The rows of `kurel outdated` (docs/versions.md): every binding of a versioned definition, sorted by path, then key. */
 export function outdatedRows(profiles: readonly ProfileOutcome[], catalogue: Catalogue): OutdatedRow[] {
   const rows: OutdatedRow[] = [];
   for (const profile of profiles) {

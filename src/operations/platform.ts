@@ -3,8 +3,7 @@ import type { Issue, Path } from '../core/diagnostics.js';
 import { isComponentName, isPlatformVersion, layerPlatforms, type Platform, platformVersionHint } from '../schema/platform-version.js';
 
 /**
- * The platform versions a run brings besides each profile's own `spec.platform` (DESIGN §8.4,
- * §11). A profile is judged at `repositoryDefault`, then its own `spec.platform`, then
+ * The platform versions a run brings besides each profile's own `spec.platform` (docs/platform.md). A profile is judged at `repositoryDefault`, then its own `spec.platform`, then
  * `overrides`, later ones winning per component.
  */
 export interface PlatformOptions {

@@ -8,7 +8,7 @@ export interface ReportedProblems {
   /** Every problem of the run, shown or not, that no comment in a file suppressed: the exit code and summaries count these. */
   errors: number;
   warnings: number;
-  /** The problems comments in the files suppressed (DESIGN §5.4): counted apart, never against the limit. */
+  /** The problems comments in the files suppressed (docs/configuration.md): counted apart, never against the limit. */
   suppressed: number;
 }
 
@@ -19,7 +19,7 @@ export interface ReportOptions {
 }
 
 /**
- * The one place a run's problems are cut for reporting (DESIGN §7.2, §11), used by every
+ * The one place a run's problems are cut for reporting (docs/profiles.md), used by every
  * command and route: the first {@link LIMITS.maxReportedProblems} in sorted order are shown;
  * the rest are counted by severity in one `too-many-problems` warning at 1:1 of the file of
  * the first one hidden. The verdict and exit code come from all of them, so callers judge the

@@ -1,7 +1,7 @@
 import { type Diagnostic, RAISE_ONLY_CODES } from '../core/diagnostics.js';
 import type { SeverityRules } from '../documents/kurel-config.js';
 
-/** The severities one input file is judged with (DESIGN §11), by the file as named. */
+/** The severities one input file is judged with (docs/configuration.md), by the file as named. */
 export type SeverityOf = (file: string) => SeverityRules;
 
 /**

@@ -4,7 +4,7 @@ import type { SourceText } from '../yaml/source.js';
 import { readSuppressionComments, SUPPRESSION_FORMS, type SuppressionComment } from '../yaml/suppression-comments.js';
 
 /**
- * Codes no comment in a file may silence (DESIGN §5.4, §11): those that decide whether a run can
+ * Codes no comment in a file may silence (docs/configuration.md): those that decide whether a run can
  * be trusted, and `unused-suppression` itself, which is about the comments.
  */
 export function isUnsuppressible(code: string): boolean {
@@ -21,7 +21,7 @@ interface Directive {
 const GRAMMAR = 'kurel-disable-next-line CODE[, CODE...] [-- reason], or kurel-disable CODE[, CODE...] [-- reason] before a document';
 
 /**
- * Applies the suppression comments of each file (DESIGN §5.4): a problem on a line a
+ * Applies the suppression comments of each file (docs/configuration.md): a problem on a line a
  * `# kurel-disable-next-line` covers, or in a document a `# kurel-disable` covers, whose code the
  * comment names, is marked `suppressed` (with the comment's reason); it stays in the run but no
  * longer counts. A comment or a code in it that silences nothing, a malformed comment, an

@@ -1,7 +1,7 @@
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 
 /**
- * The unified diff of a file's text before and after a change (DESIGN §11): `--- a/PATH` and
+ * The unified diff of a file's text before and after a change (docs/profiles.md): `--- a/PATH` and
  * `+++ b/PATH` headers and 3 lines of context, as `git apply` and `patch -p1` read it; the
  * empty string when nothing changed. Line endings are kept as they are in the texts.
  */

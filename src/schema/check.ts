@@ -38,7 +38,7 @@ const discriminatedCache = new WeakMap<readonly JsonSchema[], Discriminated | nu
 /** Options of {@link checkSchema}. */
 export interface CheckOptions {
   /**
-   * The versions of the cluster's platform components (DESIGN §8.4). A property or enum value
+   * The versions of the cluster's platform components (docs/platform.md). A property or enum value
    * outside its lifecycle at the component's version is `field-unavailable`, a deprecated one
    * `field-deprecated`, and a default applies only where its property exists. Components
    * without a version gate nothing.
@@ -101,7 +101,7 @@ compiledNodes.add(NOTHING);
 /**
  * Normalises a schema once into objects of one fixed shape, sub-schemas included. TypeBox
  * schemas come in many shapes; the engine reads a dozen keywords per node, and reads that all
- * hit one hidden class are several times cheaper (DESIGN §6: checks within 0.05x the parse).
+ * hit one hidden class are several times cheaper (docs/performance.md: checks within 0.05x the parse).
  */
 function compile(schema: JsonSchema | boolean): CompiledNode {
   if (schema === true) return ANYTHING;

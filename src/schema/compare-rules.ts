@@ -7,14 +7,14 @@ import { discriminatorKey, literalOf, tellsApart } from './unions.js';
 
 /**
  * How much a difference between two versions of a schema matters to the renderings written
- * for the older one (DESIGN §8.6): `breaking` may turn a valid rendering invalid or change what
+ * for the older one (docs/compat.md): `breaking` may turn a valid rendering invalid or change what
  * it means (a major bump), `compatible` only accepts more (a minor bump), `patch` changes
  * nothing but words.
  */
 export type ChangeClass = 'breaking' | 'compatible' | 'patch';
 
 /**
- * Every kind of difference the comparison names, with its class (DESIGN §8.6, §11): a kind
+ * Every kind of difference the comparison names, with its class (docs/compat.md): a kind
  * has one class, so a rule says what changed and the class follows.
  */
 export const CHANGE_CLASSES = {
@@ -79,7 +79,7 @@ export interface ChangeReport {
   side?: 'old' | 'new';
 }
 
-/** The properties of two versions of an object node, paired by name and by `renamedFrom` (DESIGN §8.5). */
+/** The properties of two versions of an object node, paired by name and by `renamedFrom` (docs/migrate.md). */
 export interface PropertyPairing {
   /** New property name → the old property it continues (itself, or the one it renames). */
   readonly continues: ReadonlyMap<string, string>;
@@ -203,7 +203,7 @@ function boundPresence(c: ComparisonContext): void {
   else unnamed(c);
 }
 
-/** A difference no rule names: breaking (DESIGN §11). */
+/** A difference no rule names: breaking (docs/compat.md). */
 export const unnamed: ComparisonRule = (c) => {
   c.report({ kind: 'keyword-changed', message: `${c.label}: ${c.keyword} changed` });
 };
@@ -218,7 +218,7 @@ function acceptedTypes(value: unknown): Set<JsonType> | undefined {
 
 const typeWords = (value: unknown) => (Array.isArray(value) ? value.join(' or ') : String(value));
 
-/** `type`: added or narrowed tightens, removed or widened loosens, anything else changes the type (DESIGN §11). */
+/** `type`: added or narrowed tightens, removed or widened loosens, anything else changes the type (docs/compat.md). */
 export const types: ComparisonRule = (c) => {
   const before = acceptedTypes(c.before);
   const after = acceptedTypes(c.after);
@@ -275,7 +275,7 @@ export const literal: ComparisonRule = (c) => {
   else c.report({ kind: 'const-changed', message: `${c.label}: const changed from ${show(c.before)} to ${show(c.after)}` });
 };
 
-/** `default`: added, changed or removed on an existing property changes what existing renderings mean (DESIGN §8.6). */
+/** `default`: added, changed or removed on an existing property changes what existing renderings mean (docs/compat.md). */
 export const meaning: ComparisonRule = (c) => {
   if (c.before === undefined) c.report({ kind: 'default-added', message: `${c.label}: default added (${show(c.after)})` });
   else if (c.after === undefined) c.report({ kind: 'default-removed', message: `${c.label}: default removed (was ${show(c.before)})` });
@@ -317,7 +317,7 @@ export function unionOf(node: JsonSchema): { keyword: 'anyOf' | 'oneOf'; branche
 
 /**
  * Pairs the branches of two unions: by their discriminating literal when both versions
- * discriminate on the same property (DESIGN §11), else equal branches first, then branches of
+ * discriminate on the same property (docs/compat.md), else equal branches first, then branches of
  * the same `type`, then the rest in order.
  */
 export function pairBranches(
@@ -391,7 +391,7 @@ function undeclaredKeys(node: JsonSchema): JsonSchema | false {
 /**
  * Pairs the properties of two versions of an object node: a new property continues the old
  * one of the same name, or the one its `renamedFrom` names when the older version has it and
- * the newer one no longer does (DESIGN §8.5).
+ * the newer one no longer does (docs/migrate.md).
  */
 export function pairProperties(oldNode: JsonSchema, newNode: JsonSchema): PropertyPairing {
   const before = oldNode.properties ?? {};

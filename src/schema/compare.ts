@@ -20,7 +20,7 @@ import { KEYWORD_TABLE, KEYWORDS } from './keywords.js';
 
 export type { ChangeClass, ChangeKind } from './compare-rules.js';
 
-/** One difference between two versions of a schema, classed by DESIGN §8.6. */
+/** One difference between two versions of a schema, classed by docs/compat.md. */
 export interface SchemaChange {
   class: ChangeClass;
   kind: ChangeKind;
@@ -98,7 +98,7 @@ export interface RenameProblem {
 }
 
 /**
- * Checks each `renamedFrom` of the newer schema against the older one (DESIGN §8.5, §11): the
+ * Checks each `renamedFrom` of the newer schema against the older one (docs/migrate.md): the
  * property it names must exist in the previous version, at the same parent, and the renamed
  * property must not. The rules that need only one version (the old name is not also a
  * property of this version, no two properties rename one name) are checked at load.
@@ -151,9 +151,9 @@ export type Bump = 'none' | 'patch' | 'minor' | 'major';
 const BUMP_ORDER: readonly Bump[] = ['none', 'patch', 'minor', 'major'];
 
 /**
- * The smallest bump a list of changes needs (DESIGN §8.6): a breaking change a major one, a
+ * The smallest bump a list of changes needs (docs/compat.md): a breaking change a major one, a
  * compatible change a minor one, words a patch. From a major version 0 (`from` is `0.y.z`)
- * anything may break: a breaking change needs a minor bump and anything else a patch (§11).
+ * anything may break: a breaking change needs a minor bump and anything else a patch (docs/compat.md).
  */
 export function neededBump(changes: readonly { class: ChangeClass }[], from?: string): Bump {
   const isInitialDevelopment = from !== undefined && semver().major(from) === 0;

@@ -17,7 +17,7 @@ export interface RenderingResult {
 
 /**
  * What a handler is told besides the rendering: the versions of the cluster's platform
- * components (DESIGN §8.4, §11), so its own defaults and rules can follow them. A component
+ * components (docs/platform.md), so its own defaults and rules can follow them. A component
  * the platform does not name has no known version.
  */
 export interface RenderingContext {
@@ -30,7 +30,7 @@ interface HandlerBase {
   /** One line saying what the trait does. */
   description: string;
   /**
-   * The handler's SemVer version (DESIGN §8.1): information shown by `kurel capabilities`, and
+   * The handler's SemVer version (docs/versions.md): information shown by `kurel capabilities`, and
    * the one version a pin on a binding of a handler-only type must be satisfied by.
    */
   version?: string;
@@ -70,7 +70,7 @@ export interface PassThroughHandler extends HandlerBase {
   validateAndApplyDefaults?(rendering: Readonly<Rendering>, context?: RenderingContext): RenderingResult;
 }
 
-/** The handler contract (DESIGN §3) for built-ins and plugins alike. */
+/** The handler contract (docs/plugins.md) for built-ins and plugins alike. */
 export type Handler = CapabilityAwareHandler | PassThroughHandler;
 
 /** Declares a handler; a typed identity so a built-in's shape is checked where it is written. */

@@ -13,8 +13,7 @@ export type KeywordRole =
   /** Kept for people and tools; never changes a verdict. */
   | 'annotation'
   /**
-   * Says at which platform versions a property, an enum value or a capability exists (DESIGN
-   * §8.4): changes a verdict only when a run knows the component's version.
+   * Says at which platform versions a property, an enum value or a capability exists (docs/platform.md): changes a verdict only when a run knows the component's version.
    */
   | 'lifecycle';
 
@@ -111,7 +110,7 @@ export interface KeywordDefinition {
   readonly types: TypeUse;
   /** For a lifecycle keyword: what it says about when the value exists. */
   readonly lifecycle?: LifecycleUse;
-  /** How a difference in it between two versions of a schema is classed (`kurel compat`, DESIGN §8.6). */
+  /** How a difference in it between two versions of a schema is classed (`kurel compat`, docs/compat.md). */
   readonly compare: ComparisonRule;
 }
 
@@ -260,7 +259,7 @@ const lifecycle = (name: string, use: LifecycleUse, compare: ComparisonRule): Ke
   compare,
 });
 
-/** The keyword naming a definition property's name in the previous version (DESIGN §8.5). */
+/** The keyword naming a definition property's name in the previous version (docs/migrate.md). */
 export const RENAMED_FROM = 'renamedFrom';
 
 const { wordsOnly } = compare;
@@ -406,7 +405,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
     undefined,
     STRING,
   ),
-  // DESIGN §8.5: the property is the previous version's <old> under a new name. Pairs properties
+  // docs/migrate.md: the property is the previous version's <old> under a new name. Pairs properties
   // for migrate and compat; never changes a verdict.
   annotation(RENAMED_FROM, 'none', 'omit', compare.pairingOnly),
 ];

@@ -13,7 +13,7 @@ import {
 } from './platform-version.js';
 
 /**
- * When a property, an enum value or a capability exists (DESIGN §8.4): the versions of one
+ * When a property, an enum value or a capability exists (docs/platform.md): the versions of one
  * platform component at which it was introduced, deprecated and removed, and the note that
  * goes with a deprecation or removal.
  */
@@ -165,7 +165,7 @@ export interface DeclarationLifecycle {
 }
 
 /**
- * The load-time rules of DESIGN §8.4 and §11 on the lifecycle keywords of one declaration
+ * The load-time rules of docs/platform.md on the lifecycle keywords of one declaration
  * (a definition property, a whole definition, a plugin schema's property): well-formed
  * versions, `introducedIn` < `deprecatedIn` < `removedIn` for one component, a window inside
  * the enclosing one, no `introducedIn`/`removedIn` on a required key, `enumLifecycle` on

@@ -20,7 +20,7 @@ interface AjvLike {
  * a valid JSON Schema 2020-12 (ajv's meta-schema), use only the keywords kurel's engine
  * evaluates (the keyword table), so nothing a plugin declares is silently ignored, hold only
  * patterns RE2 can match in linear time, and follow the lifecycle rules definitions follow
- * (DESIGN §8.4).
+ * (docs/platform.md).
  */
 export function findSchemaProblem(schema: unknown): string | undefined {
   return metaCheck(schema) ?? unsupportedKeyword(schema as JsonSchema) ?? invalidPattern(schema as JsonSchema) ?? invalidLifecycle(schema as JsonSchema);
@@ -69,7 +69,7 @@ function invalidLifecycle(schema: JsonSchema): string | undefined {
   });
 }
 
-/** The first `pattern` that is not valid RE2 and ECMAScript (`u`) syntax (DESIGN §7.1), with its location. */
+/** The first `pattern` that is not valid RE2 and ECMAScript (`u`) syntax (docs/definitions.md), with its location. */
 function invalidPattern(schema: JsonSchema): string | undefined {
   return walkSchema<undefined, string>(schema, undefined, (node, at) => {
     if (typeof node.pattern !== 'string') return undefined;

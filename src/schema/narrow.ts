@@ -6,7 +6,7 @@ import { isEmptyPlatform, type Platform } from './platform-version.js';
 import { mapSubschemas } from './walk.js';
 
 /**
- * A schema of the engine's subset narrowed to a platform (DESIGN §8.4): properties and enum
+ * A schema of the engine's subset narrowed to a platform (docs/platform.md): properties and enum
  * values that do not exist at the platform's versions are gone (a closed object then refuses
  * them, as `kurel lint` does), and deprecated properties carry `deprecated: true`. Lifecycle
  * keywords stay, for the publisher to put into descriptions. Components the platform gives no

@@ -6,7 +6,7 @@ export interface PatternMatcher {
 }
 
 // Fixed patterns of kurel's own documents and built-in handlers: written here, tested, and run
-// on V8's engine (DESIGN §7.1), so a lint of built-ins alone never loads the RE2 engine.
+// on V8's engine (docs/definitions.md), so a lint of built-ins alone never loads the RE2 engine.
 const nativePatterns = new Map<string, RegExp>();
 
 /**

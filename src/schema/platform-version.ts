@@ -2,7 +2,7 @@ import { setOwn } from '../core/data.js';
 
 /**
  * The versions of a cluster's platform components, by component (a DNS-1123 label):
- * `{kubernetes: "1.30", "gateway-api": "1.2.0"}` (DESIGN §8.4). Read it with
+ * `{kubernetes: "1.30", "gateway-api": "1.2.0"}` (docs/platform.md). Read it with
  * {@link platformVersionOf}: a component is an own key, never an inherited one.
  */
 export type Platform = Readonly<Record<string, string>>;
@@ -10,7 +10,7 @@ export type Platform = Readonly<Record<string, string>>;
 /** The component a lifecycle version without a component name refers to. */
 export const KUBERNETES = 'kubernetes';
 
-/** A platform version: MAJOR.MINOR or MAJOR.MINOR.PATCH, no leading zeros, no `v`, no suffix (DESIGN §11). */
+/** A platform version: MAJOR.MINOR or MAJOR.MINOR.PATCH, no leading zeros, no `v`, no suffix (docs/platform.md). */
 export const PLATFORM_VERSION_PATTERN = '^(0|[1-9]\\d*)(\\.(0|[1-9]\\d*)){1,2}$';
 
 /** A platform component's name: a DNS-1123 label. */
@@ -90,7 +90,7 @@ export function isEmptyPlatform(platform: Platform | undefined): boolean {
 /**
  * Layers platforms, later ones winning per component: a repository default (the config
  * file's `platform`), then the profile's own `spec.platform`, then the command line's or
- * request's overrides (DESIGN §8.4, §11). Returns a new frozen platform.
+ * request's overrides (docs/platform.md). Returns a new frozen platform.
  */
 export function layerPlatforms(...layers: readonly (Platform | undefined)[]): Platform {
   const out: Record<string, string> = {};
@@ -149,7 +149,7 @@ export interface LifecycleVersion {
 }
 
 /**
- * Reads a lifecycle version (DESIGN §8.4): `"1.29"` is Kubernetes's, `"gateway-api 1.1"`
+ * Reads a lifecycle version (docs/platform.md): `"1.29"` is Kubernetes's, `"gateway-api 1.1"`
  * names its component. Undefined when the text is neither.
  */
 export function parseLifecycleVersion(text: string): LifecycleVersion | undefined {

@@ -71,7 +71,7 @@ export const FAST_READ_FALLBACKS: readonly { readonly name: string; readonly pat
   // The fast parser accepts a comment with no white space before it.
   { name: 'comment without white space', pattern: /[\]}"']#/ },
   { name: 'document end marker', pattern: /(?:^|\n)\.\.\./ },
-  // Suppression comments are read from the full reader's syntax tree (DESIGN §11).
+  // Suppression comments are read from the full reader's syntax tree (docs/profiles.md).
   { name: 'suppression comment', pattern: /kurel-disable/ },
 ]);
 

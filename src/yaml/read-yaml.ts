@@ -36,7 +36,7 @@ export function withoutFastPath<T>(work: () => T): T {
 }
 
 /**
- * Reads text or bytes as {@link parseYamlStream} does, through the fast path of DESIGN §6.1
+ * Reads text or bytes as {@link parseYamlStream} does, through the fast path of docs/performance.md
  * when it can: a text `readFast` reads (one clean map, inside the subset proven to read alike)
  * becomes one document holding the fast parser's data and no diagnostics, positioned by a
  * scan of its text when a position is asked ({@link ScannedDocument}) and parsed by the full
@@ -74,7 +74,7 @@ const FIRST_CONTENT = /^[ \r\n]*\{/;
  */
 function readJsonObject(input: string): Record<string, unknown> | undefined {
   const text = input.charCodeAt(0) === 0xfeff ? input.slice(1) : input;
-  // Like the YAML fast path, it leaves every text mentioning a suppression to the full reader (DESIGN §11).
+  // Like the YAML fast path, it leaves every text mentioning a suppression to the full reader (docs/profiles.md).
   if (!FIRST_CONTENT.test(text) || JSON_UNSURE.test(text) || text.includes(SUPPRESSION_KEYWORD) || hasLongLine(text)) return undefined;
   let data: unknown;
   try {

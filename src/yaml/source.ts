@@ -127,7 +127,7 @@ export class SourceDocument implements YamlDocument {
       if (problem.hint !== undefined) diagnostic.hint = problem.hint;
       this.diagnostics.push(diagnostic);
     }
-    // YAML features kurel does not read are errors, never read silently (DESIGN §7.2).
+    // YAML features kurel does not read are errors, never read silently (docs/profiles.md).
     const version = unsupportedVersion(source, doc, start);
     if (version) {
       fatal.push(version.error);
@@ -543,7 +543,7 @@ export function tooDeepDiagnostic(file: string, text: string, offset: number): D
   return source.diagnosticAt('too-deep', TOO_DEEP, [offset, offset + 1]);
 }
 
-/** The core tags of YAML 1.2 (DESIGN §11), and the non-specific `!`, are the only tags read. */
+/** The core tags of YAML 1.2 (docs/profiles.md), and the non-specific `!`, are the only tags read. */
 const CORE_TAGS = '!!str, !!int, !!float, !!bool, !!null, !!map, !!seq';
 const YAML_ORG = 'tag:yaml.org,2002:';
 // YAML 1.1 types the `yaml` package would read, were its known tags not turned off.

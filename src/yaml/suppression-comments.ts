@@ -4,7 +4,7 @@ import { yaml } from './yaml-lib.js';
 /** The word every suppression comment starts with; a text without it has none (checked first, cheaply). */
 export const SUPPRESSION_KEYWORD = 'kurel-disable';
 
-/** The two suppression comments (DESIGN §5.4): the next line that holds content, or the whole document. */
+/** The two suppression comments (docs/configuration.md): the next line that holds content, or the whole document. */
 export const SUPPRESSION_FORMS = ['kurel-disable-next-line', 'kurel-disable'] as const;
 
 /** One comment that starts with `kurel-disable`, as written, and what it would cover. */

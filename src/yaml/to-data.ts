@@ -287,7 +287,7 @@ export function toData(
   }
 }
 
-/** The most values a document of `sourceNodes` parsed nodes may expand to (DESIGN §7.2). */
+/** The most values a document of `sourceNodes` parsed nodes may expand to (docs/profiles.md). */
 export function expansionBudget(sourceNodes: number): number {
   return Math.min(Math.max(LIMITS.expansionFactor * sourceNodes, LIMITS.minProducedValues), LIMITS.maxProducedValues);
 }

@@ -12,7 +12,7 @@ import { testApp } from '../http/support.js';
 
 // Issue 16, defects 3 and 4: a plugin that throws, or returns something other than its
 // documented result, is a `plugin-error` at the binding's key naming the plugin; the other
-// bindings are still checked, the CLI exits 1 (DESIGN §11) and HTTP answers 200.
+// bindings are still checked, the CLI exits 1 (docs/profiles.md) and HTTP answers 200.
 
 const handler = (validate: (rendering: Record<string, unknown>) => unknown) => ({
   type: 'queue',

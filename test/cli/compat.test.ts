@@ -39,7 +39,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const compat = (args: string[]) => runKurel(['compat', ...args], { cwd: dir });
 
-describe('kurel compat --definitions: text output and exit codes (DESIGN §8.6)', () => {
+describe('kurel compat --definitions: text output and exit codes (docs/compat.md)', () => {
   it('prints each pair with the bump it declares and needs, its findings, and a hint for a failing one; exit 1', async () => {
     const run = await compat(['--definitions', 'defs']);
     expect(run.stdout).toBe(
@@ -123,7 +123,7 @@ describe('kurel compat --definitions: text output and exit codes (DESIGN §8.6)'
   });
 });
 
-describe('kurel compat: JSON and GitHub output (DESIGN §11 "Compat")', () => {
+describe('kurel compat: JSON and GitHub output (docs/compat.md)', () => {
   it('prints {valid, diagnostics, pairs} with every finding positioned', async () => {
     const run = await compat(['--definitions', 'defs', '--format', 'json']);
     expect(run.code).toBe(1);
@@ -199,7 +199,7 @@ describe('kurel compat: JSON and GitHub output (DESIGN §11 "Compat")', () => {
   });
 });
 
-describe('kurel compat: modes and bad usage (DESIGN §11 "Modes")', () => {
+describe('kurel compat: modes and bad usage (docs/versions.md)', () => {
   it('compares two files in SemVer order whatever the argument order', async () => {
     const run = await compat(['defs/cache-1.1.0.yaml', 'defs/cache-1.0.0.yaml']);
     expect(run.code).toBe(1);

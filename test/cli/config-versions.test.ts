@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JsonEnvelope, runKurel } from '../helpers/cli.js';
 import { startServe } from '../helpers/serve.js';
 
-// .kurel.yaml feeds the versions work of DESIGN §8 as §11 says: requirePinned and platform come
+// .kurel.yaml feeds the versions work of docs/versions.md as docs/versions.md says: requirePinned and platform come
 // from it (flags win), the lockfile is its `lockfile` (relative to it), else kurel.lock.yaml next
 // to it; kurel serve reads it too, and definitions it names replace the embedded ones.
 

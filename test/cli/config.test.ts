@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readKurelConfig } from '../../src/documents/kurel-config.js';
 import { type JsonEnvelope, runKurel } from '../helpers/cli.js';
 
-// DESIGN §5.4 and §11 "Config and suppressions": .kurel.yaml, found walking up from the working
+// docs/configuration.md: .kurel.yaml, found walking up from the working
 // directory (stopping after the folder holding .git), --config, --no-config, checked strictly,
 // and the order of severities.
 
@@ -76,7 +76,7 @@ beforeAll(() => {
     'repo/clusters/prod/both.yaml',
     `${HEADER}spec:\n  capabilities:\n    queue:\n      rendering: {size: 3}\n    cache:\n      rendering: {size: "big"}\n`,
   );
-  // directives/: a comment in .kurel.yaml is only a comment (DESIGN §11).
+  // directives/: a comment in .kurel.yaml is only a comment (docs/configuration.md).
   write('directives/.git/HEAD', '');
   write('directives/.kurel.yaml', '# kurel-disable-next-line unknown-field\nstrictCapabilites: true\n');
   write('directives/unknown.yaml', UNKNOWN);
@@ -179,7 +179,7 @@ describe.concurrent('.kurel.yaml: checked as strictly as a profile', () => {
     expect(read.diagnostics.map((d) => d.code)).toEqual([code]);
   });
 
-  it('accepts every key of DESIGN §11', () => {
+  it('accepts every key of docs/configuration.md', () => {
     const text = [
       'definitions: [definitions/, vendor/definitions/]',
       'capabilityDefs: []',

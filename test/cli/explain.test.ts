@@ -6,7 +6,7 @@ import { runCli } from '../../src/cli/main.js';
 import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
 import { runKurel } from '../helpers/cli.js';
 
-// DESIGN §5.4 "Explanations": every code has docs/codes/<code>.md, shipped with the package,
+// docs/configuration.md: every code has docs/codes/<code>.md, shipped with the package,
 // printed by kurel explain CODE and carried by SARIF rules; the table of docs/diagnostics.md lists the same codes.
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

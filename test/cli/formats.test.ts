@@ -160,7 +160,7 @@ const SARIF_SUBSET = {
                           additionalProperties: false,
                           properties: { text: { type: 'string', minLength: 1 } },
                         },
-                        // A multiformatMessageString: the code's explanation page (DESIGN §5.4).
+                        // A multiformatMessageString: the code's explanation page (docs/configuration.md).
                         fullDescription: {
                           type: 'object',
                           required: ['text'],

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JsonEnvelope, runKurel } from '../helpers/cli.js';
 
-// DESIGN §5.4 "Inputs" and §11 (issue 16, defect 1): a typo in kind never makes a folder pass,
+// docs/configuration.md and docs/cli.md (issue 16, defect 1): a typo in kind never makes a folder pass,
 // a folder or glob that yields no profile or definition is exit 2, globs and case-insensitive
 // extensions, the configuration's ignore, and the skipped files listed at the end of the text.
 
@@ -103,7 +103,7 @@ describe('a kind kurel does not know, in a folder (issue 16, defect 1)', () => {
   });
 });
 
-describe('a folder or glob that yields no profile or definition (DESIGN §5.4)', () => {
+describe('a folder or glob that yields no profile or definition (docs/configuration.md)', () => {
   it('is exit 2, io-error at the argument, never 0 files checked', async () => {
     const run = await lint(['foreign/']);
     expect(run.code).toBe(2);
@@ -139,7 +139,7 @@ describe('a folder or glob that yields no profile or definition (DESIGN §5.4)',
   });
 });
 
-describe('folder searches (DESIGN §5.4, §11)', () => {
+describe('folder searches (docs/configuration.md)', () => {
   it('list known kinds kurel does not check (Application, CapabilityLock) and .kurel.yaml as skipped', async () => {
     const run = await lint(['known/']);
     expect(run.code).toBe(0);
@@ -177,7 +177,7 @@ describe('folder searches (DESIGN §5.4, §11)', () => {
   });
 });
 
-describe('glob arguments (DESIGN §5.4, §11)', () => {
+describe('glob arguments (docs/configuration.md)', () => {
   it('are expanded by kurel, quoted or not, matching the extension in any case', async () => {
     const run = await lint(['globbed/clusters/**/*.yaml']);
     expect(run.code).toBe(0);

@@ -285,7 +285,7 @@ describe.concurrent('kurel lint: text output', () => {
   });
 });
 
-describe('kurel lint: colour (in-process; DESIGN §5.4, §11)', () => {
+describe('kurel lint: colour (in-process; docs/configuration.md)', () => {
   const runOnTerminal = async (env: NodeJS.ProcessEnv, flags: string[] = [], isTTY = true) => {
     let stdout = '';
     const io: CommandIo = {
@@ -330,7 +330,7 @@ describe('kurel lint: colour (in-process; DESIGN §5.4, §11)', () => {
     ['FORCE_COLOR=1 over NO_COLOR', { FORCE_COLOR: '1', NO_COLOR: '1' }, [], false, true],
     ['FORCE_COLOR=0 on a terminal', { FORCE_COLOR: '0' }, [], true, false],
     ['--color auto on a terminal', {}, ['--color', 'auto'], true, true],
-  ])('colours or not by the order of §11: %s', async (_name, env, flags, isTTY, coloured) => {
+  ])('colours or not by the order of docs/cli.md: %s', async (_name, env, flags, isTTY, coloured) => {
     const { stdout } = await runOnTerminal(env, flags, isTTY);
     expect(stdout.includes('\u001b[31merror\u001b[39m')).toBe(coloured);
   });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeControls } from '../../src/cli/format/escape.js';
 import { runKurel } from '../helpers/cli.js';
 
-// Issue #10, item 12 (DESIGN §7.2, §11): keys, values, source lines and file paths are printed
+// Issue #10, item 12 (docs/profiles.md): keys, values, source lines and file paths are printed
 // with control characters and bidirectional controls escaped, tabs kept. An ESC sequence in a
 // key cleared the screen in text output, and a newline in a key started a `::error` line.
 const ESC = '\u001b';

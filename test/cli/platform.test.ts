@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKurel, runKurelJson } from '../helpers/cli.js';
 import { pinDiagnostic } from '../helpers/pin.js';
 
-// DESIGN §8.4 from the command line: spec.platform in profiles, --platform on lint, build,
+// docs/platform.md from the command line: spec.platform in profiles, --platform on lint, build,
 // schema and types, with the example of definitions/service-routing.yaml.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OLD = 'profiles/service-routing-1.28.yaml';

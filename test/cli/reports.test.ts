@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKurel } from '../helpers/cli.js';
 
-// DESIGN §5.4 "Several reports in one run" and "Terminal", §11 "Output": --format FORMAT[=FILE]
+// docs/configuration.md and "Terminal", docs/cli.md "Output": --format FORMAT[=FILE]
 // is repeatable, at most one report goes to standard output, files never get colour, an
 // unwritable report file is exit 2; --quiet hides the warnings that do not fail the run.
 

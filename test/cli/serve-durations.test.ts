@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseDuration } from '../../src/cli/commands/serve.js';
 
-// `--request-timeout` and `--send-timeout` take durations written as `4s` or `500ms` (DESIGN §11).
+// `--request-timeout` and `--send-timeout` take durations written as `4s` or `500ms` (docs/service.md).
 describe('durations of kurel serve flags', () => {
   it('reads every whole number of seconds or milliseconds', () => {
     fc.assert(

@@ -45,7 +45,7 @@ spec:
     expose: {rendering: {controllerType: ingress, ingressClassName: nginx}}
 `;
 
-// DESIGN §6: a lint starts within 2x of \`node -e 0\`; what most runs never use is not loaded.
+// docs/performance.md: a lint starts within 2x of \`node -e 0\`; what most runs never use is not loaded.
 describe('the start of kurel lint (built CLI)', () => {
   it('loads neither yaml, semver, node:crypto nor node:child_process for a clean profile', async () => {
     const run = await lintLoads(CLEAN);

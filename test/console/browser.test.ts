@@ -18,7 +18,7 @@ import {
   watchPage,
 } from './browser-support.js';
 
-// The web console (DESIGN §10) in Debian's Chromium, against the built `kurel serve`.
+// The web console (docs/console.md) in Debian's Chromium, against the built `kurel serve`.
 const missing = chromiumMissing();
 if (missing) console.warn(`skipping the web console browser tests: ${missing}`);
 
@@ -250,7 +250,7 @@ describe.skipIf(missing !== undefined)('the web console in Chromium', () => {
     await expect(page.locator('.platform-status').textContent()).resolves.toBe('Expected a version such as 1.29 or 1.29.3, found "v1.29".');
     await expect(page.locator('input[name="version"]').getAttribute('aria-invalid')).resolves.toBe('true');
 
-    // The service narrows the schema (DESIGN §8.4): service-routing's trafficDistribution
+    // The service narrows the schema (docs/platform.md): service-routing's trafficDistribution
     // (Kubernetes 1.30) disappears at 1.29, and PreferSameZone (1.33) is offered from 1.33 on.
     const distribution = page.locator('.capability-detail tr[data-field="trafficDistribution"]');
     const narrowedTo = async (version: string) => {
@@ -295,7 +295,7 @@ describe.skipIf(missing !== undefined)('the web console in Chromium', () => {
     const watch = await watchPage(page, served.url);
     // The served object-bucket is unversioned (the other views rely on it), so the listing is
     // given two versions here, and the detail of either is the served definition: the service
-    // itself answers 404 for a version a capability does not have (DESIGN §8.7).
+    // itself answers 404 for a version a capability does not have (docs/service.md).
     await page.route('**/v1/capabilities/object-bucket?*', async (route) => {
       const url = new URL(route.request().url());
       const version = url.searchParams.get('version');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { definition, errorAt, load, pinned, prop, warningAt } from './helpers.js';
 
-// DESIGN §8.4 and §11 "Lifecycle": the load-time rules of lifecycle keywords. Property text line
+// docs/platform.md: the load-time rules of lifecycle keywords. Property text line
 // n lands on definition line 7 + n, column c on column 6 + c (see definition()).
 const FILE = 'defs/cap.yaml';
 const loadOne = (properties: string, name?: string) => load({ [FILE]: definition(properties, name) });

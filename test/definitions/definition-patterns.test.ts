@@ -7,7 +7,7 @@ import { CLI } from '../helpers/cli.js';
 import { withBindings } from '../helpers/profile.js';
 import { definition, errorAt, load, type PinnedAt, pinned, prop } from './helpers.js';
 
-// DESIGN §7.1 (issue 10): a definition's pattern is RE2 syntax that also compiles as ECMAScript
+// docs/definitions.md (issue 10): a definition's pattern is RE2 syntax that also compiles as ECMAScript
 // with the u flag, matched in linear time; lookarounds and backreferences are definition-invalid.
 describe('a pattern in a definition', () => {
   it('is refused at the pattern value when it holds a lookahead, naming why', () => {

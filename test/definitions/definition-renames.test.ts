@@ -6,7 +6,7 @@ import { definition, errorAt, load, pinned, prop } from './helpers.js';
 const FILE = 'defs/cap.yaml';
 const loadOne = (properties: string) => load({ [FILE]: definition(properties) });
 
-describe('renamedFrom at load (DESIGN §8.5, §11)', () => {
+describe('renamedFrom at load (docs/migrate.md)', () => {
   it('loads a property that names its previous name, and leaves renamedFrom out of the published schema', () => {
     const loaded = loadOne('image: {type: string}\nmemoryLimit: {type: string, default: 256Mi, renamedFrom: maxMemory}');
     expect(pinned(loaded)).toEqual([]);

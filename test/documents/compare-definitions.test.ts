@@ -12,7 +12,7 @@ function changes(before: Record<string, unknown>, after: Record<string, unknown>
 
 const str = { type: 'string' };
 
-describe('compareDefinitions: breaking changes (DESIGN §8.6)', () => {
+describe('compareDefinitions: breaking changes (docs/compat.md)', () => {
   it.each<[string, Record<string, unknown>, Record<string, unknown>, string, string, 'old' | 'new']>([
     ['a property removed', { image: str, tag: str }, { image: str }, 'property-removed', `${P}/tag`, 'old'],
     ['a type changed', { port: str }, { port: { type: 'integer' } }, 'type-changed', `${P}/port/type`, 'new'],
@@ -230,7 +230,7 @@ describe('compareDefinitions: breaking changes (DESIGN §8.6)', () => {
   });
 });
 
-describe('compareDefinitions: compatible changes (DESIGN §8.6)', () => {
+describe('compareDefinitions: compatible changes (docs/compat.md)', () => {
   it.each<[string, Record<string, unknown>, Record<string, unknown>, string, string, 'old' | 'new']>([
     ['a new optional property', { image: str }, { image: str, tag: str }, 'property-added', `${P}/tag`, 'new'],
     ['a new property with a default', { image: str }, { image: str, port: { type: 'integer', default: 6379 } }, 'property-added', `${P}/port`, 'new'],
@@ -348,7 +348,7 @@ describe('compareDefinitions: compatible changes (DESIGN §8.6)', () => {
   });
 });
 
-describe('compareDefinitions: patch changes and no change (DESIGN §8.6, §11)', () => {
+describe('compareDefinitions: patch changes and no change (docs/compat.md)', () => {
   it.each<[string, Record<string, unknown>, Record<string, unknown>, string]>([
     ['a description added', { image: str }, { image: { type: 'string', description: 'the image' } }, `${P}/image/description`],
     ['a description changed', { image: { type: 'string', description: 'a' } }, { image: { type: 'string', description: 'b' } }, `${P}/image/description`],
@@ -378,7 +378,7 @@ describe('compareDefinitions: patch changes and no change (DESIGN §8.6, §11)',
   });
 });
 
-describe('compareDefinitions: renamedFrom that pairs nothing (DESIGN §11)', () => {
+describe('compareDefinitions: renamedFrom that pairs nothing (docs/compat.md)', () => {
   const issuesOf = (before: Record<string, unknown>, after: Record<string, unknown>) =>
     compareDefinitions(compiled(definitionDocument(before)), compiled(definitionDocument(after))).issues.map((i) => ({
       code: i.code,

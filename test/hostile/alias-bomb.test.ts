@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lintBounded, located } from './bounded-cli.js';
 
-// Issue #7: an alias bomb is answered with alias-limit, quickly and in bounded memory (§7).
+// Issue #7: an alias bomb is answered with alias-limit, quickly and in bounded memory (docs/profiles.md).
 const PROFILE =
   'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\nspec:\n  capabilities:\n    ingress:\n      rendering:\n';
 

@@ -6,7 +6,7 @@ import { diagnose, err, lintText } from '../helpers/profile.js';
 import { lintBounded } from './bounded-cli.js';
 
 // Issue #7: integers beyond 2^53 are invalid-value where an integer is expected, and kept
-// exact as data where no integer is expected (§7).
+// exact as data where no integer is expected (docs/profiles.md).
 const BEYOND = '9007199254740993'; // 2^53 + 1: a double would silently read it as 2^53
 const HUGE = '123456789012345678901234567890';
 const DEFINITION = `apiVersion: launcher.gokure.dev/v1alpha1

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lintBounded, located } from './bounded-cli.js';
 
-// Issue #7: binary files and invalid UTF-8 get a diagnostic at the first bad byte (§7), in a
+// Issue #7: binary files and invalid UTF-8 get a diagnostic at the first bad byte (docs/profiles.md), in a
 // profile named on the command line, on standard input, and among definitions.
 const PROFILE = 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\n';
 const bytes = (...parts: (string | number[])[]) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lintBounded, located } from './bounded-cli.js';
 
 // Issue 10, items 1 and 2: patterns that make a backtracking engine stall. Lookarounds are
-// definition-invalid (§7.1); every other shape is matched by RE2 in linear time, so each run
+// definition-invalid (docs/definitions.md); every other shape is matched by RE2 in linear time, so each run
 // below ends within the bounded CLI's limits only because nothing backtracks.
 const definition = (pattern: string) =>
   `apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: cache\nspec:\n  rendering:\n    properties:\n      host: {type: string, pattern: '${pattern}'}\n`;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lintBounded, located } from './bounded-cli.js';
 
-// Issue #7: documents nested 10,000 deep are too-deep (limit 128, §4.5), never a stack
+// Issue #7: documents nested 10,000 deep are too-deep (limit 128, docs/profiles.md), never a stack
 // overflow, in flow and block style, pointing at the collection that passes the limit.
 const DEPTH = 10_000;
 const MEBIBYTE = 1024 * 1024;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { error } from '../../src/core/diagnostics.js';
 import { parseYamlStream } from '../../src/yaml/source.js';
 
-// Issue #10, item 6: positioning is linear in the size of the document (§7.2). Each document
+// Issue #10, item 6: positioning is linear in the size of the document (docs/profiles.md). Each document
 // here made the old code rescan a map or a list once per diagnostic, billions of steps for about
 // 1 MB of text, so each test would run for minutes; now each is a parse and a pass.
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type JsonEnvelope, spawnKurel } from '../helpers/cli.js';
 import { testApp } from '../http/support.js';
 
-// Issue #10, item 5 (DESIGN §7.2, §11): ~125,000 diagnostics (a 1.25 MB file of one key
+// Issue #10, item 5 (docs/profiles.md): ~125,000 diagnostics (a 1.25 MB file of one key
 // repeated) overflowed the stack (`push(...spread)`): exit 2 with an internal error and no
 // JSON in the CLI, a 500 over HTTP. Any number of problems is now reported, the first 1,000
 // of a run in sorted order and the rest counted in one too-many-problems warning.

@@ -6,7 +6,7 @@ import { lintBounded, located } from './bounded-cli.js';
 
 // Issue #10, item 3: merge keys copy keys, so 1 MiB of text could ask for ten million values
 // (the old reader took 117 s and 4.5 GB on a 16 MiB version, and died under a 512 MB heap on
-// this one). The expansion budget of §7.2 stops it at the merge that crosses it.
+// this one). The expansion budget of docs/profiles.md stops it at the merge that crosses it.
 const PROFILE =
   'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\nspec:\n  capabilities:\n    configmap:\n      rendering:\n';
 const KEYS = Array.from({ length: 104_000 }, (_, i) => `k${i}: 1`).join(', ');

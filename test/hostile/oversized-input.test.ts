@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lintBounded, located } from './bounded-cli.js';
 
-// Issue #7: a 50 MB file is file-too-large (limit 16 MiB, §7), exit 1, never an out-of-memory
+// Issue #7: a 50 MB file is file-too-large (limit 16 MiB, docs/profiles.md), exit 1, never an out-of-memory
 // crash. The file is generated here, never kept in the repository. Its content, a list of 7
 // million items, would take far more memory to read than the heap ceiling the CLI runs under.
 const SIZE = 50 * 1024 * 1024;

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { diagnose, err, lintText } from '../helpers/profile.js';
 import { lintBounded } from './bounded-cli.js';
 
-// Issue #7: __proto__, constructor and prototype are ordinary keys at every level (§4.5):
+// Issue #7: __proto__, constructor and prototype are ordinary keys at every level (docs/profiles.md):
 // unknown fields in closed maps, plain data in open ones, never able to reach a prototype.
 const KEYS = ['__proto__', 'constructor', 'prototype'] as const;
 const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();

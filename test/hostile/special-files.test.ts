@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, type JsonEnvelope } from '../helpers/cli.js';
 import { HEAP_LIMIT_MB, lintBounded, located } from './bounded-cli.js';
 
-// Issue #10, item 4 (DESIGN §7.2): only regular files are read from paths. `kurel lint
+// Issue #10, item 4 (docs/profiles.md): only regular files are read from paths. `kurel lint
 // /dev/zero` grew to 8.2 GB, `--capability-def /dev/zero` to 3.6 GB in 10 s, and a FIFO with
 // no writer hung for ever; a device, FIFO or socket is now an io-error and never read.
 const PROFILE = 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\nspec:\n  capabilities: {}\n';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lintBounded } from './bounded-cli.js';
 
-// Issue #7: a symbolic link loop in a definitions folder is an error naming the link (§2.2),
+// Issue #7: a symbolic link loop in a definitions folder is an error naming the link (docs/definitions.md),
 // never an endless walk; links that stay inside the folder are still followed.
 const PROFILE =
   'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\nspec:\n  capabilities:\n    cache:\n      rendering: {size: 3}\n';

@@ -5,7 +5,7 @@ import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { lintInputs } from '../../src/operations/lint.js';
 import { testApp } from './support.js';
 
-// DESIGN §9.1 and §11 "Kubernetes": the webhook route as an API server calls it.
+// docs/kubernetes.md: the webhook route as an API server calls it.
 const KIND = { group: 'launcher.gokure.dev', version: 'v1alpha1', kind: 'ClusterProfile' };
 
 function review(object: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {

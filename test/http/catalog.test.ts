@@ -71,7 +71,7 @@ describe('catalogue and operations routes', () => {
     expect(res.text).toBe(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8'));
   });
 
-  it('exposes the series DESIGN §5.2 lists in the Prometheus text format', async () => {
+  it('exposes the series docs/service.md lists in the Prometheus text format', async () => {
     const { app } = testApp();
     await request(app).get('/healthz');
     await request(app).get('/nowhere');

@@ -77,7 +77,7 @@ describe('request errors are RFC 9457 problems', () => {
     expect(res.body.detail).toBe(detail);
   });
 
-  // `/` is the web console (DESIGN §10); the paths around it are not routes.
+  // `/` is the web console (docs/console.md); the paths around it are not routes.
   it.each(['/v1/nothing', '/HEALTHZ', '/healthz/', '/v1/validate/extra', '/index.html', '/assets/', '/codes/'])('answers 404 to %s', async (path) => {
     const { app } = testApp();
     const res = await request(app).get(path);

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { READY_LINE, type ServedProcess, startServe, waitFor } from '../helpers/serve.js';
 import { REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest } from './support.js';
 
-// DESIGN §7.3 and §11, against the built `kurel serve` and its worker threads: the test plugin's
+// docs/service.md, against the built `kurel serve` and its worker threads: the test plugin's
 // handlers keep a worker busy, exhaust its heap or make a large answer on demand.
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PLUGIN = fileURLToPath(new URL('../fixtures/plugins/costly.mjs', import.meta.url));

@@ -17,7 +17,7 @@ const PROD_AT_2 = PROD.replace('version: "1.1"', 'version: "2.0.0"').replace('ma
 const app = () => testApp({ catalogue: catalogueOf(DEFINITIONS) }).app;
 const migrate = (body: unknown, on = app()) => request(on).post('/v1/migrate').set('Content-Type', 'application/json').send(JSON.stringify(body));
 
-describe('POST /v1/migrate (DESIGN §8.5)', () => {
+describe('POST /v1/migrate (docs/migrate.md)', () => {
   it('answers the migrated text, the diff and the diagnostics of the request', async () => {
     const res = await migrate({ profile: PROD, to: ['redis-sidecar@2.0.0'] });
     expect(res.status).toBe(200);

@@ -7,7 +7,7 @@ import { clusterProfileJsonSchema } from '../../src/operations/cluster-profile-s
 import { lintInputs } from '../../src/operations/lint.js';
 import { testApp } from './support.js';
 
-// DESIGN §8.7: platform versions over HTTP, with definitions/service-routing.yaml.
+// docs/service.md: platform versions over HTTP, with definitions/service-routing.yaml.
 const SERVICE_ROUTING = readFileSync(new URL('../../definitions/service-routing.yaml', import.meta.url), 'utf8');
 const catalogue = lintInputs([{ file: 'definitions/service-routing.yaml', content: SERVICE_ROUTING, origin: 'definition' }], createCatalogue()).catalogue;
 const PROFILE_133 = readFileSync(new URL('../../profiles/service-routing-1.33.yaml', import.meta.url), 'utf8');

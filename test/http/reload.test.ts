@@ -145,7 +145,7 @@ describe('reloading definitions', () => {
   });
 });
 
-describe('reload access (DESIGN §11)', () => {
+describe('reload access (docs/service.md)', () => {
   const problemOf = (res: { status: number; body: Record<string, unknown>; headers: Record<string, string> }) => ({ status: res.status, body: res.body });
 
   it('needs the admin token when the service has one, from loopback too', async () => {
@@ -265,7 +265,7 @@ function pending<T>(): { promise: Promise<T>; settle(value: T): void } {
   return { promise, settle };
 }
 
-describe('readiness follows every worker (DESIGN §11)', () => {
+describe('readiness follows every worker (docs/service.md)', () => {
   it('answers requests while workers still load at start, but reports 503 starting until every one has loaded', async () => {
     const every = pending<EveryWorker>();
     const { app } = testApp({ state: new ServiceState(runnerLoadingUntil(createCatalogue(), every.promise)) });

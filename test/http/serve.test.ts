@@ -69,7 +69,7 @@ describe('kurel serve', () => {
   it('validates profiles/minimal.yaml as the README shows, on its embedded definitions', async () => {
     const { url, lines } = await serve();
     // Without flags: a serving process per CPU the container is given, the CPUs shared out as
-    // worker threads among them (one each), and the deadlines and heap of DESIGN §7.3.
+    // worker threads among them (one each), and the deadlines and heap of docs/service.md.
     expect(lines.find((l) => l['msg'] === 'listening')).toMatchObject({
       processes: availableCpus(),
       workers: 1,

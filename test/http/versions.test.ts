@@ -53,7 +53,7 @@ function writeLock(): void {
 const validate = (app: Parameters<typeof request>[0], body: unknown) =>
   request(app).post('/v1/validate').set('Content-Type', 'application/json').send(JSON.stringify(body));
 
-describe('versions over HTTP (DESIGN §8.7)', () => {
+describe('versions over HTTP (docs/service.md)', () => {
   it('lists each capability’s versions and latest', async () => {
     const { app } = await serve();
     const res = await request(app).get('/v1/capabilities');
@@ -122,7 +122,7 @@ describe('versions over HTTP (DESIGN §8.7)', () => {
   });
 });
 
-describe('the service with a lockfile (DESIGN §11)', () => {
+describe('the service with a lockfile (docs/versions.md)', () => {
   it('serves only the locked versions, and a request is never lock-outdated', async () => {
     writeLock();
     const { app } = await serve({ lock: true });

@@ -43,7 +43,7 @@ function example(page: string, section: 'Wrong' | 'Right') {
   return { yaml, command: text?.[1], printed: text?.[2]?.split('\n') };
 }
 
-describe('the pages of the migration codes (DESIGN §8.8)', () => {
+describe('the pages of the migration codes (docs/codes/)', () => {
   it('are diagnostic codes', () => {
     expect(DIAGNOSTIC_CODES).toEqual(expect.arrayContaining(CODES));
   });

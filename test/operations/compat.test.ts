@@ -28,7 +28,7 @@ function viaFiles(first: [string, string], second: [string, string]): CompatRun 
 /** A pair reduced to its verdict. */
 const verdicts = (run: CompatRun) => run.pairs.map((p) => ({ name: p.name, from: p.from, to: p.to, declared: p.declared, needed: p.needed, ok: p.ok }));
 
-describe('compatOfDefinitions: which pairs are compared (DESIGN §8.6, §11)', () => {
+describe('compatOfDefinitions: which pairs are compared (docs/compat.md)', () => {
   it('compares consecutive releases in SemVer order, whatever the order or names of the files', () => {
     const run = viaDefinitions({
       'defs/z.yaml': definitionText('cache', '1.2.0', [IMAGE]),
@@ -151,7 +151,7 @@ describe('compatOfDefinitions: which pairs are compared (DESIGN §8.6, §11)', (
   });
 });
 
-describe('compatOfDefinitions: two documents of one version (DESIGN §11)', () => {
+describe('compatOfDefinitions: two documents of one version (docs/compat.md)', () => {
   it('fails two documents of one version that differ only in descriptions, naming the next patch version at the later spec.version', () => {
     const run = viaDefinitions({
       'defs/a.yaml': definitionText('cache', '1.0.0', [IMAGE]),
@@ -227,7 +227,7 @@ describe('compatOfDefinitions: two documents of one version (DESIGN §11)', () =
   });
 });
 
-describe('compatOfDefinitions: documents with problems (DESIGN §11 "Broken names")', () => {
+describe('compatOfDefinitions: documents with problems (docs/versions.md)', () => {
   it('reports an invalid version and compares nothing across it', () => {
     const run = viaDefinitions({
       'defs/a.yaml': definitionText('cache', '1.0.0', [IMAGE]),
@@ -272,7 +272,7 @@ describe('compatOfDefinitions: documents with problems (DESIGN §11 "Broken name
   });
 });
 
-describe('compatOfFiles (DESIGN §11 "Modes")', () => {
+describe('compatOfFiles (docs/versions.md)', () => {
   const old: [string, string] = ['old.yaml', definitionText('cache', '1.0.0', [IMAGE])];
   const added: [string, string] = ['new.yaml', definitionText('cache', '1.1.0', [IMAGE, 'tag: {type: string}'])];
 

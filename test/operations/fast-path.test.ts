@@ -17,7 +17,7 @@ import { editedProfileText, validProfile } from '../property/arbitraries.js';
 import { profileWithMistakes } from '../yaml/profile-texts.js';
 import { editedYamlText, subsetText, yamlText } from '../yaml/yaml-text-arbitraries.js';
 
-// DESIGN §6.1: the fast path changes no verdict, code, message, position or resolved profile.
+// docs/performance.md: the fast path changes no verdict, code, message, position or resolved profile.
 // Every corpus document of the repository and the shared fixtures is linted, validated, loaded
 // as a definition and built with the fast path and without it, and the results must be equal.
 

@@ -6,7 +6,7 @@ import { type LintReport, lintInputs } from '../../src/operations/lint.js';
 import type { PlatformOptions } from '../../src/operations/platform.js';
 import { dedent } from '../helpers/profile.js';
 
-// DESIGN §8.4: bindings are judged at the cluster's platform. The definition below follows one
+// docs/platform.md: bindings are judged at the cluster's platform. The definition below follows one
 // component per property; its lines are pinned by the profile texts, whose binding keys sit on
 // line 9, column 5 (line 8 holds `capabilities:`).
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { reportProblems } from '../../src/operations/report-problems.js';
 
-// Issue #10, item 5 (DESIGN §7.2, §11): a run reports its first 1,000 problems in sorted order
+// Issue #10, item 5 (docs/profiles.md): a run reports its first 1,000 problems in sorted order
 // and counts the rest in one too-many-problems warning at 1:1 of the file of the first hidden one.
 const problem = (file: string, line: number, severity: 'error' | 'warning' = 'error'): Diagnostic => ({
   code: severity === 'error' ? 'duplicate-key' : 'unknown-capability',

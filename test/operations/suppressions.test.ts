@@ -10,7 +10,7 @@ import { reportProblems } from '../../src/operations/report-problems.js';
 import { runKurel } from '../helpers/cli.js';
 import { testApp } from '../http/support.js';
 
-// DESIGN §5.4 "Suppressions in the file" and §11: # kurel-disable-next-line and # kurel-disable,
+// docs/configuration.md and docs/configuration.md: # kurel-disable-next-line and # kurel-disable,
 // suppressed problems kept but not counted, unused-suppression for every comment that silences
 // nothing, and the codes no comment may silence.
 
@@ -104,7 +104,7 @@ describe('# kurel-disable before a document', () => {
   });
 });
 
-describe('unused-suppression (DESIGN §5.4, §11)', () => {
+describe('unused-suppression (docs/configuration.md)', () => {
   it.each([
     [
       'a misspelt keyword',

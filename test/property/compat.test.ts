@@ -11,7 +11,7 @@ import { bumpCovers, compareSchemas } from '../../src/schema/compare.js';
 import { CHANGE_CLASSES, type ChangeKind } from '../../src/schema/compare-rules.js';
 import { propertyRuns } from '../helpers/property.js';
 
-// DESIGN §8.6: a change classed compatible never turns a profile valid under the older version
+// docs/compat.md: a change classed compatible never turns a profile valid under the older version
 // into an invalid one under the newer, and every breaking kind but a default change (which
 // changes meaning, not validity) has a profile valid before and invalid after. Profiles are
 // judged by the real pipeline (validateProfile: YAML, definitions, the engine, lifecycles).
@@ -691,7 +691,7 @@ function reordered(value: unknown): unknown {
   );
 }
 
-/** Edits that only loosen or reword: DESIGN §8.6 calls each compatible or patch. */
+/** Edits that only loosen or reword: docs/compat.md calls each compatible or patch. */
 const LOOSENING = ['enum-add', 'enum-drop', 'pattern-drop', 'bound-drop', 'open', 'widen', 'lifecycle-drop', 'describe', 'make-optional'] as const;
 
 describe('compat classification: rules for every definition (property)', () => {

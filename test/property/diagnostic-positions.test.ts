@@ -9,7 +9,7 @@ import { propertyRuns } from '../helpers/property.js';
 import { editedProfileText, yamlishText } from './arbitraries.js';
 
 // Issue #7: every diagnostic has a file, a line and column inside the file, and a path that
-// exists in the input or is the missing child of a node that does (§4.1).
+// exists in the input or is the missing child of a node that does (docs/profiles.md).
 const registry = createCatalogue();
 
 /** JSON Pointer segments, unescaped. */
@@ -53,7 +53,7 @@ function existsInSource(doc: Document.Parsed, segments: readonly string[]): bool
 }
 
 // A binding written with no rendering has an empty one: a key it requires is reported under
-// the rendering the binding would hold (§4.5: an absent parent points at the nearest ancestor).
+// the rendering the binding would hold (docs/profiles.md: an absent parent points at the nearest ancestor).
 function isRenderingKey(d: Diagnostic, segments: readonly string[]): boolean {
   return d.code === 'missing-required' && segments.length === 5 && segments[3] === 'rendering';
 }

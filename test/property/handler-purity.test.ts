@@ -6,7 +6,7 @@ import type { Rendering } from '../../src/schema/handler.js';
 import { propertyRuns } from '../helpers/property.js';
 import { data, forSchema } from './arbitraries.js';
 
-// Issue #7: validateAndApplyDefaults of every built-in never mutates its input (§3) and is
+// Issue #7: validateAndApplyDefaults of every built-in never mutates its input (docs/plugins.md) and is
 // idempotent: applying it to its own output changes nothing.
 const registry = createCatalogue();
 

@@ -8,7 +8,7 @@ import { lintInputs } from '../../src/operations/lint.js';
 import { propertyRuns } from '../helpers/property.js';
 import { data, editedProfileText, mapOf, validProfile, yamlishText } from './arbitraries.js';
 
-// Issue #7: kurel never throws, whatever text, bytes or data it is given (§7).
+// Issue #7: kurel never throws, whatever text, bytes or data it is given (docs/profiles.md).
 const registry = createCatalogue();
 const lint = (content: string | Uint8Array, origin: InputFile['origin'] = 'argument') => lintInputs([{ file: 'cluster.yaml', content, origin }], registry);
 const PROTOTYPE_NAMES = Object.getOwnPropertyNames(Object.prototype).sort();

@@ -9,7 +9,7 @@ import { stringifyJson } from '../../src/core/json-text.js';
 import { capabilitySchema } from '../../src/operations/capability-schema.js';
 import { REFRESH_COMMAND, snapshotVerdict } from './snapshot-verdict.js';
 
-// DESIGN §8.6: each built-in's published rendering schema is kept per version, one JSON file
+// docs/compat.md: each built-in's published rendering schema is kept per version, one JSON file
 // per type and version, under snapshots/<type>/<version>.json. `npm run snapshots` sets
 // KUREL_UPDATE_SNAPSHOTS and records the versions that have none yet; it never rewrites one.
 const SNAPSHOTS = fileURLToPath(new URL('./snapshots/', import.meta.url));
@@ -28,7 +28,7 @@ function snapshotsOf(type: string): Map<string, JsonSchema> {
 
 const catalogue = createCatalogue();
 
-describe('built-in schema snapshots (DESIGN §8.6)', () => {
+describe('built-in schema snapshots (docs/compat.md)', () => {
   it.each(BUILTIN_HANDLERS.map((h) => [h.type, h.version] as const))('%s %s publishes what its version allows', (type, version) => {
     const current = capabilitySchema(catalogue, type)!.schema;
     const verdict = snapshotVerdict(type, version, current, snapshotsOf(type));

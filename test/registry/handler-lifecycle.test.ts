@@ -5,7 +5,7 @@ import type { JsonSchema } from '../../src/core/json-schema.js';
 import { evaluateProfile } from '../../src/operations/evaluate-profile.js';
 import { checkRendering, type Handler, type Rendering, type RenderingContext } from '../../src/schema/handler.js';
 
-// DESIGN §8.4 and §11: lifecycle keywords on plugin handler schemas, and the platform handed to
+// docs/platform.md: lifecycle keywords on plugin handler schemas, and the platform handed to
 // validateAndApplyDefaults.
 const SOURCE = 'plugin:./mesh.mjs';
 

@@ -4,7 +4,7 @@ import { setOwn } from '../../src/core/data.js';
 import { lintInputs } from '../../src/operations/lint.js';
 import type { Rendering, RenderingResult } from '../../src/schema/handler.js';
 
-// Issue #10, item 15 (DESIGN §7.3): a rendering handed to a plugin is a plain copy with a null
+// Issue #10, item 15 (docs/service.md): a rendering handed to a plugin is a plain copy with a null
 // prototype and no own `__proto__` key, at every level, so a careless plugin that copies it with
 // `Object.assign` or a `for … in` loop cannot inherit properties the profile chose.
 const seen: Rendering[] = [];

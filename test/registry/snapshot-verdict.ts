@@ -21,8 +21,7 @@ const counted = (changes: readonly SchemaChange[]) => {
 };
 
 /**
- * Judges a built-in's published schema against the snapshots of its earlier versions (DESIGN
- * §8.6): a version with a snapshot must publish exactly that schema; a version without one must
+ * Judges a built-in's published schema against the snapshots of its earlier versions (docs/compat.md): a version with a snapshot must publish exactly that schema; a version without one must
  * declare at least the bump its changes from the highest earlier snapshot need, and is then
  * recorded. Every problem names the bump to make and the command that refreshes the snapshots.
  */

@@ -210,7 +210,7 @@ describe('the profiles kurel ships', () => {
   });
 });
 
-// DESIGN §8.4: a schema narrowed to a platform and `kurel lint --platform` agree on what exists
+// docs/platform.md: a schema narrowed to a platform and `kurel lint --platform` agree on what exists
 // there. Definitions are generated with lifecycles on properties, nested properties, enum
 // values and the whole capability; profiles write a spread of keys and values; platforms give
 // versions at, around and between the bounds (1.9 against 1.10 included), or none at all.

@@ -79,7 +79,7 @@ describe('the keyword table: every keyword has a comparison rule', () => {
   it.each(Object.entries(EXAMPLES))('%s: a difference in it alone has its class', (keyword, { before, after, class: expected }) => {
     const changes = compareSchemas(before, after);
     if (keyword === 'renamedFrom') {
-      // It only pairs a renamed property with its old name: no difference of its own (DESIGN §11).
+      // It only pairs a renamed property with its old name: no difference of its own (docs/compat.md).
       expect(changes).toEqual([]);
       return;
     }
@@ -216,7 +216,7 @@ describe('compareSchemas: messages', () => {
   });
 });
 
-describe('bumps (DESIGN §8.6, §11)', () => {
+describe('bumps (docs/compat.md)', () => {
   const breaking = { class: 'breaking' as const };
   const compatible = { class: 'compatible' as const };
   const words = { class: 'patch' as const };

@@ -10,7 +10,7 @@ import { lintInputs } from '../../src/operations/lint.js';
 import { narrowSchema } from '../../src/schema/narrow.js';
 import { runKurel } from '../helpers/cli.js';
 
-// DESIGN §8.4: schemas narrowed to a platform. service-routing (definitions/) follows
+// docs/platform.md: schemas narrowed to a platform. service-routing (definitions/) follows
 // Kubernetes: topologyKeys deprecated in 1.21 and removed in 1.22, topologyMode from 1.27,
 // trafficDistribution from 1.30 with PreferSameZone and PreferSameNode from 1.33.
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

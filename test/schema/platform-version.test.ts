@@ -12,7 +12,7 @@ import {
   platformVersionOf,
 } from '../../src/schema/platform-version.js';
 
-describe('the platform version grammar (DESIGN §11)', () => {
+describe('the platform version grammar (docs/platform.md)', () => {
   it.each(['1.30', '1.30.2', '0.1', '10.0.0', '1.0', '123456789012345678901234567890.1'])('accepts %s', (text) => {
     expect(isPlatformVersion(text)).toBe(true);
   });
@@ -105,7 +105,7 @@ describe('COMPONENT=VERSION settings', () => {
   });
 });
 
-describe('lifecycle versions (DESIGN §8.4)', () => {
+describe('lifecycle versions (docs/platform.md)', () => {
   it.each([
     ['1.29', { component: 'kubernetes', version: '1.29' }],
     ['gateway-api 1.1', { component: 'gateway-api', version: '1.1' }],

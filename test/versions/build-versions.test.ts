@@ -34,7 +34,7 @@ function build(type: string, bindings: Record<string, string | undefined>, defin
   );
 }
 
-describe('a trait written for a version: type: name@<pin> (DESIGN §8.2)', () => {
+describe('a trait written for a version: type: name@<pin> (docs/versions.md)', () => {
   it('builds when the profile’s version satisfies the pin, keeping the bare type and the version', () => {
     const report = build('redis-sidecar@^1.1', { 'redis-sidecar': '"1"' });
     expect(report.diagnostics).toEqual([]);

@@ -73,7 +73,7 @@ function expectedLock(): string {
   ].join('\n');
 }
 
-describe('kurel lock (DESIGN §8.3)', () => {
+describe('kurel lock (docs/versions.md)', () => {
   it('writes every binding’s pin and version and every version used, sorted, and says so', async () => {
     const run = await kurel('lock', 'clusters', ...DEFS);
     expect(run.code).toBe(0);
@@ -231,7 +231,7 @@ describe('the version flags', () => {
   });
 });
 
-describe('lint and build following the lockfile (DESIGN §8.3, §11)', () => {
+describe('lint and build following the lockfile (docs/versions.md)', () => {
   beforeEach(async () => {
     expect((await kurel('lock', 'clusters', ...DEFS)).code).toBe(0);
   });
@@ -318,7 +318,7 @@ describe('lint and build following the lockfile (DESIGN §8.3, §11)', () => {
   });
 });
 
-describe('a malformed lockfile (DESIGN §11)', () => {
+describe('a malformed lockfile (docs/versions.md)', () => {
   it.each([
     ['kind: [', 'yaml-syntax', 1, 8, ''],
     ['lockfileVersion: 1\napiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\ndefinitions: {}\nprofiles: {}\n', 'invalid-value', 3, 7, '/kind'],
@@ -370,7 +370,7 @@ describe('a malformed lockfile (DESIGN §11)', () => {
   });
 });
 
-describe('kurel outdated (DESIGN §11)', () => {
+describe('kurel outdated (docs/versions.md)', () => {
   it('lists every binding of a versioned definition with its pin, resolved, locked, wanted and latest versions', async () => {
     const run = await json('outdated', 'clusters', ...DEFS);
     expect(run.code).toBe(0);

@@ -6,7 +6,7 @@ import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const VERSION_CODES = ['version-not-found', 'unpinned-capability', 'version-mismatch', 'definition-changed', 'lock-outdated', 'version-deprecated'] as const;
 
-describe('the codes of versions (DESIGN §8.8)', () => {
+describe('the codes of versions (docs/codes/)', () => {
   it('are diagnostic codes', () => {
     expect(DIAGNOSTIC_CODES).toEqual(expect.arrayContaining([...VERSION_CODES]));
   });

@@ -10,7 +10,7 @@ import { definitionText, lintWith, pinnedOf, profileText, REDIS_VERSIONS } from 
 
 const at = (file: string, code: string, line: number, column: number, path: string, severity = 'error') => ({ code, severity, file, line, column, path });
 
-describe('several versions of one definition (DESIGN §8.1)', () => {
+describe('several versions of one definition (docs/versions.md)', () => {
   it('loads every version side by side, ascending, with its file and digest', () => {
     const report = lintWith(REDIS_VERSIONS);
     expect(pinnedOf(report)).toEqual([]);
@@ -87,7 +87,7 @@ describe('several versions of one definition (DESIGN §8.1)', () => {
   });
 });
 
-describe('a malformed spec.version (DESIGN §11)', () => {
+describe('a malformed spec.version (docs/versions.md)', () => {
   it.each([
     ['v1.2.0', 12, 'write 1.2.0'],
     ['"1.2.3.4"', 12, undefined],
@@ -115,7 +115,7 @@ describe('a malformed spec.version (DESIGN §11)', () => {
   });
 });
 
-describe('the digest of a definition document (DESIGN §11 "Digest")', () => {
+describe('the digest of a definition document (docs/versions.md)', () => {
   const digestOf = (text: string) => definitionDigest(parseYamlStream(text, 'x.yaml').documents[0]!.data);
   const base = definitionText('redis-sidecar', '1.0.0', ['image: {type: string, required: true}', 'port:']);
 
@@ -200,8 +200,8 @@ function reverseKeys(value: unknown): unknown {
   return out;
 }
 
-describe('the version of a handler (DESIGN §8.1)', () => {
-  it('is 1.0.0 on every built-in but external-secret, which issue 16 moved to 2.0.0 (DESIGN §8.6)', () => {
+describe('the version of a handler (docs/versions.md)', () => {
+  it('is 1.0.0 on every built-in but external-secret, which issue 16 moved to 2.0.0 (docs/compat.md)', () => {
     // Limiting secretStoreRef.kind to SecretStore and ClusterSecretStore tightened its published
     // schema: a breaking change by the compat rules, so a major bump.
     const versions = new Map(

@@ -36,7 +36,7 @@ function reversed(lock: LockData): LockData {
 
 const clean = (lock: LockData): LockData => JSON.parse(JSON.stringify(lock));
 
-describe('the lockfile text (DESIGN §8.3)', () => {
+describe('the lockfile text (docs/versions.md)', () => {
   it('is the same bytes for the same data, whatever order it was built in, and reads back as the same data', () => {
     fc.assert(
       fc.property(lockData, (generated) => {

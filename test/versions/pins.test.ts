@@ -8,7 +8,7 @@ const lintProfile = (bindings: Record<string, string | undefined>, options = {},
   lintWith(definitions, { 'cluster.yaml': profileText(bindings) }, options);
 const resolvedOf = (report: ReturnType<typeof lintWith>) => report.files.find((f) => f.path === 'cluster.yaml')?.resolved;
 
-describe('a binding pinned to a version (DESIGN §8.2)', () => {
+describe('a binding pinned to a version (docs/versions.md)', () => {
   it.each([
     ['"1.0.0"', '1.0.0', { image: 'redis:7', maxMemory: '256Mi' }],
     ['"1"', '1.1.0', { image: 'redis:7', maxMemory: '256Mi', port: 6379 }],
@@ -92,7 +92,7 @@ describe('a binding pinned to a version (DESIGN §8.2)', () => {
   });
 });
 
-describe('--require-pinned (DESIGN §8.2)', () => {
+describe('--require-pinned (docs/versions.md)', () => {
   it('reports an unpinned binding of a versioned definition as unpinned-capability at its key', () => {
     const report = lintProfile({ 'redis-sidecar': undefined, 'redis-sidecar.cache': '"1"' }, { requirePinned: true });
     expect(pinnedOf(report)).toEqual([at('unpinned-capability', 7, 5, '/spec/capabilities/redis-sidecar')]);
@@ -106,7 +106,7 @@ describe('--require-pinned (DESIGN §8.2)', () => {
   });
 });
 
-describe('deprecated versions (DESIGN §11)', () => {
+describe('deprecated versions (docs/versions.md)', () => {
   const deprecated = {
     ...REDIS_VERSIONS,
     'defs/redis-sidecar-1.1.0.yaml': REDIS_VERSIONS['defs/redis-sidecar-1.1.0.yaml']!.replace(

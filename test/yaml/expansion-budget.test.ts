@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseYamlStream } from '../../src/yaml/source.js';
 import { expansionBudget } from '../../src/yaml/to-data.js';
 
-// Issue #10, item 3 (DESIGN §7.2, §11): a document may produce at most max(10 x its source
+// Issue #10, item 3 (docs/profiles.md): a document may produce at most max(10 x its source
 // nodes, 10,000) values, and 1,000,000 at most, whatever its alias count.
 const read = (text: string) => {
   const document = parseYamlStream(text, 'f.yaml').documents[0]!;

@@ -9,7 +9,7 @@ import { parseYamlStream } from '../../src/yaml/source.js';
 import { editedProfileText, stringifyOptions, validProfile, yamlishText } from '../property/arbitraries.js';
 import { editedYamlText, mutatedYamlText, subsetText, yamlText } from './yaml-text-arbitraries.js';
 
-// DESIGN §6.1: whenever the fast path answers, its data is exactly the `yaml` reader's data for
+// docs/performance.md: whenever the fast path answers, its data is exactly the `yaml` reader's data for
 // one clean document, and a text the `yaml` reader reports anything about never takes it.
 
 type FullRead = { clean: true; data: unknown } | { clean: false; problems: string[] };
@@ -319,7 +319,7 @@ describe('the fast path falls back', () => {
 // standard deviations below its mean, or at one where the share is small.
 describe('the fast path agrees with the yaml reader on every text (property)', () => {
   const cases: [name: string, texts: fc.Arbitrary<string>, runs: number, atLeast: number][] = [
-    ['generated YAML texts with every construct of §7', yamlText, 1000, 15],
+    ['generated YAML texts with every construct of docs/profiles.md', yamlText, 1000, 15],
     ['generated YAML texts after small edits', editedYamlText, 600, 1],
     ['generated YAML texts with characters inserted, deleted or replaced', mutatedYamlText, 1000, 1],
     ['texts made of YAML syntax pieces', yamlishText, 600, 20],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runKurelJson } from '../helpers/cli.js';
 import { lintText, withBindings } from '../helpers/profile.js';
 
-// Issue #10, item 14 (DESIGN §7.2, §11): YAML features kurel does not read are yaml-syntax
+// Issue #10, item 14 (docs/profiles.md): YAML features kurel does not read are yaml-syntax
 // errors, never read silently. The core tags and the non-specific `!` stay allowed.
 const CORE = '(!!str, !!int, !!float, !!bool, !!null, !!map, !!seq)';
 const report = (text: string | Uint8Array) =>

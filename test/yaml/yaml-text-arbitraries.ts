@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 // Generated YAML texts for differential tests of readers: every scalar style, block and flow
-// collections, comments, and the constructs of DESIGN §7 (anchors, aliases, merge keys, tags,
+// collections, comments, and the constructs of docs/profiles.md (anchors, aliases, merge keys, tags,
 // directives, several documents, duplicate and non-string keys, deep nesting, big integers,
 // `__proto__`, CRLF, a byte order mark, unicode). Most texts are valid YAML, so a reader that
 // accepts them is really compared; a share is broken on purpose.
@@ -476,7 +476,7 @@ const framing = fc.record({
   commentTexts: fc.array(comment, { minLength: 1, maxLength: 3 }),
 });
 
-/** A generated YAML text: mostly valid, every construct of DESIGN §7 reachable. */
+/** A generated YAML text: mostly valid, every construct of docs/profiles.md reachable. */
 export const yamlText: fc.Arbitrary<string> = fc
   .tuple(fc.oneof({ weight: 5, arbitrary: mapBody }, { weight: 2, arbitrary: body }, { weight: 1, arbitrary: deep }), framing)
   .map(([content, f]) => {

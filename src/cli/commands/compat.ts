@@ -22,7 +22,7 @@ export interface CompatCommandOptions extends ConfigurableOptions {
 const COMMAND_LINE = '<command line>';
 
 /**
- * Runs `kurel compat` (DESIGN §8.6, §11 "Modes"): two existing files and no definition flag
+ * Runs `kurel compat` (docs/compat.md): two existing files and no definition flag
  * compare those two documents; otherwise the arguments are names (none: every name) whose
  * versions are found with `--definitions` and `--capability-def`. Exit 0 when every pair
  * declares the bump it needs and no document has an error, 1 otherwise, 2 for bad usage or

@@ -5,7 +5,7 @@ import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
 
 /**
- * Runs `kurel explain CODE` (DESIGN §5.4): prints the code's page, `docs/codes/<code>.md` as the
+ * Runs `kurel explain CODE` (docs/configuration.md): prints the code's page, `docs/codes/<code>.md` as the
  * package ships it. A name that is not a code (or a code without a page) is exit 2, with the
  * nearest code as a hint.
  */

@@ -116,7 +116,7 @@ export async function runLint(paths: readonly string[], flags: LintCommandOption
     strict,
     quiet: flags.quiet === true,
   };
-  // Files never get colour (DESIGN §11).
+  // Files never get colour (docs/cli.md).
   for (const target of opened) if (target.ok) writeReport(target.fd, `${renderReport(target.format, { ...view, palette: PLAIN })}\n`);
   // When every report goes to a file, the summary still goes to standard output, after the reports that could not be written.
   const unwritten = opened.flatMap((target) => (target.ok ? [] : [target.diagnostic]));
@@ -128,7 +128,7 @@ export async function runLint(paths: readonly string[], flags: LintCommandOption
 }
 
 /**
- * DESIGN §5.4, §11: a folder or glob argument must yield a ClusterProfile or a
+ * docs/configuration.md: a folder or glob argument must yield a ClusterProfile or a
  * CapabilityDefinition (a file it found that was checked); one whose files were all ignored by
  * the configuration says so. Each is an `io-error` (exit 2) at the argument.
  */

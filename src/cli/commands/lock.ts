@@ -31,7 +31,7 @@ export interface LockCommandOptions extends CatalogueCommandOptions {
 }
 
 /**
- * Runs `kurel lock` (DESIGN §8.3, §11): lints the profiles following the existing lockfile (a
+ * Runs `kurel lock` (docs/versions.md): lints the profiles following the existing lockfile (a
  * lock is stable), then writes the lockfile when its data changes; `--check` writes nothing and
  * exits 1 when it would; any error in the inputs writes nothing (exit 1).
  */

@@ -34,7 +34,7 @@ export interface MigrateCommandOptions extends CatalogueCommandOptions {
 }
 
 /**
- * Runs `kurel migrate` (DESIGN §8.5, §11): prints the unified diff of every profile that would
+ * Runs `kurel migrate` (docs/migrate.md): prints the unified diff of every profile that would
  * change; `--check` exits 1 when any would; `--write` rewrites them, atomically and only when the
  * run has no error. Exit 0 for a clean migration, 1 for errors, 2 for bad usage.
  */
@@ -159,7 +159,7 @@ function statusLine(options: MigrateCommandOptions, failed: boolean, changed: re
 }
 
 /**
- * A diff made safe to print (DESIGN §7.2): control characters in the files' lines are escaped,
+ * A diff made safe to print (docs/profiles.md): control characters in the files' lines are escaped,
  * except tabs and the carriage return of a CRLF line ending; on a terminal, removed lines are red
  * and added ones green.
  */

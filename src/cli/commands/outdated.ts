@@ -29,7 +29,7 @@ export interface OutdatedCommandOptions extends CatalogueCommandOptions {
 }
 
 /**
- * Runs `kurel outdated` (DESIGN §11): for every binding of a versioned definition, its pin, the
+ * Runs `kurel outdated` (docs/versions.md): for every binding of a versioned definition, its pin, the
  * version it resolves to (its locked one when locked), the highest its pin allows and the
  * highest release. Without paths, the profiles the lockfile lists. Exit 0 unless the inputs
  * have errors (1), `--check` finds a binding outdated (1), or the inputs cannot be read (2).

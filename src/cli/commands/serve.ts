@@ -60,7 +60,7 @@ export const MIN_WORKER_MEMORY_MIB = 64;
  * use, or a configuration with a problem, included).
  */
 export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promise<number> {
-  // The configuration is read once, at start (DESIGN §11): a reload re-reads the folders only.
+  // The configuration is read once, at start (docs/service.md): a reload re-reads the folders only.
   const configured = configureCommand(flags, io);
   if (!configured.ok) return configured.exitCode;
   const { options, run } = configured;
@@ -93,7 +93,7 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
   if (sendTimeoutMs === undefined) return usage(`--send-timeout must be a duration such as 30s or 500ms, found ${JSON.stringify(options.sendTimeout)}`);
   // A service follows a lockfile only when one is named, so a stray file in a container's working directory never stops it.
   const lockfile = locateLockfile({ flag: options.lockfile, config: configOf(run), cwd: io.cwd, namedOnly: true });
-  // The embedded definitions are a default (DESIGN §5.1, §11): definitions named by the
+  // The embedded definitions are a default (docs/cli.md): definitions named by the
   // configuration or a flag replace them, so the service judges as CI does, and a team's
   // versioned redis-sidecar never meets the embedded unversioned one.
   const named = options.definitions.length + options.capabilityDef.length > 0;
@@ -150,7 +150,7 @@ function parseInteger(text: string, min: number, max: number): number | undefine
 /** Where diagnostics and `/readyz` say the package's own definitions are, when the user did not name the folder. */
 export const EMBEDDED_FOLDER_NAME = '<kurel>/definitions';
 
-// The package's own definitions/ (DESIGN §5.1: only serve loads them by default), named
+// The package's own definitions/ (docs/cli.md: only serve loads them by default), named
 // relative to the working directory when it is inside it, and by a name of its own otherwise
 // (never by an absolute path the user did not write).
 function embeddedFolders(cwd: string): DefinitionFolder[] {

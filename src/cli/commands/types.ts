@@ -62,7 +62,7 @@ async function declarationsOf(schema: JsonSchema): Promise<string> {
 
 /**
  * The schema with every node that accepts nothing (`not: {}`: a capability the platform lacks,
- * DESIGN §8.4) typed `never`, which the generator would otherwise read as any value.
+ * docs/platform.md) typed `never`, which the generator would otherwise read as any value.
  */
 function withNeverTypes(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withNeverTypes);

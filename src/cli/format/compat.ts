@@ -10,7 +10,7 @@ const CLASS_ORDER: readonly ChangeClass[] = ['breaking', 'compatible', 'patch'];
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /**
- * The line that sums up a pair (DESIGN §8.6): `redis-sidecar 2.1.0 → 2.2.0 declares minor;
+ * The line that sums up a pair (docs/compat.md): `redis-sidecar 2.1.0 → 2.2.0 declares minor;
  * needs major: 3 breaking changes`. An unversioned side is written `unversioned` and declares
  * nothing; a pair with a prerelease says it never fails.
  */

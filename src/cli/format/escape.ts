@@ -9,7 +9,7 @@ const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r' };
  * Text from the input (keys, values, source lines, file paths) made safe to print: control
  * characters and bidirectional controls are written as escapes (`\u001b`, `\n`, `\u202e`), so
  * no input can move a terminal's cursor, reorder what is shown, or start a line of its own (a
- * CI workflow command). Tabs are kept, so source lines stay aligned (DESIGN §7.2, §11).
+ * CI workflow command). Tabs are kept, so source lines stay aligned (docs/profiles.md).
  */
 export function escapeControls(text: string): string {
   return text.replace(UNSAFE, escapeCharacter);

@@ -62,7 +62,7 @@ export function renderReport(format: LintFormat, view: ReportView): string {
   }
 }
 
-/** The files a run read but did not lint, each with why (DESIGN §5.4: never passed over in silence). */
+/** The files a run read but did not lint, each with why (docs/configuration.md: never passed over in silence). */
 function skippedLines(files: readonly FileReport[]): string[] {
   const skipped = files.filter((f) => f.status === 'skipped');
   if (skipped.length === 0) return [];

@@ -100,12 +100,12 @@ export function formatSarif(diagnostics: readonly Diagnostic[], positioned: (d: 
   return stringifyJson({
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
-    // Columns count UTF-16 code units, as kurel's do (DESIGN §11).
+    // Columns count UTF-16 code units, as kurel's do (docs/ci.md).
     runs: [{ tool: { driver: { name: 'kurel', version: VERSION, informationUri: INFORMATION_URI, rules } }, columnKind: 'utf16CodeUnits', results }],
   });
 }
 
-// A rule carries the code's explanation page (DESIGN §5.4): the page as `help`, the first
+// A rule carries the code's explanation page (docs/configuration.md): the page as `help`, the first
 // paragraph of what it means as `fullDescription`.
 function ruleOf(code: DiagnosticCode) {
   const page = readCodePage(code);

@@ -26,7 +26,7 @@ export type ColorChoice = (typeof COLOR_CHOICES)[number];
 export const PLAIN: Palette = { red: plain, yellow: plain, dim: plain, bold: plain, cyan: plain, green: plain };
 
 /**
- * A palette for a stream (DESIGN §5.4, §11): `--color always` or `never` first; then
+ * A palette for a stream (docs/configuration.md): `--color always` or `never` first; then
  * `FORCE_COLOR` (which beats `NO_COLOR`; `0` or `false` turns colour off); then `NO_COLOR`;
  * else colour only on a terminal that is not `TERM=dumb`.
  */

@@ -11,7 +11,7 @@ export interface DeadlineOptions {
 }
 
 /**
- * Holds every request in flight to its deadline (DESIGN §11), in one sweep rather than a timer
+ * Holds every request in flight to its deadline (docs/service.md), in one sweep rather than a timer
  * each; the sweep adds at most a tick to a limit. From a request's first byte, within
  * `requestTimeoutMs`:
  * - a body still incomplete is answered 408 and its connection closed;

@@ -5,7 +5,7 @@ import { packageRoot } from '../../files/package-files.js';
 import { HttpProblem } from '../problem.js';
 import { sendText } from '../respond.js';
 
-/** The shape of a diagnostic code (DESIGN §4.1); checked before any file is touched. */
+/** The shape of a diagnostic code (docs/profiles.md); checked before any file is touched. */
 export const CODE_PATTERN = /^[a-z]+(-[a-z]+)*$/;
 
 /**

@@ -46,7 +46,7 @@ export function admissionTask(versions: VersionOptions): TaskOf {
 }
 
 /**
- * A failed admission task still answers the API server with a review (DESIGN §9.1): once the
+ * A failed admission task still answers the API server with a review (docs/kubernetes.md): once the
  * uid can be read, a deadline is `allowed: false` with `status.code` 503 and a review beyond the
  * worker's memory 413. Read here only on that rare path; a body without a uid keeps the problem.
  */
@@ -84,7 +84,7 @@ function platformQuery(req: Request): { platform?: unknown } {
  * A route whose work runs in the service's runner (the worker pool under `kurel serve`): the
  * request becomes a task, judged by the runner in service when it arrives, and the task's answer
  * is sent as it was encoded. A task the deadline cancelled is a 503, one that ran out of memory
- * a 413 (DESIGN §7.3); validations and builds are counted by verdict.
+ * a 413 (docs/service.md); validations and builds are counted by verdict.
  */
 export function workRoute(
   options: WorkRouteOptions,

@@ -20,7 +20,7 @@ import type { BodyKind } from '../read-body.js';
 import { isEnvelope, readEnvelope } from '../request-envelope.js';
 import type { VersionOptions, WorkAnswer, WorkTask, WorkVerdict } from './task.js';
 
-/** The file name diagnostics about the profile carry (DESIGN §4.1). */
+/** The file name diagnostics about the profile carry (docs/profiles.md). */
 export const REQUEST_FILE = 'request';
 
 /**
@@ -111,7 +111,7 @@ function build(catalogue: Catalogue, body: Uint8Array, versions: VersionOptions)
 }
 
 /**
- * `POST /v1/migrate` (DESIGN §8.5): `{profile, to, definitions?, lossy?, platform?}` with the
+ * `POST /v1/migrate` (docs/migrate.md): `{profile, to, definitions?, lossy?, platform?}` with the
  * profile as YAML text; `{valid, changed, profile, diff, diagnostics}`, where `profile` is the
  * migrated text, or null unless something changed without errors. A malformed `to`, one naming
  * a definition the service lacks or a version it does not have, is a 400 problem.
@@ -208,7 +208,7 @@ function editorSchemaOf(catalogue: Catalogue, platform: Platform | undefined): J
 }
 
 /**
- * `POST /v1/admission` (DESIGN §9.1): an AdmissionReview answered with one of the same uid,
+ * `POST /v1/admission` (docs/kubernetes.md): an AdmissionReview answered with one of the same uid,
  * always 200 once the uid is read; a body that is no review is a 400 problem.
  */
 function admissionAnswer(catalogue: Catalogue, body: Uint8Array, versions: VersionOptions): WorkAnswer {

@@ -38,7 +38,7 @@ const DEFAULT_LOAD_TIMEOUT_MS = 60_000;
 
 /**
  * Starts a pool of worker threads (piscina) that each import the plugins and build the catalogue
- * from `setup` while they start (DESIGN §11). One worker loads first, alone, so that it checks
+ * from `setup` while they start (docs/service.md). One worker loads first, alone, so that it checks
  * the definitions and plugins as fast as it can; the others wait at a gate until it has loaded,
  * so a refused set costs one worker's load. Resolves once that first worker has loaded, with the
  * pool and `ready`, which settles once every worker has loaded; a report that the definitions or

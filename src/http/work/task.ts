@@ -58,7 +58,7 @@ export interface TaskControl {
 export interface RegistrySummary {
   handlers: number;
   definitions: number;
-  /** The registry digest (DESIGN §11): equal on replicas that serve the same definitions, handlers and kurel. */
+  /** The registry digest (docs/service.md): equal on replicas that serve the same definitions, handlers and kurel. */
   digest: string;
 }
 
