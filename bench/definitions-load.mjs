@@ -158,7 +158,13 @@ try {
     console.log(`  ${v.name.padEnd(52)} ${ms(figure).padStart(9)}  ${ratio(figure / base).padStart(6)} of node -e 0${added}`);
   });
   variants.forEach((v, k) => {
-    if (v.count === 1000) budgets.below(`lint with ${v.name.replace(/, \d+ KB$/, '')} (${v.distinct ? 'docs/performance.md' : 'docs/performance.md'})`, median(samples[k]), BUDGET_MS, asMs);
+    if (v.count === 1000)
+      budgets.below(
+        `lint with ${v.name.replace(/, \d+ KB$/, '')} (${v.distinct ? 'docs/performance.md' : 'docs/performance.md'})`,
+        median(samples[k]),
+        BUDGET_MS,
+        asMs,
+      );
   });
 
   console.log('where one cold load of each 1,000-file set goes (CPU time in a fresh process, median of 3):');

@@ -123,7 +123,9 @@ describe('kurel serve --inline-max-bytes', () => {
   it.each(['-1', '1.5', '65537', 'x', '', '4k'])('refuses %j before anything starts, exit 2', async (value) => {
     const run = await runKurel(['serve', '--no-config', '--inline-max-bytes', value]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe(`<command line>:1:1 error usage --inline-max-bytes must be a whole number of bytes from 0 to 65536, found ${JSON.stringify(value)}\n`);
+    expect(run.stderr).toBe(
+      `<command line>:1:1 error usage --inline-max-bytes must be a whole number of bytes from 0 to 65536, found ${JSON.stringify(value)}\n`,
+    );
   });
 });
 
