@@ -54,9 +54,20 @@ describe('the start of kurel lint (built CLI)', () => {
     expect(run.builtins.filter((name) => ['crypto', 'child_process', 'dgram'].includes(name))).toEqual([]);
   });
 
-  it('loads the bundled yaml, and only it, when a diagnostic must be positioned', async () => {
+  it('positions a diagnostic of a file the fast path read by a scan of its text, loading no yaml', async () => {
     const run = await lintLoads(CLEAN.replace('capabilities:', 'capabilites:'));
     expect(run.code).toBe(1);
+    expect(run.required).toEqual([]);
+  });
+
+  it('loads the bundled yaml, and only it, for a text outside the fast path (an alias)', async () => {
+    const run = await lintLoads(
+      CLEAN.replace(
+        '    expose: {rendering: {controllerType: ingress, ingressClassName: nginx}}',
+        '    expose: &x {rendering: {controllerType: ingress, ingressClassName: nginx}}\n    expose.b: *x',
+      ),
+    );
+    expect(run.code).toBe(0);
     expect(run.required.map((path) => path.slice(path.lastIndexOf('/dist/')))).toEqual(['/dist/chunks/yaml.cjs']);
   });
 });

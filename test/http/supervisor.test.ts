@@ -78,6 +78,29 @@ describe('kurel serve --processes', () => {
     expect([...reloaded].sort()).toEqual(servingPids(served).sort());
   });
 
+  // Issue 25: the supervisor outlives its last serving process, and the replacement listens on
+  // the port `--port 0` picked for the service.
+  it('replaces its only serving process, and the service answers again at the same address', async () => {
+    const served = await serve(['--processes', '1', '--workers', '1']);
+    await waitFor(() => (servingPids(served).length === 1 ? true : undefined), 'the process to listen');
+    const [victim] = servingPids(served);
+    process.kill(victim!, 'SIGKILL');
+    await waitFor(() => (servingPids(served).length === 2 ? true : undefined), 'the replacement to listen', 20_000);
+    const healthy = await waitFor(
+      () =>
+        fetch(`${served.url}/healthz`).then(
+          (res) => (res.status === 200 ? true : undefined),
+          () => undefined,
+        ),
+      'the same address to answer again',
+      20_000,
+    );
+    expect(healthy).toBe(true);
+    expect((await fetch(`${served.url}/readyz`)).status).toBe(200);
+    expect(await series(served.url, 'kurel_process_restarts_total')).toBe(1);
+    expect(served.child.exitCode).toBeNull();
+  });
+
   // Two runs: a lost request shows up only now and then.
   it.each([1, 2])('answers every request received when SIGTERM comes under 64 keep-alive connections (run %i)', async () => {
     const served = await serve(['--processes', '2', '--workers', '1']);

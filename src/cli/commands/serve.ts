@@ -110,7 +110,8 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
       ...(options.platformDefault ? { platformDefault: options.platformDefault } : {}),
       ...(Object.keys(severity).length > 0 ? { severity } : {}),
       host: options.host,
-      port,
+      // A replacement process listens where the service listens (`--port 0` picked it once).
+      port: supervisedPort() ?? port,
       definitionFolders: named ? options.definitions.map((dir) => ({ path: dir, name: dir })) : embeddedFolders(io.cwd),
       definitionFiles: options.capabilityDef,
       watchedDirs: options.watchDefinitions ? options.definitions : undefined,
@@ -159,4 +160,10 @@ function embeddedFolders(cwd: string): DefinitionFolder[] {
   const shown = relative(cwd, dir);
   const inside = shown && !shown.startsWith('..') && !isAbsolute(shown);
   return [inside ? { path: shown, name: shown } : { path: dir, name: EMBEDDED_FOLDER_NAME }];
+}
+
+// The port the supervisor hands a replacement process, when the service already listens.
+function supervisedPort(): number | undefined {
+  const given = process.env['KUREL_SUPERVISED_PORT'];
+  return given !== undefined && /^[0-9]{1,5}$/.test(given) ? Number(given) : undefined;
 }

@@ -160,8 +160,19 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
 
   // The processes of the start listen at once (answering /healthz while they load); a replacement
   // listens only once it can judge, so no request reaches a process that would refuse it.
+  /** Restarts waiting for their delay; cleared when the service stops. */
+  const pendingRestarts = new Set<NodeJS.Timeout>();
+  /** The port the first serving process listened on. */
+  let boundPort: number | undefined;
+  /** True once replacements name that port when they listen. */
+  let samePortNamed = false;
   const fork = (initial = false) => {
-    const worker = cluster.fork(initial ? { KUREL_SUPERVISED_START: 'initial' } : {});
+    // node:cluster shares one listening socket per listen() arguments and closes it with the last
+    // process using it: once none listens, a replacement of a `--port 0` service names the port
+    // it had, and so does every process after it (they share that socket).
+    if (!initial && boundPort !== undefined && (samePortNamed || ![...served.values()].some((s) => s.listening))) samePortNamed = true;
+    const env: Record<string, string> = initial ? { KUREL_SUPERVISED_START: 'initial' } : samePortNamed ? { KUREL_SUPERVISED_PORT: String(boundPort) } : {};
+    const worker = cluster.fork(env);
     const entry: Served = { worker, listening: false, ready: false, requestIds: [], startErrors: [] };
     served.set(worker.id, entry);
     worker.process.stderr?.on('data', (chunk: Buffer) => {
@@ -203,11 +214,18 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
       { pid: worker.process.pid, exitCode: code, signal, requestIds: entry.requestIds, restarts, restartInMs: delayMs },
       'a serving process ended: the requests it was handling are lost; it is replaced',
     );
-    setTimeout(() => {
+    // A referenced timer: with no serving process left, it is what keeps the supervisor running.
+    const timer = setTimeout(() => {
+      pendingRestarts.delete(timer);
       if (!stopping) fork();
-    }, delayMs).unref();
+    }, delayMs);
+    pendingRestarts.add(timer);
   };
 
+  const onListening = (_worker: Worker, address: { port: number }) => {
+    boundPort ??= address.port;
+  };
+  cluster.on('listening', onListening);
   for (let i = 0; i < options.processes; i++) fork(true);
   log('info', { processes: options.processes }, 'supervising');
 
@@ -224,6 +242,8 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
         return;
       }
       stopping = true;
+      for (const timer of pendingRestarts) clearTimeout(timer);
+      pendingRestarts.clear();
       log('info', { signal }, 'shutting down: finishing requests in flight');
       for (const entry of served.values()) {
         if (entry.listening) send(entry.worker, { kurel: 'stop', cut: false });
@@ -240,6 +260,7 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, stop);
 
   const outcome = await Promise.race([stopped.then((code) => ({ code, errors: undefined })), refused]);
+  cluster.off('listening', onListening);
   process.off('SIGHUP', reload);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.off(signal, stop);
   if (outcome.errors !== undefined) {
