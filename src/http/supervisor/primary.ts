@@ -171,7 +171,9 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     // process using it: once none listens, a replacement of a `--port 0` service names the port
     // it had, and so does every process after it (they share that socket).
     if (!initial && boundPort !== undefined && (samePortNamed || ![...served.values()].some((s) => s.listening))) samePortNamed = true;
-    const env: Record<string, string> = initial ? { KUREL_SUPERVISED_START: 'initial' } : samePortNamed ? { KUREL_SUPERVISED_PORT: String(boundPort) } : {};
+    const env: Record<string, string> = {};
+    if (initial) env['KUREL_SUPERVISED_START'] = 'initial';
+    else if (samePortNamed) env['KUREL_SUPERVISED_PORT'] = String(boundPort);
     const worker = cluster.fork(env);
     const entry: Served = { worker, listening: false, ready: false, requestIds: [], startErrors: [] };
     served.set(worker.id, entry);
