@@ -21,6 +21,9 @@ const E2E = [
   'test/http/tls.test.ts',
   'test/http/versions.test.ts',
   'test/cli/spawned.test.ts',
+  'test/cli/broken-pipe.test.ts',
+  // The language server over stdio, the pre-commit hook and the GitHub Action as their tools run them.
+  'test/lsp/*.test.ts',
   'test/cli/start-path.test.ts',
   'test/cli/types.test.ts',
   'test/cli/config-versions.test.ts',

@@ -118,7 +118,8 @@ describe('the JSON fast path of POST /v1/validate', () => {
     const layout = fc.record({
       indent: fc.constantFrom(undefined, 1, 2, '\t'),
       repeatFirstKey: fc.oneof({ weight: 5, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
-      bigInteger: fc.boolean(),
+      // A big integer goes in a pass-through binding, which warns (unvalidated-capability): rarer, so that enough profiles stay clean.
+      bigInteger: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
     });
     let clean = 0;
     fc.assert(

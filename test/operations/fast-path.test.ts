@@ -13,6 +13,7 @@ import { readFast } from '../../src/yaml/fast-read.js';
 import { ScannedDocument } from '../../src/yaml/locate-by-scan.js';
 import { readYaml, withoutFastPath } from '../../src/yaml/read-yaml.js';
 import { parseYamlStream } from '../../src/yaml/source.js';
+import { propertyRuns } from '../helpers/property.js';
 import { editedProfileText, validProfile } from '../property/arbitraries.js';
 import { profileWithMistakes } from '../yaml/profile-texts.js';
 import { editedYamlText, subsetText, yamlText } from '../yaml/yaml-text-arbitraries.js';
@@ -292,7 +293,7 @@ describe('positions found without a second parse are the full reader positions (
         const lint = bothWays(() => lintInputs(inputs, catalogue));
         expect(reportOf(lint.fast)).toEqual(reportOf(lint.full));
       }),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     );
   });
 });
