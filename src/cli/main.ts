@@ -82,7 +82,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
     .addOption(colorOption())
     .option('--quiet', 'print only the problems that fail the run (text and github)')
     .option('--stdin-filepath <name>', 'the file name to report for standard input')
-    .addOption(new Option('--jobs <n>', 'threads that share the files (default: the cores available; a thread per 400 files at most)').argParser(parseJobs))
+    .addOption(new Option('--jobs <n>', 'threads that share the files (default: the cores available, one per 5,000 files)').argParser(parseJobs))
     .exitOverride()
     .action(async (paths: string[], options) => {
       const { runLint } = await import('./commands/lint.js');

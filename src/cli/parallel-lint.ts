@@ -11,24 +11,29 @@ import type { LintCommandOptions } from './commands/lint.js';
 import type { CommandIo } from './io.js';
 
 /**
- * Files a thread must have before `--jobs` gives it work: below this a thread's start (loading
- * kurel and warming its code, about 0.3 s of CPU) costs more than it saves.
+ * Files each thread must have before a run uses more than one by default: a thread starts cold
+ * and warms its code as it judges (about the first 5,000 files of a run cost as much as the
+ * next 10,000), so below this a second thread costs more than it saves (bench/RESULTS.md).
  */
-export const FILES_PER_JOB = 400;
+export const FILES_PER_JOB = 5000;
 
 /** Files handed out at a time: small enough that threads finish together, large enough that handing out costs nothing. */
 export const FILES_PER_BATCH = 200;
 
-/** How many threads lint `inputs`: `--jobs` (the cores by default), one per {@link FILES_PER_JOB} files, one when standard input is among them. */
+/**
+ * How many threads lint `inputs`: with `--jobs N`, N, but no more than there are batches of
+ * files; without it, the cores available, one per {@link FILES_PER_JOB} files. One when
+ * standard input is among the inputs.
+ */
 export function jobsFor(inputs: readonly RunInput[], jobs: number | undefined): number {
-  const wanted = jobs ?? availableParallelism();
   let shared = 0;
   for (const input of inputs) {
     if (input.origin === 'definition') continue;
     if (!('read' in input)) return 1;
     shared += 1;
   }
-  return Math.max(1, Math.min(wanted, Math.floor(shared / FILES_PER_JOB)));
+  if (jobs !== undefined) return Math.max(1, Math.min(jobs, Math.ceil(shared / FILES_PER_BATCH)));
+  return Math.max(1, Math.min(availableParallelism(), Math.floor(shared / FILES_PER_JOB)));
 }
 
 /** One input as a worker re-creates it: by path, read when its turn comes. */

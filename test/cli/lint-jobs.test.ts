@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CommandIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/main.js';
-import { FILES_PER_JOB } from '../../src/cli/parallel-lint.js';
+import { FILES_PER_BATCH } from '../../src/cli/parallel-lint.js';
 
 // `kurel lint --jobs N` spreads the files over worker threads (issue 28); whatever N, a run
 // prints what one thread prints and exits alike. The workers run the built dist/lint-worker.js.
 
-const FILES = FILES_PER_JOB * 2 + 37;
+// Enough batches for three threads, and a last batch that is not full.
+const FILES = FILES_PER_BATCH * 4 + 37;
 let dir: string;
 
 function profile(i: number): string {
