@@ -2,9 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CommandIo } from '../../src/cli/io.js';
-import { runCli } from '../../src/cli/main.js';
 import { FILES_PER_BATCH } from '../../src/cli/parallel-lint.js';
+import { runCaptured } from '../helpers/cli.js';
 
 // `kurel lint --jobs N` spreads the files over worker threads (issue 28); whatever N, a run
 // prints what one thread prints and exits alike. The workers run the built dist/lint-worker.js.
@@ -64,23 +63,8 @@ beforeAll(() => {
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function lint(args: readonly string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CommandIo = {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    stdin: () => Promise.resolve(new Uint8Array()),
-    cwd: dir,
-    env: { NO_COLOR: '1' },
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-  };
-  return { code: await runCli(['lint', ...args], io), stdout, stderr };
+function lint(args: readonly string[]) {
+  return runCaptured(['lint', ...args], { cwd: dir, env: { NO_COLOR: '1' } });
 }
 
 describe('kurel lint --jobs (issue 28)', () => {

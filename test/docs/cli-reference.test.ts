@@ -1,30 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { CommandIo } from '../../src/cli/io.js';
-import { runCli } from '../../src/cli/main.js';
+import { runCaptured } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const PAGE = readFileSync(`${ROOT}docs/cli.md`, 'utf8');
 
 /** What `kurel ...args --help` prints, in process. */
 async function help(args: readonly string[]): Promise<string> {
-  let out = '';
-  const io: CommandIo = {
-    stdout: (text) => {
-      out += text;
-    },
-    stderr: (text) => {
-      out += text;
-    },
-    stdin: () => Promise.resolve(new Uint8Array()),
-    cwd: ROOT,
-    env: {},
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-  };
-  await runCli([...args, '--help'], io);
-  return out;
+  const run = await runCaptured([...args, '--help'], { cwd: ROOT, env: {} });
+  return run.stdout + run.stderr;
 }
 
 /** The names of the commands `kurel --help` lists, `help` aside. */

@@ -28,9 +28,22 @@ export interface RunOptions {
  * so test files running side by side in worker threads cannot disturb each other.
  */
 export async function runKurel(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
+  return runCaptured(args, {
+    cwd: resolve(options.cwd ?? process.cwd()),
+    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    ...(options.input !== undefined ? { input: options.input } : {}),
+  });
+}
+
+/**
+ * Runs `kurel` in this process through `runCli` with exactly the folder, environment and
+ * standard input given (nothing of the test process's own), its streams not terminals; what it
+ * prints is captured. A command that throws ends as the built entry ends it: exit 2.
+ */
+export async function runCaptured(args: readonly string[], given: { cwd: string; env: NodeJS.ProcessEnv; input?: string | Buffer }): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
-  const input = Buffer.from(options.input ?? '');
+  const input = Buffer.from(given.input ?? '');
   const io: CommandIo = {
     stdout: (text) => {
       stdout += text;
@@ -39,8 +52,8 @@ export async function runKurel(args: readonly string[], options: RunOptions = {}
       stderr += text;
     },
     stdin: () => Promise.resolve(input),
-    cwd: resolve(options.cwd ?? process.cwd()),
-    env: { ...process.env, NO_COLOR: '1', ...options.env },
+    cwd: given.cwd,
+    env: given.env,
     stdoutIsTTY: false,
     stderrIsTTY: false,
   };

@@ -1,19 +1,13 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { CommandIo } from '../../src/cli/io.js';
-import { runCli } from '../../src/cli/main.js';
-import type { JsonEnvelope } from '../helpers/cli.js';
+import { type CliRun, type JsonEnvelope, runCaptured } from '../helpers/cli.js';
 
 /** The first line of a cluster profile, up to `spec:`. */
 export const PROFILE_HEAD = 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\nspec:\n';
 
-/** A run of a command in this process: exit code, both streams, and the JSON envelope when asked for. */
-export interface InProcessRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+/** A run of a command in this process: exit code and both streams. */
+export type InProcessRun = CliRun;
 
 /**
  * Writes `files` (relative path → text or bytes) into a fresh folder and runs `kurel <args>` in
@@ -26,23 +20,7 @@ export async function runInFolder(files: Readonly<Record<string, string | Buffer
       mkdirSync(dirname(join(dir, name)), { recursive: true });
       writeFileSync(join(dir, name), content);
     }
-    let stdout = '';
-    let stderr = '';
-    const io: CommandIo = {
-      stdout: (text) => {
-        stdout += text;
-      },
-      stderr: (text) => {
-        stderr += text;
-      },
-      stdin: async () => new Uint8Array(),
-      cwd: dir,
-      env: { NO_COLOR: '1' },
-      stdoutIsTTY: false,
-      stderrIsTTY: false,
-    };
-    const code = await runCli(args, io);
-    return { code, stdout, stderr };
+    return await runCaptured(args, { cwd: dir, env: { NO_COLOR: '1' } });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

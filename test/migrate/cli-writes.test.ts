@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CommandIo } from '../../src/cli/io.js';
-import { runCli } from '../../src/cli/main.js';
+import { runCaptured } from '../helpers/cli.js';
 
 // The writes of kurel migrate and kurel lock, run in-process so that an edit between the read
 // and the write, or a failing rename, is injected through node:fs rather than timed.
@@ -40,23 +39,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-async function kurel(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CommandIo = {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    stdin: () => Promise.resolve(new Uint8Array()),
-    cwd: dir,
-    env: {},
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-  };
-  return { code: await runCli(argv, io), stdout, stderr };
+function kurel(...argv: string[]) {
+  return runCaptured(argv, { cwd: dir, env: {} });
 }
 const read = (file: string) => readFileSync(join(dir, file), 'utf8');
 const temporaries = () => readdirSync(dir, { recursive: true }).filter((name) => String(name).includes('.kurel-tmp-'));
