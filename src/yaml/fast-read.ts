@@ -1,4 +1,21 @@
 import { FAILSAFE_SCHEMA, type LoadOptions, load, Type } from 'js-yaml';
+import {
+  CLOSE_CURLY,
+  CLOSE_SQUARE,
+  COLON,
+  COMMA,
+  CR,
+  closingQuote,
+  DASH,
+  DOUBLE_QUOTE,
+  HASH,
+  LF,
+  OPEN_CURLY,
+  OPEN_SQUARE,
+  QUESTION,
+  SINGLE_QUOTE,
+  SPACE,
+} from './text-codes.js';
 
 /**
  * The outcome of a fast read: the document's data, or `ok: false` when the text must go to
@@ -151,7 +168,7 @@ function simpleFlowLine(text: string, start: number, end: number): boolean {
     if (c === SPACE || c === CR) continue;
     if (c === HASH && (i === start || text.charCodeAt(i - 1) === SPACE)) break;
     if ((c === DOUBLE_QUOTE || c === SINGLE_QUOTE) && nodeStart) {
-      i = closingQuote(text, i, end, c);
+      i = closingQuote(text, i, end);
       if (i === -1) return false;
       previous = c;
       nodeStart = false;
@@ -228,35 +245,6 @@ function hasPlainAfterLowComment(text: string): boolean {
   }
   return false;
 }
-
-// The offset of the quote closing the one at `open` on the same line, or -1.
-function closingQuote(text: string, open: number, end: number, quote: number): number {
-  for (let i = open + 1; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (quote === DOUBLE_QUOTE && c === BACKSLASH) i += 1;
-    else if (c === quote) {
-      if (quote === SINGLE_QUOTE && text.charCodeAt(i + 1) === SINGLE_QUOTE) i += 1;
-      else return i;
-    }
-  }
-  return -1;
-}
-
-const LF = 0x0a;
-const CR = 0x0d;
-const SPACE = 0x20;
-const DOUBLE_QUOTE = 0x22;
-const HASH = 0x23;
-const SINGLE_QUOTE = 0x27;
-const COMMA = 0x2c;
-const DASH = 0x2d;
-const COLON = 0x3a;
-const QUESTION = 0x3f;
-const OPEN_SQUARE = 0x5b;
-const BACKSLASH = 0x5c;
-const CLOSE_SQUARE = 0x5d;
-const OPEN_CURLY = 0x7b;
-const CLOSE_CURLY = 0x7d;
 
 // Every int, float and bool the schema builds is counted; as many must be found among the
 // values of the data, or one of them became a map key (a key the full reader refuses).

@@ -1,6 +1,25 @@
 import { type Diagnostic, defaultPart, type Issue, type Part, type Path, toPointer } from '../core/diagnostics.js';
 import { stripBom } from './decode.js';
 import { indexedSourceText, type SourceText, type Span } from './source.js';
+import {
+  CLOSE_CURLY,
+  CLOSE_SQUARE,
+  COLON,
+  COMMA,
+  CR,
+  closingQuote,
+  DASH,
+  DOUBLE_QUOTE,
+  GREATER,
+  HASH,
+  LF,
+  OPEN_CURLY,
+  OPEN_SQUARE,
+  PIPE,
+  QUESTION,
+  SINGLE_QUOTE,
+  SPACE,
+} from './text-codes.js';
 
 /**
  * A node of a document as the scan found it, with the offsets the `yaml` parser gives the same
@@ -523,38 +542,6 @@ function quotedName(text: string, open: number, close: number): string {
 function isBlankAfter(text: string, at: number, end: number): boolean {
   return at >= end || text.charCodeAt(at) === SPACE;
 }
-
-// The offset of the quote closing the one at `open` before `end`, or -1.
-function closingQuote(text: string, open: number, end: number): number {
-  const quote = text.charCodeAt(open);
-  for (let i = open + 1; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (quote === DOUBLE_QUOTE && c === BACKSLASH) i += 1;
-    else if (c === quote) {
-      if (quote === SINGLE_QUOTE && text.charCodeAt(i + 1) === SINGLE_QUOTE) i += 1;
-      else return i;
-    }
-  }
-  return -1;
-}
-
-const LF = 0x0a;
-const CR = 0x0d;
-const SPACE = 0x20;
-const DOUBLE_QUOTE = 0x22;
-const HASH = 0x23;
-const SINGLE_QUOTE = 0x27;
-const COMMA = 0x2c;
-const DASH = 0x2d;
-const COLON = 0x3a;
-const GREATER = 0x3e;
-const QUESTION = 0x3f;
-const OPEN_SQUARE = 0x5b;
-const BACKSLASH = 0x5c;
-const CLOSE_SQUARE = 0x5d;
-const OPEN_CURLY = 0x7b;
-const PIPE = 0x7c;
-const CLOSE_CURLY = 0x7d;
 
 /**
  * The positions of a document the fast path read, found by {@link ScannedPositions} on its
