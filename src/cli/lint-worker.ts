@@ -1,8 +1,7 @@
-import { resolve } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { RunInput } from '../core/input.js';
-import { readSourceFile } from '../files/read-file.js';
+import { deferredInput } from '../files/gather-inputs.js';
 import { lintInputs } from '../operations/lint.js';
 import { configureCommand } from './apply-config.js';
 import type { CommandIo } from './io.js';
@@ -52,13 +51,7 @@ async function start(): Promise<void> {
 }
 
 function deferred(input: WorkerInput): RunInput {
-  return {
-    ...input,
-    read: () => {
-      const read = readSourceFile(resolve(data.cwd, input.file), input.file);
-      return read.ok ? { ok: true, content: read.bytes } : read;
-    },
-  };
+  return deferredInput(input.file, input.origin, data.cwd, input.kind);
 }
 
 function failed(batch: number, err: unknown): LintBatchResult {

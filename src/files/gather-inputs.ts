@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { appendAll } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
-import type { InputFile, InputOrigin, InputRead, RunInput } from '../core/input.js';
+import type { DeferredInputFile, InputFile, InputOrigin, InputRead, RunInput } from '../core/input.js';
 import { LIMITS } from '../core/input-limits.js';
 import { expandGlob, isGlobArgument } from './expand-globs.js';
 import { findYamlFiles, JSON_FILE, YAML_FILE } from './find-yaml-files.js';
@@ -68,6 +68,11 @@ export interface InputRequest {
   ignore?: (path: string) => boolean;
 }
 
+/** A file named as given, read from `cwd` when a run asks for its bytes (never before). */
+export function deferredInput(file: string, origin: InputOrigin, cwd: string, kind?: string): DeferredInputFile {
+  return { file, origin, ...(kind ? { kind } : {}), read: () => readDeferred(resolve(cwd, file), file) };
+}
+
 function readDeferred(location: string, display: string): InputRead {
   const read = readSourceFile(location, display);
   return read.ok ? { ok: true, content: read.bytes } : read;
@@ -84,7 +89,7 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
     if (seen.has(identity)) return;
     seen.add(identity);
     if (defer) {
-      result.inputs.push({ file: path, origin, read: () => readDeferred(at(path), path) });
+      result.inputs.push(deferredInput(path, origin, cwd));
       return;
     }
     const read = readSourceFile(at(path), path);
