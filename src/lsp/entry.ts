@@ -17,6 +17,7 @@ import { definitionAt } from './definition.js';
 import { hoverAt } from './hover.js';
 import type { Judgement } from './judge.js';
 import { JudgeThread } from './judge-thread.js';
+import type { Knowledge } from './knowledge.js';
 import { failureDiagnostic, toLspDiagnostic } from './protocol-diagnostics.js';
 import { displayName, isInside, openRepository, type Repository, type RepositoryFlags, repositoryRoot } from './repository.js';
 import { type FileWatch, watchFiles } from './watch.js';
@@ -206,37 +207,28 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
     });
   });
 
+  // What hovers, completion and go to definition read: the open text and its last judgement.
+  const knowledgeOf = (uri: string): { document: TextDocument; knowledge: Knowledge } | undefined => {
+    const at = known(uri);
+    const judgement = at?.file.judgement;
+    if (!at || !judgement?.catalogue) return undefined;
+    const knowledge = { catalogue: judgement.catalogue, profile: judgement.profile, lintOptions: at.repository.lintOptions, cwd: at.repository.cwd };
+    return { document: at.document, knowledge };
+  };
+
   connection.onHover((params) => {
-    const at = known(params.textDocument.uri);
-    if (!at?.file.judgement?.catalogue) return null;
-    return hoverAt(at.document, params.position, {
-      catalogue: at.file.judgement.catalogue,
-      profile: at.file.judgement.profile,
-      lintOptions: at.repository.lintOptions,
-      cwd: at.repository.cwd,
-    });
+    const at = knowledgeOf(params.textDocument.uri);
+    return at ? hoverAt(at.document, params.position, at.knowledge) : null;
   });
 
   connection.onCompletion((params) => {
-    const at = known(params.textDocument.uri);
-    if (!at?.file.judgement?.catalogue) return [];
-    return completionsAt(at.document, params.position, {
-      catalogue: at.file.judgement.catalogue,
-      profile: at.file.judgement.profile,
-      lintOptions: at.repository.lintOptions,
-      cwd: at.repository.cwd,
-    });
+    const at = knowledgeOf(params.textDocument.uri);
+    return at ? completionsAt(at.document, params.position, at.knowledge) : [];
   });
 
   connection.onDefinition((params) => {
-    const at = known(params.textDocument.uri);
-    if (!at?.file.judgement?.catalogue) return null;
-    const target = definitionAt(at.document, params.position, {
-      catalogue: at.file.judgement.catalogue,
-      profile: at.file.judgement.profile,
-      lintOptions: at.repository.lintOptions,
-      cwd: at.repository.cwd,
-    });
+    const at = knowledgeOf(params.textDocument.uri);
+    const target = at ? definitionAt(at.document, params.position, at.knowledge) : undefined;
     return target ? { uri: pathToFileURL(target.path).href, range: target.range } : null;
   });
 
