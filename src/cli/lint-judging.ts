@@ -6,7 +6,7 @@ import type { Configured } from './apply-config.js';
 import { assembleCommandCatalogue } from './command-catalogue.js';
 import { lockFollowing } from './command-lockfile.js';
 import type { LintCommandOptions } from './commands/lint.js';
-import { globMatcher } from './glob.js';
+import { type GlobMatch, globMatcher } from './glob.js';
 import type { CommandIo } from './io.js';
 import { platformOptions } from './platform-flags.js';
 import { STRICT_CAPABILITY_CODES, severityLayers } from './run-config.js';
@@ -27,9 +27,11 @@ export async function prepareJudging(
   flags: LintCommandOptions,
   configured: Extract<Configured<LintCommandOptions>, { ok: true }>,
   io: CommandIo,
+  matches?: GlobMatch,
 ): Promise<LintJudging> {
   const { options, run } = configured;
-  const matches = await globMatcher(run);
+  // The command's own matcher when it has one: the compiled globs are kept once per run.
+  matches ??= await globMatcher(run);
   const catalogue = await assembleCommandCatalogue(options, run, io.cwd);
   const lockfile = catalogue.ok ? catalogue.lockfile : catalogue.refusal.lockfile;
   return {

@@ -79,7 +79,7 @@ export async function runLint(paths: readonly string[], flags: LintCommandOption
   );
   let fatal = gathered.fatal;
   const extra: Diagnostic[] = [...gathered.diagnostics];
-  const judging = await prepareJudging(flags, configured, io);
+  const judging = await prepareJudging(flags, configured, io, matches);
   if (!judging.catalogue.ok) appendAll(extra, judging.catalogue.refusal.diagnostics);
   fatal ||= !judging.catalogue.ok;
   const { lockfile } = judging;
