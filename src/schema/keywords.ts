@@ -20,14 +20,45 @@ export type KeywordRole =
 /** Where a keyword's value holds subschemas, so every walk over schemas finds them the same way. */
 export type Subschemas = 'one' | 'list' | 'map' | 'one-or-boolean';
 
+/**
+ * The publisher's rewrites (`src/schema/publish.ts` holds one function per name), each making a
+ * keyword's standard meaning equal kurel's or saying kurel's own keywords in standard terms.
+ */
+export type PublishRule =
+  /** `properties`: an optional property also accepts `null` (absent), a required one refuses it. */
+  | 'null-as-absent'
+  /** `required`: kept; a required key no property declares must not be `null` either. */
+  | 'required-not-null'
+  /** `dependentRequired`: an `if`/`then` per key, in which a key set to `null` is absent. */
+  | 'dependencies-ignore-null'
+  /** `pattern`: the RE2 syntax the engine reads, written as ECMAScript (`u`) the standard reads. */
+  | 're2-pattern'
+  /** `type`: an integer must be exact, within 2^53 (`minimum`/`maximum` added or narrowed). */
+  | 'exact-integers'
+  /** `x-expected`: what a pattern means, joined to the description. */
+  | 'expected-in-description'
+  /** The lifecycle keywords: said in the description and given whole in `x-kurel-lifecycle` (docs/json-schema.md). */
+  | 'lifecycle-annotation';
+
 /** How a keyword appears in the JSON Schema 2020-12 kurel publishes. */
 export type Publication =
-  /** Copied as it is. */
+  /** Copied as it is (its subschemas published in turn). */
   | 'keep'
-  /** Rewritten by the publisher so that the standard meaning equals kurel's (null as absent, ...). */
-  | 'rewrite'
-  /** kurel's own keyword: left out (its meaning folded into the description where useful). */
-  | 'omit';
+  /** kurel's own keyword, with nothing to say in the published schema. */
+  | 'omit'
+  | PublishRule;
+
+/** How the verdicts of a list of subschemas combine (`allOf`, `anyOf`, `oneOf`): every one, at least one, exactly one. */
+export type Combination = 'all' | 'any' | 'one';
+
+/** A keyword the console states beside a field as a limit on its value ("from 1 to 9", "not empty"). */
+export type ShownLimit = (node: Readonly<Record<string, unknown>>) => string | undefined;
+
+/** For the lower bound of a pair (`minLength` with `maxLength`): its upper bound, and whether both count something (so may not be negative). */
+export interface BoundPair {
+  readonly upper: string;
+  readonly counts: boolean;
+}
 
 /** How `kurel types` (json-schema-to-typescript) reads a keyword. */
 export type TypeUse = 'shape' | 'comment' | 'none';
@@ -104,6 +135,14 @@ export interface KeywordDefinition {
   /** True when `kurel crd` copies the keyword into a CustomResourceDefinition's structural schema. */
   readonly crd?: boolean;
   readonly subschemas?: Subschemas;
+  /** For a list of subschemas that all judge the value: how their verdicts combine (read by the console and the language server). */
+  readonly combines?: Combination;
+  /** For a lower bound: the keyword of the upper bound and whether they count (a definition's bounds must not cross, counts not be negative). */
+  readonly pair?: BoundPair;
+  /** How the console states the keyword under a field, from the published node; undefined when it says nothing there. */
+  readonly shown?: ShownLimit;
+  /** True for a keyword only the publisher writes (`x-kurel-lifecycle`): a schema given to kurel may not hold it. */
+  readonly publishedOnly?: boolean;
   /** For an assertion: how a value is judged. */
   readonly assertion?: Assertion;
   readonly publish: Publication;
@@ -243,6 +282,60 @@ const typed = (entry: KeywordDefinition, appliesTo: AssertedKind | undefined, de
 /** An entry a CustomResourceDefinition's structural schema keeps: Kubernetes reads the keyword as kurel does. */
 const inCrd = (entry: KeywordDefinition): KeywordDefinition => ({ ...entry, crd: true });
 
+/** An entry with more of what it is to the operations that read it (how the console shows it, its bound pair, ...). */
+const withUse = (entry: KeywordDefinition, use: Pick<KeywordDefinition, 'combines' | 'pair' | 'shown'>): KeywordDefinition => ({ ...entry, ...use });
+
+// A bound as wide as any JSON integer says nothing to a reader.
+function shownNumber(value: unknown): number | undefined {
+  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < Number.MAX_SAFE_INTEGER ? value : undefined;
+}
+
+/** The console's phrase for a lower bound with its upper one (`from 1 to 9`, `at least 1`); the upper alone says `at most 9`. */
+const shownRange = (low: string, high: string): { lower: ShownLimit; upper: ShownLimit } => ({
+  lower: (node) => {
+    const min = shownNumber(node[low]);
+    const max = shownNumber(node[high]);
+    if (min === undefined) return undefined;
+    return max === undefined ? `at least ${min}` : `from ${min} to ${max}`;
+  },
+  upper: (node) => {
+    const max = shownNumber(node[high]);
+    return shownNumber(node[low]) === undefined && max !== undefined ? `at most ${max}` : undefined;
+  },
+});
+
+/** The console's phrase for a count between two bounds (`3 to 63 characters`, `not empty`, `exactly 2 items`). */
+const shownCount = (low: string, high: string, unit: string): { lower: ShownLimit; upper: ShownLimit } => {
+  const plural = (n: number) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  return {
+    lower: (node) => {
+      const min = shownNumber(node[low]);
+      const max = shownNumber(node[high]);
+      if (min === undefined) return undefined;
+      if (min === 1 && max === undefined) return unit === 'character' ? 'not empty' : `at least ${plural(1)}`;
+      if (max !== undefined) return min === max ? `exactly ${plural(min)}` : `${min} to ${plural(max)}`;
+      return min > 0 ? `at least ${plural(min)}` : undefined;
+    },
+    upper: (node) => {
+      const max = shownNumber(node[high]);
+      return shownNumber(node[low]) === undefined && max !== undefined ? `at most ${plural(max)}` : undefined;
+    },
+  };
+};
+
+/** The console's phrase for a keyword holding one number (`greater than 0`). */
+const shownWith =
+  (name: string, words: string): ShownLimit =>
+  (node) => {
+    const value = shownNumber(node[name]);
+    return value === undefined ? undefined : `${words} ${value}`;
+  };
+
+const RANGE = shownRange('minimum', 'maximum');
+const LENGTH = shownCount('minLength', 'maxLength', 'character');
+const ITEM_COUNT = shownCount('minItems', 'maxItems', 'item');
+const KEY_COUNT = shownCount('minProperties', 'maxProperties', 'key');
+
 const STRING: readonly DefinitionType[] = ['string'];
 const NUMBERS: readonly DefinitionType[] = ['integer', 'number'];
 const ARRAY: readonly DefinitionType[] = ['array'];
@@ -253,7 +346,7 @@ const OBJECT: readonly DefinitionType[] = ['object'];
 const lifecycle = (name: string, use: LifecycleUse, compare: ComparisonRule): KeywordDefinition => ({
   name,
   role: 'lifecycle',
-  publish: 'rewrite',
+  publish: 'lifecycle-annotation',
   types: 'none',
   lifecycle: use,
   compare,
@@ -262,6 +355,9 @@ const lifecycle = (name: string, use: LifecycleUse, compare: ComparisonRule): Ke
 /** The keyword naming a definition property's name in the previous version (docs/migrate.md). */
 export const RENAMED_FROM = 'renamedFrom';
 
+/** The annotation in which the publisher gives a node's lifecycle whole (docs/json-schema.md). */
+export const LIFECYCLE_ANNOTATION = 'x-kurel-lifecycle';
+
 const { wordsOnly } = compare;
 
 /**
@@ -269,116 +365,151 @@ const { wordsOnly } = compare;
  * here is refused in a plugin's schema; adding one is adding an entry.
  */
 export const KEYWORDS: readonly KeywordDefinition[] = [
-  structure('type', 'shape', compare.types),
-  typed(structure('properties', 'shape', compare.properties, 'map', 'rewrite'), 'object', OBJECT),
-  typed(structure('required', 'shape', compare.requiredKeys, undefined, 'rewrite'), 'object'),
+  structure('type', 'shape', compare.types, undefined, 'exact-integers'),
+  typed(structure('properties', 'shape', compare.properties, 'map', 'null-as-absent'), 'object', OBJECT),
+  typed(structure('required', 'shape', compare.requiredKeys, undefined, 'required-not-null'), 'object'),
   typed(structure('additionalProperties', 'shape', compare.undeclared, 'one-or-boolean'), 'object', OBJECT),
   typed(structure('propertyNames', 'none', compare.subschema, 'one'), 'object'),
-  typed(structure('dependentRequired', 'none', compare.dependencies, undefined, 'rewrite'), 'object'),
+  typed(structure('dependentRequired', 'none', compare.dependencies, undefined, 'dependencies-ignore-null'), 'object'),
   typed(structure('items', 'shape', compare.subschema, 'one'), 'array', ARRAY),
   typed(structure('enum', 'shape', compare.choices), undefined, ['string', 'integer', 'number', 'boolean']),
   structure('const', 'shape', compare.literal),
-  structure('anyOf', 'shape', compare.union, 'list'),
-  structure('oneOf', 'shape', compare.union, 'list', 'rewrite'),
-  structure('allOf', 'shape', compare.everyPart, 'list'),
+  withUse(structure('anyOf', 'shape', compare.union, 'list'), { combines: 'any' }),
+  withUse(structure('oneOf', 'shape', compare.union, 'list'), { combines: 'one' }),
+  withUse(structure('allOf', 'shape', compare.everyPart, 'list'), { combines: 'all' }),
   structure('default', 'comment', compare.meaning),
-  inCrd(
+  withUse(
+    inCrd(
+      check(
+        'minLength',
+        minimumCount('string', codePointLength, 'be', 'characters long', (name) => `${name} must not be empty`),
+        compare.lowerBound,
+        'keep',
+        STRING,
+      ),
+    ),
+    { pair: { upper: 'maxLength', counts: true }, shown: LENGTH.lower },
+  ),
+  withUse(inCrd(check('maxLength', maximumCount('string', codePointLength, 'be', 'characters long'), compare.upperBound, 'keep', STRING)), {
+    shown: LENGTH.upper,
+  }),
+  withUse(
+    inCrd(
+      check(
+        'pattern',
+        assertion<'string', string>('string', (value, pattern, report) => {
+          if (report.matches(pattern, value)) return true;
+          report.fail(`${report.name} must be ${report.expected ?? `a string matching ${pattern}`}, found ${describeValue(value)}`);
+          return false;
+        }),
+        compare.opaqueConstraint,
+        're2-pattern',
+        STRING,
+      ),
+    ),
+    { shown: (node) => (typeof node['pattern'] === 'string' ? `matches ${node['pattern']}` : undefined) },
+  ),
+  withUse(
+    inCrd(
+      check(
+        'minimum',
+        numberBound((v, b) => compareToBound(v, b) >= 0, 'at least'),
+        compare.lowerBound,
+        'keep',
+        NUMBERS,
+      ),
+    ),
+    { pair: { upper: 'maximum', counts: false }, shown: RANGE.lower },
+  ),
+  withUse(
+    inCrd(
+      check(
+        'maximum',
+        numberBound((v, b) => compareToBound(v, b) <= 0, 'at most'),
+        compare.upperBound,
+        'keep',
+        NUMBERS,
+      ),
+    ),
+    { shown: RANGE.upper },
+  ),
+  withUse(
     check(
-      'minLength',
-      minimumCount('string', codePointLength, 'be', 'characters long', (name) => `${name} must not be empty`),
+      'exclusiveMinimum',
+      numberBound((v, b) => compareToBound(v, b) > 0, 'greater than'),
       compare.lowerBound,
-      'keep',
-      STRING,
     ),
+    { shown: shownWith('exclusiveMinimum', 'greater than') },
   ),
-  inCrd(check('maxLength', maximumCount('string', codePointLength, 'be', 'characters long'), compare.upperBound, 'keep', STRING)),
-  inCrd(
+  withUse(
     check(
-      'pattern',
-      assertion<'string', string>('string', (value, pattern, report) => {
-        if (report.matches(pattern, value)) return true;
-        report.fail(`${report.name} must be ${report.expected ?? `a string matching ${pattern}`}, found ${describeValue(value)}`);
-        return false;
-      }),
-      compare.opaqueConstraint,
-      'rewrite',
-      STRING,
-    ),
-  ),
-  inCrd(
-    check(
-      'minimum',
-      numberBound((v, b) => compareToBound(v, b) >= 0, 'at least'),
-      compare.lowerBound,
-      'rewrite',
-      NUMBERS,
-    ),
-  ),
-  inCrd(
-    check(
-      'maximum',
-      numberBound((v, b) => compareToBound(v, b) <= 0, 'at most'),
+      'exclusiveMaximum',
+      numberBound((v, b) => compareToBound(v, b) < 0, 'less than'),
       compare.upperBound,
-      'rewrite',
-      NUMBERS,
     ),
+    { shown: shownWith('exclusiveMaximum', 'less than') },
   ),
-  check(
-    'exclusiveMinimum',
-    numberBound((v, b) => compareToBound(v, b) > 0, 'greater than'),
-    compare.lowerBound,
+  withUse(check('multipleOf', numberBound(isMultipleOf, 'a multiple of'), compare.divisor), { shown: shownWith('multipleOf', 'a multiple of') }),
+  withUse(
+    inCrd(
+      check(
+        'minItems',
+        minimumCount('array', (list) => list.length, 'have', 'items'),
+        compare.lowerBound,
+        'keep',
+        ARRAY,
+      ),
+    ),
+    { pair: { upper: 'maxItems', counts: true }, shown: ITEM_COUNT.lower },
   ),
-  check(
-    'exclusiveMaximum',
-    numberBound((v, b) => compareToBound(v, b) < 0, 'less than'),
-    compare.upperBound,
+  withUse(
+    inCrd(
+      check(
+        'maxItems',
+        maximumCount('array', (list) => list.length, 'have', 'items'),
+        compare.upperBound,
+        'keep',
+        ARRAY,
+      ),
+    ),
+    { shown: ITEM_COUNT.upper },
   ),
-  check('multipleOf', numberBound(isMultipleOf, 'a multiple of'), compare.divisor),
-  inCrd(
+  withUse(
     check(
-      'minItems',
-      minimumCount('array', (list) => list.length, 'have', 'items'),
-      compare.lowerBound,
-      'keep',
-      ARRAY,
-    ),
-  ),
-  inCrd(
-    check(
-      'maxItems',
-      maximumCount('array', (list) => list.length, 'have', 'items'),
-      compare.upperBound,
-      'keep',
-      ARRAY,
-    ),
-  ),
-  check(
-    'uniqueItems',
-    assertion<'array', boolean>('array', (value, unique, report) => {
-      if (!unique) return true;
-      const seen = new Set<string>();
-      let ok = true;
-      for (const [index, item] of value.entries()) {
-        const key = canonicalJson(item);
-        if (seen.has(key)) {
-          report.failAt(index, `${report.nameAt(index)} repeats an earlier item; items must be unique`);
-          ok = false;
+      'uniqueItems',
+      assertion<'array', boolean>('array', (value, unique, report) => {
+        if (!unique) return true;
+        const seen = new Set<string>();
+        let ok = true;
+        for (const [index, item] of value.entries()) {
+          const key = canonicalJson(item);
+          if (seen.has(key)) {
+            report.failAt(index, `${report.nameAt(index)} repeats an earlier item; items must be unique`);
+            ok = false;
+          }
+          seen.add(key);
         }
-        seen.add(key);
-      }
-      return ok;
-    }),
-    compare.strictFlag,
+        return ok;
+      }),
+      compare.strictFlag,
+    ),
+    { shown: (node) => (node['uniqueItems'] === true ? 'no repeated items' : undefined) },
   ),
-  check(
-    'minProperties',
-    minimumCount('object', (map) => Object.keys(map).length, 'have', 'entries'),
-    compare.lowerBound,
+  withUse(
+    check(
+      'minProperties',
+      minimumCount('object', (map) => Object.keys(map).length, 'have', 'entries'),
+      compare.lowerBound,
+    ),
+    { shown: KEY_COUNT.lower },
   ),
-  check(
-    'maxProperties',
-    maximumCount('object', (map) => Object.keys(map).length, 'have', 'entries'),
-    compare.upperBound,
+  withUse(
+    check(
+      'maxProperties',
+      maximumCount('object', (map) => Object.keys(map).length, 'have', 'entries'),
+      compare.upperBound,
+    ),
+    { shown: KEY_COUNT.upper },
   ),
   annotation('description'),
   annotation('title'),
@@ -389,7 +520,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   annotation('$comment', 'none'),
   annotation('$schema', 'none'),
   annotation('$id', 'none'),
-  annotation('x-expected', 'none', 'omit'),
+  annotation('x-expected', 'none', 'expected-in-description'),
   annotation('x-bare-number-unit', 'none', 'omit'),
   lifecycle('introducedIn', { part: 'bound', bound: 'introduced', phrase: 'introduced in', isWindowEdge: true }, compare.lifecycleBound('introduced')),
   lifecycle('deprecatedIn', { part: 'bound', bound: 'deprecated', phrase: 'deprecated in', isWindowEdge: false }, compare.lifecycleBound('deprecated')),
@@ -408,6 +539,30 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   // docs/migrate.md: the property is the previous version's <old> under a new name. Pairs properties
   // for migrate and compat; never changes a verdict.
   annotation(RENAMED_FROM, 'none', 'omit', compare.pairingOnly),
+  // Written by the publisher from the lifecycle keywords above, for tools to read without parsing
+  // descriptions (the console); Kubernetes does not know it, so `kurel crd` leaves it out.
+  { ...annotation(LIFECYCLE_ANNOTATION, 'none', 'lifecycle-annotation'), publishedOnly: true },
+];
+
+/**
+ * The order of keys in a published schema (`kurel schema`): readers see what a value is before
+ * how it is checked; other keys follow in the order written. `patternProperties` is TypeBox's
+ * for a record (the ClusterProfile's maps), published as it is.
+ */
+export const PUBLISHED_ORDER: readonly string[] = [
+  '$schema',
+  '$id',
+  'title',
+  'description',
+  'type',
+  'const',
+  'enum',
+  'default',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'propertyNames',
+  'required',
 ];
 
 /** The keyword definitions by name. */

@@ -102,7 +102,11 @@ function metaCheck(schema: unknown): string | undefined {
 /** The first keyword kurel's engine would not evaluate, with its location. */
 function unsupportedKeyword(schema: JsonSchema): string | undefined {
   return walkSchema<undefined, string>(schema, undefined, (node, at) => {
-    const key = Object.keys(node).find((k) => !KEYWORD_TABLE.has(k));
+    // A keyword only the publisher writes (x-kurel-lifecycle) is no more the plugin's to write than an unknown one.
+    const key = Object.keys(node).find((k) => {
+      const entry = KEYWORD_TABLE.get(k);
+      return entry === undefined || entry.publishedOnly === true;
+    });
     return key === undefined ? undefined : { found: `keyword "${key}" at ${at || '/'} is not supported by kurel's validator` };
   });
 }

@@ -1,8 +1,9 @@
 import { setOwn } from '../core/data.js';
 import { hasType, isSchemaObject, type JsonSchema, type JsonType } from '../core/json-schema.js';
-import { KEYWORD_TABLE } from './keywords.js';
-import { describeLifecycle, readEnumLifecycles, readLifecycle } from './lifecycle.js';
+import { KEYWORD_TABLE, KEYWORDS, LIFECYCLE_ANNOTATION, LIFECYCLE_BOUNDS, LIFECYCLE_NOTE, PUBLISHED_ORDER, type PublishRule } from './keywords.js';
+import { describeLifecycle, type Lifecycle, readEnumLifecycles, readLifecycle } from './lifecycle.js';
 import { publishPattern } from './pattern.js';
+import { KUBERNETES } from './platform-version.js';
 import { mapSubschemas } from './walk.js';
 
 /** The meta-schema URI of JSON Schema draft 2020-12, the dialect kurel publishes. */
@@ -10,6 +11,7 @@ export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const NOT_NULL: JsonSchema = { not: { type: 'null' } };
+const COMBINING = KEYWORDS.filter((k) => k.combines !== undefined).map((k) => k.name);
 
 /**
  * Translates a schema of the engine's subset (what handlers and definitions declare) into
@@ -17,49 +19,125 @@ const NOT_NULL: JsonSchema = { not: { type: 'null' } };
  * optional property is accepted (it means absent), `null` for a required one is refused,
  * `dependentRequired` ignores `null`, integers must be exact (within 2^53), and kurel's own
  * `x-*` keywords are dropped (`x-expected` joins the description). Lifecycle keywords are said
- * in the description ("introduced in Kubernetes 1.29"); narrow a schema to a platform first
- * (`narrowSchema`) to leave out what it lacks. Returns a new schema; never mutates its input.
+ * in the description ("introduced in Kubernetes 1.29") and given whole in `x-kurel-lifecycle`;
+ * narrow a schema to a platform first (`narrowSchema`) to leave out what it lacks. Each keyword
+ * is published as its entry in the keyword table says (`publish`). Returns a new schema; never
+ * mutates its input.
  */
 export function publishSchema(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
+  const rules = new Set<PublishRule>();
   for (const [key, value] of Object.entries(schema)) {
-    const keyword = KEYWORD_TABLE.get(key);
-    if (keyword?.publish === 'omit' || keyword?.role === 'lifecycle' || key === 'required' || key === 'dependentRequired') continue;
-    if (key === 'properties') out.properties = publishProperties(schema, value as Record<string, JsonSchema>);
-    else if (keyword?.subschemas !== undefined) out[key] = mapSubschemas(key, value, publishSubschema) ?? value;
-    else if (key === 'pattern' && typeof value === 'string') out.pattern = publishPattern(value);
+    const publication = KEYWORD_TABLE.get(key)?.publish ?? 'keep';
+    if (publication === 'omit') continue;
+    const rule = publication === 'keep' ? undefined : RULES[publication];
+    if (rule) rules.add(publication as PublishRule);
+    if (rule?.value) {
+      const published = rule.value(value, schema);
+      if (published !== undefined) setOwn(out, key, published);
+    } else if (rule?.keepsValue === false) continue;
+    else if (KEYWORD_TABLE.get(key)?.subschemas !== undefined) out[key] = mapSubschemas(key, value, publishSubschema) ?? value;
     else setOwn(out, key, structuredClone(value));
   }
-  const expected = schema['x-expected'];
-  // What a pattern means is worth keeping for the people reading the schema in an editor.
-  if (typeof expected === 'string') out.description = out.description ? `${out.description}; expected ${expected}` : `expected ${expected}`;
-  for (const phrase of lifecyclePhrases(schema)) out.description = out.description ? `${out.description}; ${phrase}` : phrase;
-  if (schema.required !== undefined) out.required = [...schema.required];
-  const extra: JsonSchema[] = [];
-  const declared = schema.properties ?? {};
-  const undeclaredRequired = (schema.required ?? []).filter((key) => !Object.hasOwn(declared, key));
-  if (undeclaredRequired.length > 0) {
-    // A separate subschema, so the keys do not count as declared for additionalProperties.
-    extra.push({ properties: Object.fromEntries(undeclaredRequired.map((key) => [key, NOT_NULL])) });
-  }
-  for (const [key, needs] of Object.entries(schema.dependentRequired ?? {})) extra.push(dependency(schema, key, needs));
-  if (extra.length > 0) out.allOf = [...(out.allOf ?? []), ...extra];
-  if (hasType(out, 'integer')) boundIntegers(out);
+  for (const [name, rule] of Object.entries(RULES) as [PublishRule, Rewrite][]) if (rules.has(name)) rule.after?.(schema, out);
   return ordered(out);
+}
+
+/**
+ * What a publish rule does: `value` gives the keyword's published value in its place (undefined
+ * leaves it out); `keepsValue: false` leaves the written value out; `after` adds what the rule
+ * says about the node once all its keywords are copied.
+ */
+interface Rewrite {
+  value?: (value: unknown, node: JsonSchema) => unknown;
+  keepsValue?: false;
+  after?: (node: JsonSchema, out: JsonSchema) => void;
+}
+
+/** The publish rules the keyword table names, in the order their additions are made. */
+const RULES: Readonly<Record<PublishRule, Rewrite>> = {
+  'null-as-absent': { value: (value, node) => publishProperties(node, value as Record<string, JsonSchema>) },
+  're2-pattern': { value: (value) => (typeof value === 'string' ? publishPattern(value) : structuredClone(value)) },
+  // What a pattern means is worth keeping for the people reading the schema in an editor.
+  'expected-in-description': {
+    keepsValue: false,
+    after: (node, out) => {
+      const expected = node['x-expected'];
+      if (typeof expected === 'string') describe(out, `expected ${expected}`);
+    },
+  },
+  'lifecycle-annotation': { keepsValue: false, after: publishLifecycle },
+  'required-not-null': {
+    keepsValue: false,
+    after: (node, out) => {
+      if (node.required === undefined) return;
+      out.required = [...node.required];
+      const declared = node.properties ?? {};
+      const undeclared = node.required.filter((key) => !Object.hasOwn(declared, key));
+      // A separate subschema, so the keys do not count as declared for additionalProperties.
+      if (undeclared.length > 0) addParts(out, [{ properties: Object.fromEntries(undeclared.map((key) => [key, NOT_NULL])) }]);
+    },
+  },
+  'dependencies-ignore-null': {
+    keepsValue: false,
+    after: (node, out) =>
+      addParts(
+        out,
+        Object.entries(node.dependentRequired ?? {}).map(([key, needs]) => dependency(node, key, needs)),
+      ),
+  },
+  // The engine refuses integers it cannot hold exactly (beyond 2^53).
+  'exact-integers': {
+    after: (_node, out) => {
+      if (!hasType(out, 'integer')) return;
+      out.minimum = Math.max(out.minimum ?? -MAX_SAFE, -MAX_SAFE);
+      out.maximum = Math.min(out.maximum ?? MAX_SAFE, MAX_SAFE);
+    },
+  },
+};
+
+function describe(out: JsonSchema, phrase: string): void {
+  out.description = out.description ? `${out.description}; ${phrase}` : phrase;
+}
+
+function addParts(out: JsonSchema, parts: JsonSchema[]): void {
+  if (parts.length > 0) out.allOf = [...(out.allOf ?? []), ...parts];
+}
+
+/**
+ * The lifecycle of a node and of its enum values, in words in the description (`introduced in
+ * Kubernetes 1.29`, `value "A": removed in Kubernetes 1.33`) and whole in `x-kurel-lifecycle`
+ * (docs/json-schema.md): the lifecycle keywords, each bound as `<component> <version>` (a bare
+ * version for Kubernetes), and `values` for the enum values that have one.
+ */
+function publishLifecycle(node: JsonSchema, out: JsonSchema): void {
+  const own = readLifecycle(node);
+  const perValue = readEnumLifecycles(node);
+  if (own) describe(out, describeLifecycle(own));
+  for (const [value, lifecycle] of perValue ?? []) describe(out, `value ${JSON.stringify(value)}: ${describeLifecycle(lifecycle)}`);
+  if (!own && !perValue) return;
+  const annotation: Record<string, unknown> = own ? lifecycleAnnotation(own) : {};
+  if (perValue) {
+    const values: Record<string, unknown> = {};
+    for (const [value, lifecycle] of perValue) setOwn(values, value, lifecycleAnnotation(lifecycle));
+    annotation['values'] = values;
+  }
+  out[LIFECYCLE_ANNOTATION] = annotation;
+}
+
+function lifecycleAnnotation(lifecycle: Lifecycle): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const keyword of LIFECYCLE_BOUNDS) {
+    const version = lifecycle.bounds[keyword.lifecycle.bound];
+    if (version !== undefined) out[keyword.name] = lifecycle.component === KUBERNETES ? version : `${lifecycle.component} ${version}`;
+  }
+  if (lifecycle.note !== undefined) out[LIFECYCLE_NOTE] = lifecycle.note;
+  return out;
 }
 
 /** A subschema, published: the boolean schemas `true` and `false` mean the same in the standard. */
 function publishSubschema(schema: JsonSchema | boolean): JsonSchema | boolean {
   return typeof schema === 'boolean' ? schema : publishSchema(schema);
-}
-
-/** The lifecycle of a node and of its enum values, in words: `introduced in Kubernetes 1.29`, `value "A": removed in Kubernetes 1.33`. */
-function lifecyclePhrases(schema: JsonSchema): string[] {
-  const phrases: string[] = [];
-  const own = readLifecycle(schema);
-  if (own) phrases.push(describeLifecycle(own));
-  for (const [value, lifecycle] of readEnumLifecycles(schema) ?? []) phrases.push(`value ${JSON.stringify(value)}: ${describeLifecycle(lifecycle)}`);
-  return phrases;
 }
 
 /**
@@ -83,7 +161,8 @@ function orNull(schema: JsonSchema | boolean): JsonSchema | boolean {
   if (admitsNull(schema)) return schema;
   if (schema === false) return { type: 'null' };
   const object = schema as JsonSchema;
-  const simple = ['anyOf', 'allOf', 'oneOf', 'not', '$ref', 'if'].every((k) => object[k] === undefined);
+  // No applicator: neither a list the table combines (allOf, anyOf, oneOf) nor one the publisher writes.
+  const simple = !COMBINING.some((k) => object[k] !== undefined) && object.not === undefined && object.$ref === undefined && object.if === undefined;
   if (simple && object.type !== undefined) {
     const types = Array.isArray(object.type) ? object.type : [object.type];
     const { const: literal, ...rest } = object;
@@ -91,8 +170,13 @@ function orNull(schema: JsonSchema | boolean): JsonSchema | boolean {
     const withNull: JsonType[] = types.includes('null') ? types : [...types, 'null'];
     return { ...rest, type: withNull, ...(choices !== undefined ? { enum: [...choices, null] } : {}) };
   }
-  const { description, ...rest } = object;
-  return { ...(description !== undefined ? { description } : {}), anyOf: [rest, { type: 'null' }] };
+  // What describes the field (its words, its lifecycle) stays beside the choice, where readers look.
+  const { description, [LIFECYCLE_ANNOTATION]: lifecycle, ...rest } = object;
+  return {
+    ...(description !== undefined ? { description } : {}),
+    ...(lifecycle !== undefined ? { [LIFECYCLE_ANNOTATION]: lifecycle } : {}),
+    anyOf: [rest, { type: 'null' }],
+  };
 }
 
 /** The schema, refusing `null` (a required property: null means missing). */
@@ -125,37 +209,15 @@ function dependency(schema: JsonSchema, key: string, needs: readonly string[]): 
   return { if: present([key]), then: present(needs) };
 }
 
-const KEYWORD_ORDER = [
-  '$schema',
-  '$id',
-  'title',
-  'description',
-  'type',
-  'const',
-  'enum',
-  'default',
-  'properties',
-  'patternProperties',
-  'additionalProperties',
-  'propertyNames',
-  'required',
-];
-
 // Readers of `kurel schema` see what a value is before how it is checked; the order means nothing else.
 function ordered(schema: JsonSchema): JsonSchema {
   const rank = (key: string) => {
-    const at = KEYWORD_ORDER.indexOf(key);
-    return at === -1 ? KEYWORD_ORDER.length : at;
+    const at = PUBLISHED_ORDER.indexOf(key);
+    return at === -1 ? PUBLISHED_ORDER.length : at;
   };
   const out: JsonSchema = {};
   for (const key of Object.keys(schema).sort((a, b) => rank(a) - rank(b))) setOwn(out, key, schema[key]);
   return out;
-}
-
-/** The engine refuses integers it cannot hold exactly (beyond 2^53). */
-function boundIntegers(schema: JsonSchema): void {
-  schema.minimum = Math.max(schema.minimum ?? -MAX_SAFE, -MAX_SAFE);
-  schema.maximum = Math.min(schema.maximum ?? MAX_SAFE, MAX_SAFE);
 }
 
 function mapValues(map: Record<string, JsonSchema>, f: (schema: JsonSchema, key: string) => JsonSchema | boolean): Record<string, JsonSchema> {

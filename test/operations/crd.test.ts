@@ -155,6 +155,11 @@ describe('the structural conversion', () => {
       Type.Object({}, { additionalProperties: Type.Boolean(), propertyNames: { pattern: '^a' }, 'x-expected': 'a key starting with a' }),
       { type: 'object', additionalProperties: { type: 'boolean' } },
     ],
+    [
+      'a string with a lifecycle and its published annotation',
+      Type.String({ minLength: 1, introducedIn: '1.30', deprecationNote: 'use b', 'x-kurel-lifecycle': { introducedIn: '1.30' } }),
+      { type: 'string', minLength: 1 },
+    ],
   ])('converts %s', (_name, schema, expected) => {
     expect(structuralSchemaOf(schema)).toEqual(expected);
   });

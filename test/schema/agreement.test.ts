@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { clusterProfileJsonSchema } from '../../src/operations/cluster-profile-schema.js';
 import { lintInputs } from '../../src/operations/lint.js';
+import { LIFECYCLE_ANNOTATION } from '../../src/schema/keywords.js';
 import { comparePlatformVersions, type Platform } from '../../src/schema/platform-version.js';
 import { parseYamlStream } from '../../src/yaml/source.js';
 import { type JsonEnvelope, runKurel } from '../helpers/cli.js';
@@ -88,7 +89,7 @@ function ancestorsOrSelf(pointer: string): string[] {
 
 function compile(schema: object): ValidateFunction {
   // strict: the published schema must also be clean for ajv's strictest reading.
-  return new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema);
+  return new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).addKeyword(LIFECYCLE_ANNOTATION).compile(schema);
 }
 
 async function schemaOf(args: readonly string[]): Promise<object> {
@@ -339,7 +340,7 @@ const generatedPlatform: fc.Arbitrary<Platform> = fc
 
 describe('kurel lint --platform and the schema narrowed to the platform agree', () => {
   it('on every generated profile, for generated definitions with lifecycles, at a spread of versions', () => {
-    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+    const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).addKeyword(LIFECYCLE_ANNOTATION);
     const cases = generatedDefinition.chain((generated) =>
       fc.record({
         generated: fc.constant(generated),

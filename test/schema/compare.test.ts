@@ -68,6 +68,8 @@ const EXAMPLES: Record<string, { before: JsonSchema; after: JsonSchema; class: '
     class: 'compatible',
   },
   renamedFrom: { before: { renamedFrom: 'a' }, after: {}, class: 'patch' },
+  // Only the publisher writes it; what it says is compared in the lifecycle keywords it comes from.
+  'x-kurel-lifecycle': { before: { 'x-kurel-lifecycle': { introducedIn: '1.29' } }, after: {}, class: 'patch' },
 };
 
 describe('the keyword table: every keyword has a comparison rule', () => {

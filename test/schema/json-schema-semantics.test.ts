@@ -139,6 +139,8 @@ describe('keywords the engine does not evaluate', () => {
     ['if', { if: { type: 'string' }, then: { minLength: 1 } }, 'keyword "if" at /properties/v'],
     ['patternProperties', { patternProperties: { '^a': {} } }, 'keyword "patternProperties" at /properties/v'],
     ['a keyword inside a boolean-holding union', { anyOf: [true, { contains: {} }] }, 'keyword "contains" at /properties/v/anyOf/1'],
+    // Only the publisher writes it, from the lifecycle keywords (docs/json-schema.md).
+    ['x-kurel-lifecycle', { type: 'string', 'x-kurel-lifecycle': { introducedIn: '1.30' } }, 'keyword "x-kurel-lifecycle" at /properties/v'],
   ])('refuses %s at start, naming it and where it is', (_name, schema, where) => {
     expect(refusal(schema)).toContain(where);
   });

@@ -7,6 +7,7 @@ import type { JsonSchema } from '../../src/core/json-schema.js';
 import { capabilitySchema } from '../../src/operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../src/operations/cluster-profile-schema.js';
 import { lintInputs } from '../../src/operations/lint.js';
+import { LIFECYCLE_ANNOTATION } from '../../src/schema/keywords.js';
 import { narrowSchema } from '../../src/schema/narrow.js';
 import { runKurel } from '../helpers/cli.js';
 
@@ -110,14 +111,39 @@ describe('a capability schema narrowed to a platform version', () => {
     expect(routing('1.21').properties!['topologyKeys']!.description).toBe(described['topologyKeys']);
   });
 
-  it('publishes no lifecycle keyword, so the strictest JSON Schema reader takes it', () => {
-    const ajv = new Ajv2020({ strict: true, allowUnionTypes: true });
+  it('publishes lifecycles only in x-kurel-lifecycle, so the strictest JSON Schema reader that registers it takes it', () => {
+    const ajv = new Ajv2020({ strict: true, allowUnionTypes: true }).addKeyword(LIFECYCLE_ANNOTATION);
     for (const version of [undefined, '1.21', '1.33']) expect(() => ajv.compile(routing(version))).not.toThrow();
-    expect(JSON.stringify(routing())).not.toMatch(/introducedIn|deprecatedIn|removedIn|deprecationNote|enumLifecycle/);
+    const withoutAnnotation = JSON.stringify(routing(), (key, value: unknown) => (key === LIFECYCLE_ANNOTATION ? undefined : value));
+    expect(withoutAnnotation).not.toMatch(/introducedIn|deprecatedIn|removedIn|deprecationNote|enumLifecycle/);
+    // Not registered, the annotation is an unknown keyword to a strict reader.
+    expect(() => new Ajv2020({ strict: true, allowUnionTypes: true }).compile(routing())).toThrow('strict mode: unknown keyword: "x-kurel-lifecycle"');
+  });
+
+  it('gives each lifecycle whole in x-kurel-lifecycle: the bounds as written, the note, and the enum values', () => {
+    const lifecycles = Object.fromEntries(Object.entries(routing().properties!).map(([name, sub]) => [name, sub[LIFECYCLE_ANNOTATION]]));
+    expect(lifecycles).toEqual({
+      internalTrafficPolicy: undefined,
+      trafficDistribution: {
+        introducedIn: '1.30',
+        values: {
+          PreferSameZone: { introducedIn: '1.33' },
+          PreferSameNode: { introducedIn: '1.33' },
+          PreferClose: { deprecatedIn: '1.33', deprecationNote: 'write PreferSameZone, which means the same' },
+        },
+      },
+      topologyMode: { introducedIn: '1.27' },
+      topologyKeys: { deprecatedIn: '1.21', removedIn: '1.22', deprecationNote: 'use trafficDistribution or topologyMode instead' },
+    });
+    // Narrowed to 1.30, the values 1.30 lacks are gone from the annotation as from the enum.
+    expect(routing('1.30').properties!['trafficDistribution']![LIFECYCLE_ANNOTATION]).toEqual({
+      introducedIn: '1.30',
+      values: { PreferClose: { deprecatedIn: '1.33', deprecationNote: 'write PreferSameZone, which means the same' } },
+    });
   });
 
   it('refuses what the platform lacks, as lint does, once narrowed', () => {
-    const validate = new Ajv2020({ strict: true, allowUnionTypes: true }).compile(routing('1.30'));
+    const validate = new Ajv2020({ strict: true, allowUnionTypes: true }).addKeyword(LIFECYCLE_ANNOTATION).compile(routing('1.30'));
     expect(validate({ trafficDistribution: 'PreferClose' })).toBe(true);
     expect(validate({ trafficDistribution: 'PreferSameZone' })).toBe(false);
     expect(validate({ topologyKeys: ['zone'] })).toBe(false);
@@ -142,7 +168,9 @@ describe('a capability schema narrowed to a platform version', () => {
   });
 
   it('refuses a binding of a capability the platform lacks in the whole-profile schema', () => {
-    const validate = new Ajv2020({ strict: true, allowUnionTypes: true }).compile(clusterProfileJsonSchema(catalogue, { platform: { kubernetes: '1.31' } }));
+    const validate = new Ajv2020({ strict: true, allowUnionTypes: true })
+      .addKeyword(LIFECYCLE_ANNOTATION)
+      .compile(clusterProfileJsonSchema(catalogue, { platform: { kubernetes: '1.31' } }));
     const profile = (capabilities: object) => ({
       apiVersion: 'launcher.gokure.dev/v1alpha1',
       kind: 'ClusterProfile',

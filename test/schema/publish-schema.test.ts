@@ -8,9 +8,10 @@ import { capabilitySchema } from '../../src/operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../src/operations/cluster-profile-schema.js';
 import { lintInputs } from '../../src/operations/lint.js';
 import { checkSchema } from '../../src/schema/check.js';
+import { LIFECYCLE_ANNOTATION } from '../../src/schema/keywords.js';
 import { publishSchema } from '../../src/schema/publish.js';
 
-const ajv = () => new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+const ajv = () => new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).addKeyword(LIFECYCLE_ANNOTATION);
 
 function judgeWithAjv(schema: JsonSchema, value: unknown): boolean {
   return ajv().compile(publishSchema(schema))(value);

@@ -4,11 +4,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LIFECYCLE_ANNOTATION } from '../../src/schema/keywords.js';
 import { runKurel } from '../helpers/cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const DRAFT = 'https://json-schema.org/draft/2020-12/schema';
-const ajv = () => new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
+const ajv = () => new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).addKeyword(LIFECYCLE_ANNOTATION);
 
 const PLUGIN = `export default {
   type: 'log-shipper',
