@@ -1,8 +1,11 @@
 /**
  * Reads a capability's published rendering schema (JSON Schema 2020-12) into the rows of a
  * field table: one row per property at any depth, named by its dotted path. Pure (no DOM), so
- * the rules are tested without a browser.
+ * the rules are tested without a browser. What a keyword says under a field (its limit, a
+ * lifecycle, a union) is its entry's in the keyword table (src/schema/keywords.ts).
  */
+
+import { KEYWORDS, LIFECYCLE_ANNOTATION, LIFECYCLE_BOUNDS } from '../../src/schema/keywords.js';
 
 /** A JSON Schema node as published; every keyword is read defensively. */
 export type SchemaNode = { readonly [keyword: string]: unknown };
@@ -54,16 +57,11 @@ export interface RenderingFields {
   isPassThrough: boolean;
 }
 
-// The bounds of a JSON integer that every number fits; a bound this wide says nothing to a reader.
-const WIDEST = Number.MAX_SAFE_INTEGER;
 // Nesting deeper than this is not shown: a published schema is finite, a malformed one may not be.
 const MAX_DEPTH = 12;
-const LIFECYCLE_TEXT = /(?:\bvalue "([^"]+)": )?\b(introduced|deprecated|removed) in ((?:[a-z][a-z0-9-]*\s+)?v?\d+(?:\.\d+){0,2})/gi;
-const LIFECYCLE_KEYWORDS = [
-  ['introducedIn', 'introduced in'],
-  ['deprecatedIn', 'deprecated in'],
-  ['removedIn', 'removed in'],
-] as const;
+// The keywords whose limits the console states, and the unions whose branches it shows (anyOf, oneOf), in table order.
+const SHOWN = KEYWORDS.filter((k) => k.shown !== undefined);
+const UNIONS = KEYWORDS.filter((k) => k.combines === 'any' || k.combines === 'one').map((k) => k.name);
 
 /** Reads a rendering schema into field rows; never throws on an unexpected shape. */
 export function describeRendering(schema: SchemaNode): RenderingFields {
@@ -74,23 +72,6 @@ export function describeRendering(schema: SchemaNode): RenderingFields {
   const branches = readUnion(node, root);
   const isPassThrough = rows.length === 0 && branches.length === 0 && node['additionalProperties'] !== false;
   return { rows, branches, isPassThrough };
-}
-
-/**
- * Lifecycle phrases a description names (`introduced in Kubernetes 1.29`), in order, each once.
- * The service says an enum value's lifecycle after the field's own, each value's after
- * `value "PreferSameZone": `; those phrases are the value's (`PreferSameZone: introduced in
- * Kubernetes 1.33`), not the field's.
- */
-export function lifecycleInText(text: string): string[] {
-  const found: string[] = [];
-  let value: string | undefined;
-  for (const match of text.matchAll(LIFECYCLE_TEXT)) {
-    value = match[1] ?? value;
-    const phrase = `${value !== undefined ? `${value}: ` : ''}${match[2]!.toLowerCase()} in ${match[3]!.replace(/\s+/g, ' ')}`;
-    if (!found.includes(phrase)) found.push(phrase);
-  }
-  return found;
 }
 
 interface Context {
@@ -158,7 +139,7 @@ function fieldRow(name: string, depth: number, node: SchemaNode): FieldRow {
     required: false,
     allowed: allowedValues(node),
     constraints: constraints(node),
-    lifecycle: lifecycle(node, description, deprecated),
+    lifecycle: lifecycle(node, deprecated),
     deprecated,
     hasFields: false,
   };
@@ -169,7 +150,7 @@ function fieldRow(name: string, depth: number, node: SchemaNode): FieldRow {
 
 /** The branches of a top-level union; the discriminator is the property every branch fixes to a different value. */
 function readUnion(node: SchemaNode, root: SchemaNode): FieldBranch[] {
-  const options = asArray(node['anyOf']) ?? asArray(node['oneOf']);
+  const options = unionOf(node);
   if (!options) return [];
   const branches = options.map((option) => resolve(asObject(option) ?? {}, root));
   const discriminator = findDiscriminator(branches);
@@ -207,7 +188,7 @@ function typeName(node: SchemaNode): string {
     if ('const' in node) return jsonType(node['const']);
     const values = asArray(node['enum'])?.filter((v) => v !== null);
     if (values && values.length > 0) return [...new Set(values.map(jsonType))].join(' or ');
-    const options = asArray(node['anyOf']) ?? asArray(node['oneOf']);
+    const options = unionOf(node);
     if (options) return [...new Set(options.map((o) => typeName(asObject(o) ?? {})))].join(' or ');
     return 'any';
   }
@@ -246,24 +227,21 @@ function allowedValues(node: SchemaNode): string[] {
   return (asArray(node['enum']) ?? []).filter((v) => v !== null).map((v) => JSON.stringify(v));
 }
 
+/** The branches of the node's union (the first of `anyOf`, `oneOf` it holds). */
+function unionOf(node: SchemaNode): unknown[] | undefined {
+  for (const keyword of UNIONS) {
+    const branches = asArray(node[keyword]);
+    if (branches) return branches;
+  }
+  return undefined;
+}
+
 function constraints(node: SchemaNode): string[] {
   const found: string[] = [];
-  const min = finite(node['minimum']);
-  const max = finite(node['maximum']);
-  if (min !== undefined && max !== undefined) found.push(`from ${min} to ${max}`);
-  else if (min !== undefined) found.push(`at least ${min}`);
-  else if (max !== undefined) found.push(`at most ${max}`);
-  const exclusiveMin = finite(node['exclusiveMinimum']);
-  const exclusiveMax = finite(node['exclusiveMaximum']);
-  if (exclusiveMin !== undefined) found.push(`greater than ${exclusiveMin}`);
-  if (exclusiveMax !== undefined) found.push(`less than ${exclusiveMax}`);
-  if (finite(node['multipleOf']) !== undefined) found.push(`a multiple of ${String(node['multipleOf'])}`);
-  found.push(...countBounds(finite(node['minLength']), finite(node['maxLength']), 'character'));
-  found.push(...countBounds(finite(node['minItems']), finite(node['maxItems']), 'item'));
-  found.push(...countBounds(finite(node['minProperties']), finite(node['maxProperties']), 'key'));
-  if (node['uniqueItems'] === true) found.push('no repeated items');
-  if (typeof node['pattern'] === 'string') found.push(`matches ${node['pattern']}`);
-  if (typeof node['format'] === 'string') found.push(`format ${node['format']}`);
+  for (const keyword of SHOWN) {
+    const phrase = keyword.shown!(node);
+    if (phrase !== undefined) found.push(phrase);
+  }
   const items = asObject(node['items']);
   if (items) {
     const values = allowedValues(items);
@@ -273,33 +251,27 @@ function constraints(node: SchemaNode): string[] {
   return found;
 }
 
-function countBounds(min: number | undefined, max: number | undefined, unit: string): string[] {
-  const plural = (n: number) => `${n} ${unit}${n === 1 ? '' : 's'}`;
-  if (min === 1 && max === undefined) return [unit === 'character' ? 'not empty' : `at least ${plural(1)}`];
-  if (min !== undefined && max !== undefined) return [min === max ? `exactly ${plural(min)}` : `${min} to ${plural(max)}`];
-  if (min !== undefined && min > 0) return [`at least ${plural(min)}`];
-  if (max !== undefined) return [`at most ${plural(max)}`];
-  return [];
-}
-
-function lifecycle(node: SchemaNode, description: string | undefined, deprecated: boolean): string[] {
-  const found: string[] = [];
-  for (const [keyword, phrase] of LIFECYCLE_KEYWORDS) {
-    const value = node[keyword];
-    // A bare version is Kubernetes's (docs/platform.md); another component is named before its version.
-    if (typeof value === 'string') found.push(`${phrase} ${/^v?\d/.test(value) ? `Kubernetes ${value}` : value}`);
-  }
-  for (const phrase of description ? lifecycleInText(description) : []) {
-    if (!found.some((f) => f.toLowerCase() === phrase.toLowerCase())) found.push(phrase);
+/**
+ * The field's lifecycle as the service publishes it in `x-kurel-lifecycle` (docs/json-schema.md):
+ * its bounds, then each enum value's (`PreferSameZone: introduced in Kubernetes 1.33`), then
+ * `deprecated` when the schema marks it so without saying since when.
+ */
+function lifecycle(node: SchemaNode, deprecated: boolean): string[] {
+  const annotation = asObject(node[LIFECYCLE_ANNOTATION]);
+  const found = boundsOf(annotation);
+  for (const [value, bounds] of Object.entries(asObject(annotation?.['values']) ?? {})) {
+    for (const phrase of boundsOf(asObject(bounds))) found.push(`${value}: ${phrase}`);
   }
   if (deprecated && !found.some((f) => f.startsWith('deprecated'))) found.push('deprecated');
-  if (typeof node['deprecationNote'] === 'string') found.push(node['deprecationNote']);
-  const perValue = asObject(node['enumLifecycle']);
-  for (const [value, bounds] of Object.entries(perValue ?? {})) {
-    for (const [keyword, phrase] of LIFECYCLE_KEYWORDS) {
-      const version = asObject(bounds)?.[keyword];
-      if (typeof version === 'string') found.push(`${value}: ${phrase} ${/^v?\d/.test(version) ? `Kubernetes ${version}` : version}`);
-    }
+  return found;
+}
+
+function boundsOf(lifecycle: SchemaNode | undefined): string[] {
+  const found: string[] = [];
+  for (const keyword of LIFECYCLE_BOUNDS) {
+    const version = lifecycle?.[keyword.name];
+    // A bare version is Kubernetes's (docs/platform.md); another component is named before its version.
+    if (typeof version === 'string') found.push(`${keyword.lifecycle.phrase} ${/^v?\d/.test(version) ? `Kubernetes ${version}` : version}`);
   }
   return found;
 }
@@ -333,10 +305,6 @@ function resolve(node: SchemaNode, root: SchemaNode, depth = 0): SchemaNode {
   }
   const found = asObject(target);
   return found ? resolve(found, root, depth + 1) : node;
-}
-
-function finite(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) && Math.abs(value) < WIDEST ? value : undefined;
 }
 
 function asObject(value: unknown): SchemaNode | undefined {

@@ -124,5 +124,15 @@ export function typeName(value: unknown): string {
 
 /** Orders strings byte-wise (UTF-8), as file paths are ordered (docs/profiles.md), not by UTF-16 code units. */
 export function compareBytes(a: string, b: string): number {
-  return a === b ? 0 : Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  if (a === b) return 0;
+  // Below the surrogates UTF-16 code units order as UTF-8 bytes do; the rest is encoded (a lone
+  // surrogate as U+FFFD), with TextEncoder, which browsers have too (the console reads this module).
+  if (!HIGH_UNITS.test(a) && !HIGH_UNITS.test(b)) return a < b ? -1 : 1;
+  const x = UTF8.encode(a);
+  const y = UTF8.encode(b);
+  for (let i = 0; i < x.length && i < y.length; i++) if (x[i] !== y[i]) return x[i]! < y[i]! ? -1 : 1;
+  return Math.sign(x.length - y.length);
 }
+
+const HIGH_UNITS = /[\uD800-\uFFFF]/;
+const UTF8 = new TextEncoder();

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { describeRendering, type FieldRow, lifecycleInText, type SchemaNode } from '../../console/catalogue/field-rows.js';
+import { describeRendering, type FieldRow, type SchemaNode } from '../../console/catalogue/field-rows.js';
 import { embeddedDefinitionsDir } from '../../src/files/package-files.js';
 import type { KurelApp } from '../../src/http/app.js';
 import { prepareCatalogueLoader } from '../../src/http/catalogue-loader.js';
@@ -109,52 +109,39 @@ describe('describeRendering', () => {
     ]);
   });
 
-  it('reads lifecycle from descriptions, lifecycle keywords and deprecated: true', () => {
+  it('reads lifecycles from x-kurel-lifecycle and deprecated: true, never from description prose', () => {
     const { rows } = describeRendering({
       type: 'object',
       properties: {
-        tls: { type: 'boolean', description: 'turns TLS on; introduced in Kubernetes 1.29' },
-        legacy: { type: 'string', deprecated: true, description: 'the old name; deprecated in gateway-api 1.1. use mode instead' },
+        tls: { type: 'boolean', description: 'turns TLS on; introduced in Kubernetes 1.29', 'x-kurel-lifecycle': { introducedIn: '1.29' } },
+        legacy: { type: 'string', deprecated: true, 'x-kurel-lifecycle': { deprecatedIn: 'gateway-api 1.1', deprecationNote: 'use mode instead' } },
         old: { type: 'string', deprecated: true },
         zone: {
           type: 'string',
-          introducedIn: '1.30',
-          removedIn: 'gateway-api 2.0',
-          deprecationNote: 'use zones',
           enum: ['a', 'b'],
-          enumLifecycle: { b: { introducedIn: '1.33' } },
+          'x-kurel-lifecycle': { introducedIn: '1.30', removedIn: 'gateway-api 2.0', values: { b: { introducedIn: '1.33' }, a: { deprecatedIn: 'v1.31' } } },
         },
-        plain: { type: 'string', description: 'nothing about versions here' },
+        prose: { type: 'string', description: 'says it was introduced in Kubernetes 1.20 in words only' },
       },
     });
     expect(rows.map((r) => [r.name, r.lifecycle, r.deprecated])).toEqual([
       ['tls', ['introduced in Kubernetes 1.29'], false],
       ['legacy', ['deprecated in gateway-api 1.1'], true],
       ['old', ['deprecated'], true],
-      ['zone', ['introduced in Kubernetes 1.30', 'removed in gateway-api 2.0', 'use zones', 'b: introduced in Kubernetes 1.33'], false],
-      ['plain', [], false],
+      ['zone', ['introduced in Kubernetes 1.30', 'removed in gateway-api 2.0', 'b: introduced in Kubernetes 1.33', 'a: deprecated in Kubernetes v1.31'], false],
+      ['prose', [], false],
     ]);
   });
 
-  it("reads the lifecycles of enum values the service names in a description as the values', not the field's", () => {
-    expect(
-      lifecycleInText(
-        'Prefer close endpoints; introduced in Kubernetes 1.30; value "PreferSameZone": introduced in Kubernetes 1.33; value "PreferClose": deprecated in Kubernetes 1.33; removed in Kubernetes 1.40: write PreferSameZone',
-      ),
-    ).toEqual([
-      'introduced in Kubernetes 1.30',
-      'PreferSameZone: introduced in Kubernetes 1.33',
-      'PreferClose: deprecated in Kubernetes 1.33',
-      'PreferClose: removed in Kubernetes 1.40',
-    ]);
-  });
-
-  it('finds each lifecycle phrase of a text once, in order', () => {
-    expect(lifecycleInText('Introduced in Kubernetes 1.29; deprecated in 1.31, removed in v1.33.2; introduced in Kubernetes 1.29')).toEqual([
-      'introduced in Kubernetes 1.29',
-      'deprecated in 1.31',
-      'removed in v1.33.2',
-    ]);
+  it('ignores a malformed x-kurel-lifecycle', () => {
+    const { rows } = describeRendering({
+      type: 'object',
+      properties: {
+        a: { type: 'string', 'x-kurel-lifecycle': 'introduced in 1.29' },
+        b: { type: 'string', 'x-kurel-lifecycle': { introducedIn: 129, values: [] } },
+      },
+    });
+    expect(rows.map((r) => r.lifecycle)).toEqual([[], []]);
   });
 
   it('follows local $refs, and lists a field that refers back to its own object once, unexpanded', () => {
@@ -230,6 +217,24 @@ describe('describeRendering on the published schemas', () => {
     expect(row(rows, 'storage.size')).toMatchObject({ required: true });
     expect(row(rows, 'storage.size').requiredWhen).toBeUndefined();
     expect(row(rows, 'parameters')).toMatchObject({ type: 'map of string' });
+  });
+
+  it('shows the lifecycles of a definition with lifecycles, and at a platform only what it has', async () => {
+    const { rows } = await publishedRows('service-routing');
+    expect(rows.map((r) => [r.name, r.lifecycle])).toEqual([
+      ['internalTrafficPolicy', []],
+      [
+        'trafficDistribution',
+        [
+          'introduced in Kubernetes 1.30',
+          'PreferSameZone: introduced in Kubernetes 1.33',
+          'PreferSameNode: introduced in Kubernetes 1.33',
+          'PreferClose: deprecated in Kubernetes 1.33',
+        ],
+      ],
+      ['topologyMode', ['introduced in Kubernetes 1.27']],
+      ['topologyKeys', ['deprecated in Kubernetes 1.21', 'removed in Kubernetes 1.22']],
+    ]);
   });
 
   it('shows a pass-through built-in as such', async () => {
