@@ -4,7 +4,7 @@ import { type Diagnostic, describePath, error, type Path, warning } from '../cor
 import type { JsonSchema } from '../core/json-schema.js';
 import { PROPERTY_KEYWORDS } from '../documents/capability-definition.js';
 import type { CompiledDefinition } from '../documents/compile-definition.js';
-import { ENUM_LIFECYCLE, LIFECYCLE_BOUNDS, LIFECYCLE_NOTE } from '../schema/keywords.js';
+import { DEFINITION_SUBSCHEMAS, ENUM_LIFECYCLE, LIFECYCLE_BOUNDS, LIFECYCLE_NOTE } from '../schema/keywords.js';
 import type { YamlDocument } from '../yaml/source.js';
 
 /** A definition that loaded cleanly, and where it came from. */
@@ -42,7 +42,7 @@ const rank = (keyword: string) => KEYWORD_ORDER.get(keyword) ?? KEYWORD_ORDER.si
 
 // Keywords the view rebuilds rather than copies (descriptions and deprecation notes it drops:
 // like descriptions, notes are text for people).
-const NESTING: ReadonlySet<string> = new Set(['description', LIFECYCLE_NOTE, ENUM_LIFECYCLE, 'required', 'properties', 'items', 'additionalProperties']);
+const NESTING: ReadonlySet<string> = new Set(['description', LIFECYCLE_NOTE, ENUM_LIFECYCLE, 'required', ...DEFINITION_SUBSCHEMAS.keys()]);
 
 // Where the compiled rendering schema sits in a definition document.
 const RENDERING: Path = ['spec', 'rendering'];
@@ -137,14 +137,15 @@ function validationView(schema: JsonSchema, required = false): Record<string, un
     });
     entries.push([ENUM_LIFECYCLE, Object.fromEntries(windows)]);
   }
-  if (schema.properties) {
-    const properties = schema.properties;
-    const names = Object.keys(properties).map((name): [string, unknown] => [name, validationView(properties[name]!, (schema.required ?? []).includes(name))]);
-    entries.push(['properties', Object.fromEntries(names)]);
+  // The subschemas, by the keyword table's positions: each property's view says whether it is required.
+  for (const [keyword, shape] of DEFINITION_SUBSCHEMAS) {
+    const sub = schema[keyword];
+    if (sub === undefined) continue;
+    if (shape === 'map' && isMap(sub)) {
+      const names = Object.keys(sub).map((name): [string, unknown] => [name, validationView(sub[name] as JsonSchema, (schema.required ?? []).includes(name))]);
+      entries.push([keyword, Object.fromEntries(names)]);
+    } else entries.push([keyword, isMap(sub) ? validationView(sub) : sub]);
   }
-  if (schema.items) entries.push(['items', validationView(schema.items)]);
-  const additional = schema.additionalProperties;
-  if (additional !== undefined) entries.push(['additionalProperties', typeof additional === 'object' ? validationView(additional) : additional]);
   entries.sort(([a], [b]) => rank(a) - rank(b));
   return Object.fromEntries(entries);
 }
@@ -166,9 +167,10 @@ function firstDifference(earlier: unknown, later: unknown, path: Path, node: 'ke
     const b = Object.hasOwn(later, key) ? later[key] : undefined;
     const at = [...path, key];
     let found: Difference | undefined;
+    const shape = node === 'keywords' ? DEFINITION_SUBSCHEMAS.get(key) : undefined;
     if (node === 'names') found = firstDifference(a, b, at, 'keywords');
-    else if (key === 'properties') found = firstDifference(a, b, at, 'names');
-    else if (key === 'items' || key === 'additionalProperties') found = firstDifference(a, b, at, 'keywords');
+    else if (shape === 'map') found = firstDifference(a, b, at, 'names');
+    else if (shape !== undefined) found = firstDifference(a, b, at, 'keywords');
     else found = canonicalJson(a) === canonicalJson(b) ? undefined : { path: at, earlier: a, later: b };
     if (found) return found;
   }

@@ -53,11 +53,8 @@ type Place = 'property' | 'items' | 'additionalProperties';
 /** The types each type-specific keyword applies to (the keyword table's `definitions`); keywords not listed apply to any property. */
 const KEYWORD_TYPES: ReadonlyMap<string, readonly PropertyType[]> = new Map(KEYWORDS.flatMap((k) => (k.definitions ? [[k.name, k.definitions] as const] : [])));
 
-const BOUNDS = [
-  ['minimum', 'maximum'],
-  ['minLength', 'maxLength'],
-  ['minItems', 'maxItems'],
-] as const;
+/** The bound pairs a definition may write (`minLength` with `maxLength`, ...): they must not cross, and counts not be negative. */
+const BOUNDS = KEYWORDS.flatMap((k) => (k.pair ? [{ low: k.name, high: k.pair.upper, counts: k.pair.counts }] : []));
 
 const RENDERING_PROPERTIES: Path = ['spec', 'rendering', 'properties'];
 
@@ -352,15 +349,14 @@ function checkEnum(values: unknown, type: PropertyType, path: Path, label: strin
 }
 
 function checkBounds(raw: Record<string, unknown>, bad: ReadonlySet<string>, path: Path, label: string, issues: Issue[]): void {
-  for (const [low, high] of BOUNDS) {
+  for (const { low, high, counts } of BOUNDS) {
     const min = bad.has(low) ? undefined : raw[low];
     const max = bad.has(high) ? undefined : raw[high];
-    const isLength = low !== 'minimum';
     for (const [keyword, value] of [
       [low, min],
       [high, max],
     ] as const) {
-      if (isLength && typeof value === 'number' && value < 0) {
+      if (counts && typeof value === 'number' && value < 0) {
         issues.push(error('definition-invalid', [...path, keyword], `${label}.${keyword} must not be negative, found ${value}`));
       }
     }

@@ -1,6 +1,7 @@
 import canonicalize from 'canonicalize';
 import { isMap, setOwn } from '../core/data.js';
 import { sha256Digest } from '../core/sha256.js';
+import { DEFINITION_SUBSCHEMAS, PROPERTIES_KEYWORD } from '../schema/keywords.js';
 
 /**
  * The digest of a CapabilityDefinition document (docs/versions.md): `sha256:` and the
@@ -24,7 +25,8 @@ function normaliseSpec(raw: unknown): Record<string, unknown> {
   const rendering = spec['rendering'];
   const full: Record<string, unknown> = {};
   if (isMap(rendering)) for (const key of Object.keys(rendering)) setOwn(full, key, rendering[key]);
-  setOwn(full, 'properties', isMap(full['properties']) ? normaliseProperties(full['properties']) : (full['properties'] ?? {}));
+  const properties = full[PROPERTIES_KEYWORD];
+  setOwn(full, PROPERTIES_KEYWORD, isMap(properties) ? normaliseProperties(properties) : (properties ?? {}));
   setOwn(spec, 'rendering', isMap(rendering) || rendering === undefined || rendering === null ? full : rendering);
   return spec;
 }
@@ -44,8 +46,10 @@ function normaliseDeclaration(declaration: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(declaration)) {
     const value = declaration[key];
-    if (key === 'properties' && isMap(value)) setOwn(out, key, normaliseProperties(value));
-    else if ((key === 'items' || key === 'additionalProperties') && isMap(value)) setOwn(out, key, normaliseDeclaration(value));
+    // The subschemas a declaration may write, by the keyword table's positions: a map of properties, or one declaration.
+    const shape = DEFINITION_SUBSCHEMAS.get(key);
+    if (shape === 'map' && isMap(value)) setOwn(out, key, normaliseProperties(value));
+    else if (shape !== undefined && isMap(value)) setOwn(out, key, normaliseDeclaration(value));
     else setOwn(out, key, value);
   }
   return out;

@@ -5,6 +5,7 @@ import { isSchemaObject, type JsonSchema } from '../core/json-schema.js';
 import { capabilityType } from '../documents/common.js';
 import type { LintOptions, ProfileOutcome } from '../operations/lint.js';
 import { declaredPlatform, effectivePlatform } from '../operations/platform.js';
+import { COMBINING } from '../schema/keywords.js';
 import type { Platform } from '../schema/platform-version.js';
 import { yaml } from '../yaml/yaml-lib.js';
 import { PARSED_TEXT_LIMIT } from './yaml-at.js';
@@ -104,10 +105,13 @@ export function schemasAt(schema: JsonSchema, path: Path): JsonSchema[] {
   return level.flatMap(branches);
 }
 
+// The lists of subschemas that each judge the value (allOf, anyOf, oneOf), from the keyword table.
+const UNION_KEYWORDS = [COMBINING.all, COMBINING.any, COMBINING.one];
+
 /** A node and the branches of its `allOf`, `anyOf` and `oneOf`, depth first. */
 export function branches(node: JsonSchema): JsonSchema[] {
   const out: JsonSchema[] = [node];
-  for (const keyword of ['allOf', 'anyOf', 'oneOf'] as const) {
+  for (const keyword of UNION_KEYWORDS) {
     const list = node[keyword];
     if (Array.isArray(list)) for (const sub of list) if (isSchemaObject(sub)) out.push(...branches(sub as JsonSchema));
   }

@@ -16,7 +16,7 @@ import {
   unionOf,
   unnamed,
 } from './compare-rules.js';
-import { KEYWORD_TABLE, KEYWORDS } from './keywords.js';
+import { COMBINING, KEYWORD_TABLE, KEYWORDS, PROPERTIES_KEYWORD, RENAMED_FROM, SINGLE_SUBSCHEMA } from './keywords.js';
 
 export type { ChangeClass, ChangeKind } from './compare-rules.js';
 
@@ -111,7 +111,7 @@ export function checkRenames(before: JsonSchema | undefined, after: JsonSchema, 
   for (const name of Object.keys(newProperties)) {
     const property = newProperties[name]!;
     const from = renamedFromOf(property);
-    const path = [...at, 'properties', name, 'renamedFrom'];
+    const path = [...at, PROPERTIES_KEYWORD, name, RENAMED_FROM];
     if (from !== undefined && !Object.hasOwn(oldProperties, from)) {
       problems.push({
         path,
@@ -122,9 +122,11 @@ export function checkRenames(before: JsonSchema | undefined, after: JsonSchema, 
     }
     const previous = continues.get(name);
     if (isSchemaObject(property))
-      problems.push(...checkRenames(previous === undefined ? undefined : oldProperties[previous], property, [...at, 'properties', name]));
+      problems.push(...checkRenames(previous === undefined ? undefined : oldProperties[previous], property, [...at, PROPERTIES_KEYWORD, name]));
   }
-  for (const keyword of ['items', 'additionalProperties'] as const) {
+  // Each subschema the keyword table places: one under items or additionalProperties, the paired
+  // branches of a union, the parts of allOf by position.
+  for (const keyword of SINGLE_SUBSCHEMA) {
     const sub = after[keyword];
     if (!isSchemaObject(sub)) continue;
     const old = before?.[keyword];
@@ -140,7 +142,7 @@ export function checkRenames(before: JsonSchema | undefined, after: JsonSchema, 
     });
   }
   (after.allOf ?? []).forEach((part, i) => {
-    problems.push(...checkRenames(before?.allOf?.[i], part, [...at, 'allOf', i]));
+    problems.push(...checkRenames(before?.allOf?.[i], part, [...at, COMBINING.all, i]));
   });
   return problems;
 }

@@ -594,5 +594,23 @@ export const LIFECYCLE_NOTE = KEYWORDS.find((k) => k.lifecycle?.part === 'note')
 /** The keyword holding the lifecycles of single enum values (`enumLifecycle`). */
 export const ENUM_LIFECYCLE = KEYWORDS.find((k) => k.lifecycle?.part === 'per-value')!.name;
 
+/** The keyword holding the schemas of named properties (`properties`): the one whose subschemas are a map. */
+export const PROPERTIES_KEYWORD = KEYWORDS.find((k) => k.subschemas === 'map')!.name;
+
+/** The keywords whose lists of subschemas combine, by how their verdicts do (`allOf`, `anyOf`, `oneOf`). */
+export const COMBINING: Readonly<Record<Combination, string>> = {
+  all: KEYWORDS.find((k) => k.combines === 'all')!.name,
+  any: KEYWORDS.find((k) => k.combines === 'any')!.name,
+  one: KEYWORDS.find((k) => k.combines === 'one')!.name,
+};
+
+/** The keywords holding one subschema (`additionalProperties`, `propertyNames`, `items`), in table order. */
+export const SINGLE_SUBSCHEMA: readonly string[] = KEYWORDS.filter((k) => k.subschemas === 'one' || k.subschemas === 'one-or-boolean').map((k) => k.name);
+
+/** The keywords holding subschemas that a CapabilityDefinition may write (`properties`, `additionalProperties`, `items`), with how they hold them. */
+export const DEFINITION_SUBSCHEMAS: ReadonlyMap<string, Subschemas> = new Map(
+  KEYWORDS.flatMap((k) => (k.subschemas !== undefined && k.definitions !== undefined ? [[k.name, k.subschemas] as const] : [])),
+);
+
 /** The names of every supported keyword. */
 export const SUPPORTED_KEYWORDS: ReadonlySet<string> = new Set(KEYWORD_TABLE.keys());

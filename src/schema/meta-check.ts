@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { JsonSchema } from '../core/json-schema.js';
-import { ENUM_LIFECYCLE, KEYWORD_TABLE } from './keywords.js';
+import { ENUM_LIFECYCLE, KEYWORD_TABLE, PROPERTIES_KEYWORD } from './keywords.js';
 import { checkLifecycleDeclaration, type EnclosingLifecycle } from './lifecycle.js';
 import { checkPattern } from './pattern.js';
 import { walkSchema } from './walk.js';
@@ -62,7 +62,7 @@ function invalidLifecycle(schema: JsonSchema): string | undefined {
     // Nested properties, those of union branches included, lie inside this node's window.
     return {
       children: (sub) => {
-        const isProperty = sub.keyword === 'properties' && typeof sub.key === 'string';
+        const isProperty = sub.keyword === PROPERTIES_KEYWORD && typeof sub.key === 'string';
         return { place: isProperty ? 'property' : 'other', isRequired: isProperty && required.has(sub.key as string), enclosing: checked.enclosingChildren };
       },
     };

@@ -1,6 +1,6 @@
 import { setOwn } from '../core/data.js';
 import { isSchemaObject, type JsonSchema } from '../core/json-schema.js';
-import { ENUM_LIFECYCLE } from './keywords.js';
+import { ENUM_LIFECYCLE, PROPERTIES_KEYWORD } from './keywords.js';
 import { isUnavailable, judgeLifecycle, readEnumLifecycles, readLifecycle } from './lifecycle.js';
 import { isEmptyPlatform, type Platform } from './platform-version.js';
 import { mapSubschemas } from './walk.js';
@@ -23,7 +23,7 @@ function narrowNode(schema: JsonSchema, platform: Platform): JsonSchema {
   const out: JsonSchema = {};
   for (const key of Object.keys(schema)) {
     const value = schema[key];
-    if (key === 'properties' && isSchemaObject(value)) continue;
+    if (key === PROPERTIES_KEYWORD && isSchemaObject(value)) continue;
     const narrowed = mapSubschemas(key, value, (sub) => narrowNode(sub as JsonSchema, platform));
     setOwn(out, key, narrowed === undefined ? value : narrowed);
   }

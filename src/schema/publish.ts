@@ -26,12 +26,13 @@ const COMBINING = KEYWORDS.filter((k) => k.combines !== undefined).map((k) => k.
  */
 export function publishSchema(schema: JsonSchema): JsonSchema {
   const out: JsonSchema = {};
-  const rules = new Set<PublishRule>();
+  // Each rule the node's keywords name, with the values written under them.
+  const rules = new Map<PublishRule, unknown[]>();
   for (const [key, value] of Object.entries(schema)) {
     const publication = KEYWORD_TABLE.get(key)?.publish ?? 'keep';
     if (publication === 'omit') continue;
     const rule = publication === 'keep' ? undefined : RULES[publication];
-    if (rule) rules.add(publication as PublishRule);
+    if (rule) rules.set(publication as PublishRule, [...(rules.get(publication as PublishRule) ?? []), value]);
     if (rule?.value) {
       const published = rule.value(value, schema);
       if (published !== undefined) setOwn(out, key, published);
@@ -39,19 +40,23 @@ export function publishSchema(schema: JsonSchema): JsonSchema {
     else if (KEYWORD_TABLE.get(key)?.subschemas !== undefined) out[key] = mapSubschemas(key, value, publishSubschema) ?? value;
     else setOwn(out, key, structuredClone(value));
   }
-  for (const [name, rule] of Object.entries(RULES) as [PublishRule, Rewrite][]) if (rules.has(name)) rule.after?.(schema, out);
+  for (const [name, rule] of Object.entries(RULES) as [PublishRule, Rewrite][]) {
+    const written = rules.get(name);
+    if (written) rule.after?.(schema, out, written);
+  }
   return ordered(out);
 }
 
 /**
  * What a publish rule does: `value` gives the keyword's published value in its place (undefined
  * leaves it out); `keepsValue: false` leaves the written value out; `after` adds what the rule
- * says about the node once all its keywords are copied.
+ * says about the node once all its keywords are copied, given the values written under the
+ * keywords that name the rule.
  */
 interface Rewrite {
   value?: (value: unknown, node: JsonSchema) => unknown;
   keepsValue?: false;
-  after?: (node: JsonSchema, out: JsonSchema) => void;
+  after?: (node: JsonSchema, out: JsonSchema, written: readonly unknown[]) => void;
 }
 
 /** The publish rules the keyword table names, in the order their additions are made. */
@@ -61,8 +66,7 @@ const RULES: Readonly<Record<PublishRule, Rewrite>> = {
   // What a pattern means is worth keeping for the people reading the schema in an editor.
   'expected-in-description': {
     keepsValue: false,
-    after: (node, out) => {
-      const expected = node['x-expected'];
+    after: (_node, out, [expected]) => {
       if (typeof expected === 'string') describe(out, `expected ${expected}`);
     },
   },
