@@ -5,7 +5,7 @@
  * lifecycle, a union) is its entry's in the keyword table (src/schema/keywords.ts).
  */
 
-import { KEYWORDS, LIFECYCLE_ANNOTATION, LIFECYCLE_BOUNDS } from '../../src/schema/keywords.js';
+import { COMBINING, KEYWORDS, LIFECYCLE_ANNOTATION, LIFECYCLE_BOUNDS } from '../../src/schema/keywords.js';
 
 /** A JSON Schema node as published; every keyword is read defensively. */
 export type SchemaNode = { readonly [keyword: string]: unknown };
@@ -59,9 +59,9 @@ export interface RenderingFields {
 
 // Nesting deeper than this is not shown: a published schema is finite, a malformed one may not be.
 const MAX_DEPTH = 12;
-// The keywords whose limits the console states, and the unions whose branches it shows (anyOf, oneOf), in table order.
+// The keywords whose limits the console states, and the unions whose branches it shows (anyOf, then oneOf).
 const SHOWN = KEYWORDS.filter((k) => k.shown !== undefined);
-const UNIONS = KEYWORDS.filter((k) => k.combines === 'any' || k.combines === 'one').map((k) => k.name);
+const UNIONS = [COMBINING.any, COMBINING.one];
 
 /** Reads a rendering schema into field rows; never throws on an unexpected shape. */
 export function describeRendering(schema: SchemaNode): RenderingFields {
@@ -284,7 +284,7 @@ function dependentRequirements(node: SchemaNode): Map<string, string[]> {
       needed,
       [...(needs.get(needed) ?? []), by].filter((v, i, all) => all.indexOf(v) === i),
     );
-  for (const part of asArray(node['allOf']) ?? []) {
+  for (const part of asArray(node[COMBINING.all]) ?? []) {
     const condition = asObject(asObject(part)?.['if']);
     const consequence = asObject(asObject(part)?.['then']);
     if (!condition || !consequence) continue;

@@ -11,7 +11,7 @@ export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 const NOT_NULL: JsonSchema = { not: { type: 'null' } };
-const COMBINING = KEYWORDS.filter((k) => k.combines !== undefined).map((k) => k.name);
+const COMBINED_LISTS = KEYWORDS.filter((k) => k.combines !== undefined).map((k) => k.name);
 
 /**
  * Translates a schema of the engine's subset (what handlers and definitions declare) into
@@ -166,7 +166,7 @@ function orNull(schema: JsonSchema | boolean): JsonSchema | boolean {
   if (schema === false) return { type: 'null' };
   const object = schema as JsonSchema;
   // No applicator: neither a list the table combines (allOf, anyOf, oneOf) nor one the publisher writes.
-  const simple = !COMBINING.some((k) => object[k] !== undefined) && object.not === undefined && object.$ref === undefined && object.if === undefined;
+  const simple = !COMBINED_LISTS.some((k) => object[k] !== undefined) && object.not === undefined && object.$ref === undefined && object.if === undefined;
   if (simple && object.type !== undefined) {
     const types = Array.isArray(object.type) ? object.type : [object.type];
     const { const: literal, ...rest } = object;
