@@ -50,7 +50,8 @@ export function keywordLiterals(text: string, names: ReadonlySet<string>): Keywo
   const readQuoted = (quote: string): void => {
     const start = i;
     i += 1;
-    while (i < text.length && text[i] !== quote) i += text[i] === '\\' ? 2 : 1;
+    // A quoted string ends at its quote or, when the scan went wrong, at the line's end.
+    while (i < text.length && text[i] !== quote && text[i] !== '\n') i += text[i] === '\\' ? 2 : 1;
     i += 1;
     consider(text.slice(start + 1, i - 1), start, i);
     lineAt(start, i);

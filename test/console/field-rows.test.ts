@@ -109,6 +109,34 @@ describe('describeRendering', () => {
     ]);
   });
 
+  it('states every limit the keyword table shows, each in its words', () => {
+    const { rows } = describeRendering({
+      type: 'object',
+      properties: {
+        low: { type: 'integer', minimum: 3 },
+        high: { type: 'number', maximum: 7.5 },
+        between: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1, multipleOf: 0.25 },
+        short: { type: 'string', maxLength: 5 },
+        any: { type: 'string', minLength: 0 },
+        pair: { type: 'array', minItems: 2, maxItems: 2 },
+        some: { type: 'array', minItems: 3, items: { type: 'integer', maximum: 4 } },
+        labels: { type: 'object', minProperties: 1, maxProperties: 4, additionalProperties: { type: 'string' } },
+        fewKeys: { type: 'object', maxProperties: 1, additionalProperties: true },
+      },
+    });
+    expect(rows.map((r) => [r.name, r.constraints])).toEqual([
+      ['low', ['at least 3']],
+      ['high', ['at most 7.5']],
+      ['between', ['greater than 0', 'less than 1', 'a multiple of 0.25']],
+      ['short', ['at most 5 characters']],
+      ['any', []],
+      ['pair', ['exactly 2 items']],
+      ['some', ['at least 3 items', 'each item at most 4']],
+      ['labels', ['1 to 4 keys']],
+      ['fewKeys', ['at most 1 key']],
+    ]);
+  });
+
   it('reads lifecycles from x-kurel-lifecycle and deprecated: true, never from description prose', () => {
     const { rows } = describeRendering({
       type: 'object',
