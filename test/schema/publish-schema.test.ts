@@ -75,6 +75,58 @@ describe('publishSchema', () => {
     expect(published.properties!['d']).toEqual({ description: 'expected an x', type: 'string', pattern: '^x$' });
   });
 
+  it('publishes each keyword by the rule its table entry names, the additions in a fixed order', () => {
+    const published = publishSchema({
+      type: 'object',
+      'x-expected': 'a map of a and b',
+      introducedIn: '1.29',
+      deprecatedIn: '1.31',
+      deprecationNote: 'use c',
+      properties: {
+        a: { type: 'integer', minimum: 1 },
+        b: { type: 'string', pattern: '^\\d$', enum: ['1', '2'], enumLifecycle: { '2': { introducedIn: '1.30' } } },
+      },
+      required: ['a', 'c'],
+      dependentRequired: { b: ['a'] },
+      additionalProperties: false,
+      renamedFrom: 'old',
+      'x-bare-number-unit': 's',
+    });
+    const notNull = { not: { type: 'null' } };
+    expect(JSON.stringify(published)).toBe(
+      JSON.stringify({
+        description: 'expected a map of a and b; introduced in Kubernetes 1.29; deprecated in Kubernetes 1.31: use c',
+        type: 'object',
+        properties: {
+          a: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+          b: {
+            description: 'value "2": introduced in Kubernetes 1.30',
+            type: ['string', 'null'],
+            enum: ['1', '2', null],
+            pattern: '^\\d$',
+            'x-kurel-lifecycle': { values: { '2': { introducedIn: '1.30' } } },
+          },
+        },
+        additionalProperties: false,
+        required: ['a', 'c'],
+        'x-kurel-lifecycle': { introducedIn: '1.29', deprecatedIn: '1.31', deprecationNote: 'use c' },
+        allOf: [{ properties: { c: notNull } }, { if: { required: ['b'], properties: { b: notNull } }, then: { required: ['a'], properties: { a: notNull } } }],
+      }),
+    );
+  });
+
+  it('keeps the lifecycle beside the description where an optional property becomes a choice with null', () => {
+    const published = publishSchema({
+      type: 'object',
+      properties: { u: { anyOf: [{ type: 'string' }, { type: 'boolean' }], description: 'a name or a switch', removedIn: 'istio 1.20' } },
+    });
+    expect(published.properties!['u']).toEqual({
+      description: 'a name or a switch; removed in istio 1.20',
+      'x-kurel-lifecycle': { removedIn: 'istio 1.20' },
+      anyOf: [{ anyOf: [{ type: 'string' }, { type: 'boolean' }] }, { type: 'null' }],
+    });
+  });
+
   it('keeps a property named __proto__ as an ordinary own key, never touching a prototype', () => {
     const properties = publishSchema(proto).properties!;
     expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
