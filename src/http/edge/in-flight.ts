@@ -1,4 +1,5 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { Answerable } from '../respond.js';
 import type { TaskControl } from '../work/task.js';
 
 /** Where a request stood when its deadline passed. */
@@ -26,9 +27,16 @@ export class InFlightRequest {
   private readonly whenDone: (() => void)[] = [];
   private readonly detach: () => void;
 
+  /**
+   * `path` is the request's path without its query (what the access log and the deadline
+   * exemptions read); `route` the path template it was routed to, when known before it is
+   * answered (express tells its own at the end, on the request).
+   */
   constructor(
-    readonly req: Request,
-    readonly res: Response,
+    readonly req: IncomingMessage,
+    readonly res: Answerable,
+    readonly path: string,
+    readonly route?: string,
   ) {
     // A response queued behind another on a pipelining connection never emits 'close' when the
     // connection goes away; the connection's own 'close' covers it.
@@ -104,7 +112,7 @@ export class InFlightRequest {
 }
 
 /** The in-flight record the edge gave a request. */
-export function inFlightOf(res: Response): InFlightRequest {
+export function inFlightOf(res: Answerable): InFlightRequest {
   const record = res.locals['inFlight'];
   if (!(record instanceof InFlightRequest)) throw new Error('the request did not pass through the edge');
   return record;

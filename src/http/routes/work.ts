@@ -91,30 +91,53 @@ export function workRoute(
   taskOf: TaskOf,
   answerFailure?: (problem: HttpProblem, req: Request) => WorkAnswer | undefined,
 ): RequestHandler {
-  const { state, metrics, limits } = options;
   return async (req, res) => {
-    const runner = state.runner;
     const record = inFlightOf(res);
-    const task = taskOf(req, res);
-    let answer: WorkAnswer;
-    const control = record.beginTask();
-    try {
-      answer = await runner.run(task, control);
-    } catch (err) {
-      // A client that has left needs no answer, whatever became of its task.
-      if (record.isClosed) return;
-      const failure = failureOf(err, record, limits);
-      const answered = failure instanceof HttpProblem ? answerFailure?.(failure, req) : undefined;
-      if (!answered || !('status' in answered)) throw failure;
-      answer = answered;
-    } finally {
-      record.endTask();
-    }
-    if (record.isClosed || isAnswered(res)) return;
-    if ('problem' in answer) throw new HttpProblem(answer.problem.status, answer.problem.detail, {}, answer.problem.extensions);
-    if (answer.verdict) metrics.validations.inc({ operation: answer.verdict.operation, verdict: answer.verdict.valid ? 'valid' : 'invalid' });
-    sendBytes(res, answer.status, answer.mediaType, answer.body);
+    const answer = await runWork(options, record, taskOf(req, res), answerFailure && ((problem) => answerFailure(problem, req)));
+    if (answer) sendWorkAnswer(options.metrics, record, answer);
   };
+}
+
+/**
+ * Runs `task` for the request `record` follows in the runner in service; resolves to its answer,
+ * or to nothing when the client has left. A failure becomes the problem it means (a deadline, a
+ * worker out of memory or ended), unless `answerFailure` turns that problem into an answer; any
+ * other failure is thrown as it is.
+ */
+export async function runWork(
+  options: WorkRouteOptions,
+  record: InFlightRequest,
+  task: WorkTask,
+  answerFailure?: (problem: HttpProblem) => WorkAnswer | undefined,
+): Promise<WorkAnswer | undefined> {
+  const runner = options.state.runner;
+  let answer: WorkAnswer;
+  const control = record.beginTask();
+  try {
+    answer = await runner.run(task, control);
+  } catch (err) {
+    // A client that has left needs no answer, whatever became of its task.
+    if (record.isClosed) return undefined;
+    const failure = failureOf(err, record, options.limits);
+    const answered = failure instanceof HttpProblem ? answerFailure?.(failure) : undefined;
+    if (!answered || !('status' in answered)) throw failure;
+    answer = answered;
+  } finally {
+    record.endTask();
+  }
+  return answer;
+}
+
+/**
+ * Sends a task's answer to the request `record` follows, unless it has been answered (the
+ * deadline) or its client has left; a problem the task found is thrown, for the edge to answer.
+ */
+export function sendWorkAnswer(metrics: ServiceMetrics, record: InFlightRequest, answer: WorkAnswer): void {
+  const { res } = record;
+  if (record.isClosed || isAnswered(res)) return;
+  if ('problem' in answer) throw new HttpProblem(answer.problem.status, answer.problem.detail, {}, answer.problem.extensions);
+  if (answer.verdict) metrics.validations.inc({ operation: answer.verdict.operation, verdict: answer.verdict.valid ? 'valid' : 'invalid' });
+  sendBytes(res, answer.status, answer.mediaType, answer.body);
 }
 
 function failureOf(err: unknown, record: InFlightRequest, limits: ServiceLimits): unknown {

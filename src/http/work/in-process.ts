@@ -12,6 +12,7 @@ export function inProcessRunner(catalogue: Catalogue): TaskRunner {
   return {
     registry: summaryOf(catalogue),
     ready: Promise.resolve({ ok: true }),
+    judgeInline: (task) => performTask(catalogue, task),
     async run(task, control) {
       control.signal.throwIfAborted();
       Atomics.store(control.started, 0, 1);

@@ -15,23 +15,34 @@ export const DEFAULT_INLINE_MAX_BYTES = 2 * 1024;
  * other task to `pool`. A small body costs less to judge than to hand to a worker and back, and
  * its cost is bounded by its size (linear patterns, alias and depth budgets), so the work done
  * inline between two events is bounded too; larger bodies keep the pool's deadline and memory
- * isolation.
+ * isolation. `judgeInline` answers such a task at once, without a promise; `run` does the same
+ * behind the runner's usual promise.
  */
 export function inlineRunner(pool: TaskRunner, catalogue: Catalogue, maxBytes: number): TaskRunner {
+  // Tasks judged inline whose answer is the pool's to give after all: `run` hands them on without judging them twice.
+  const forThePool = new WeakSet<WorkTask>();
+  const judgeInline = (task: WorkTask): WorkAnswer | undefined => {
+    if (!judgedInline(task, maxBytes)) return undefined;
+    let answer: WorkAnswer | undefined;
+    try {
+      answer = performTask(catalogue, task);
+    } catch {
+      // An unexpected failure is the pool's to report, as it would have been without this path.
+    }
+    if (answer && !mayDependOnStack(answer)) return answer;
+    forThePool.add(task);
+    return undefined;
+  };
   return {
     registry: pool.registry,
     ready: pool.ready,
+    judgeInline,
     async run(task, control) {
-      if (!judgedInline(task, maxBytes)) return pool.run(task, control);
+      if (forThePool.has(task) || !judgedInline(task, maxBytes)) return pool.run(task, control);
       control.signal.throwIfAborted();
       Atomics.store(control.started, 0, 1);
-      let answer: WorkAnswer | undefined;
-      try {
-        answer = performTask(catalogue, task);
-      } catch {
-        // An unexpected failure is the pool's to report, as it would have been without this path.
-      }
-      if (answer && !mayDependOnStack(answer)) return answer;
+      const answer = judgeInline(task);
+      if (answer) return answer;
       // Not begun as far as the deadline is concerned: it waits for a worker like any other task.
       Atomics.store(control.started, 0, 0);
       return pool.run(task, control);

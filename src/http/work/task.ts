@@ -71,6 +71,12 @@ export interface TaskRunner {
   readonly registry: RegistrySummary;
   /** Settles once every worker has loaded the catalogue (or one could not); tasks are taken before, by the workers loaded. */
   readonly ready: Promise<EveryWorker>;
+  /**
+   * Judges `task` on the calling thread at once when this runner judges such a task there (a
+   * small validation, say): its answer, or undefined when it is for {@link TaskRunner.run}.
+   * Throws only on an unexpected failure. Absent: every task goes to `run`.
+   */
+  judgeInline?(task: WorkTask): WorkAnswer | undefined;
   /** Runs one task; rejects with an `AbortError` when `control.signal` cancels it. */
   run(task: WorkTask, control: TaskControl): Promise<WorkAnswer>;
   /** Stops taking tasks, lets the ones running finish, then frees the threads. */
