@@ -7,7 +7,7 @@ import type { Logger } from '../logger.js';
 import { HttpProblem } from '../problem.js';
 import { type BodyKind, mediaTypeReader } from '../read-body.js';
 import { type Answerable, isAnswered } from '../respond.js';
-import type { VersionOptions, WorkAnswer, WorkTask } from '../work/task.js';
+import type { ServedAnswer, VersionOptions, WorkTask } from '../work/task.js';
 import { runWork, sendWorkAnswer, type WorkRouteOptions } from './work.js';
 
 /** What the direct route shares with the express app it stands in front of. */
@@ -92,7 +92,7 @@ function readWhole(req: IncomingMessage, done: (body: Buffer | undefined) => voi
 
 /** Judges the task inline when the runner does so (answered in the same turn) and in the runner otherwise. */
 function judge(record: InFlightRequest, task: WorkTask, work: WorkRouteOptions, fail: (err: unknown) => void): void {
-  let answer: WorkAnswer | undefined;
+  let answer: ServedAnswer | undefined;
   try {
     answer = work.state.runner.judgeInline?.(task);
     if (answer) sendWorkAnswer(work.metrics, record, answer);

@@ -5,10 +5,10 @@ import { type InFlightRequest, inFlightOf } from '../edge/in-flight.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { HttpProblem } from '../problem.js';
 import { type BodyKind, bodyBytes } from '../read-body.js';
-import { isAnswered, sendBytes } from '../respond.js';
+import { isAnswered, sendBytes, sendText } from '../respond.js';
 import type { ServiceLimits } from '../service-limits.js';
 import type { ServiceState } from '../service-state.js';
-import type { VersionOptions, WorkAnswer, WorkTask } from '../work/task.js';
+import type { ServedAnswer, VersionOptions, WorkAnswer, WorkTask } from '../work/task.js';
 
 /** What the work routes need. */
 export interface WorkRouteOptions {
@@ -109,9 +109,9 @@ export async function runWork(
   record: InFlightRequest,
   task: WorkTask,
   answerFailure?: (problem: HttpProblem) => WorkAnswer | undefined,
-): Promise<WorkAnswer | undefined> {
+): Promise<ServedAnswer | undefined> {
   const runner = options.state.runner;
-  let answer: WorkAnswer;
+  let answer: ServedAnswer;
   const control = record.beginTask();
   try {
     answer = await runner.run(task, control);
@@ -132,12 +132,13 @@ export async function runWork(
  * Sends a task's answer to the request `record` follows, unless it has been answered (the
  * deadline) or its client has left; a problem the task found is thrown, for the edge to answer.
  */
-export function sendWorkAnswer(metrics: ServiceMetrics, record: InFlightRequest, answer: WorkAnswer): void {
+export function sendWorkAnswer(metrics: ServiceMetrics, record: InFlightRequest, answer: ServedAnswer): void {
   const { res } = record;
   if (record.isClosed || isAnswered(res)) return;
   if ('problem' in answer) throw new HttpProblem(answer.problem.status, answer.problem.detail, {}, answer.problem.extensions);
   if (answer.verdict) metrics.validations.inc({ operation: answer.verdict.operation, verdict: answer.verdict.valid ? 'valid' : 'invalid' });
-  sendBytes(res, answer.status, answer.mediaType, answer.body);
+  if (typeof answer.body === 'string') sendText(res, answer.status, answer.mediaType, answer.body);
+  else sendBytes(res, answer.status, answer.mediaType, answer.body);
 }
 
 function failureOf(err: unknown, record: InFlightRequest, limits: ServiceLimits): unknown {

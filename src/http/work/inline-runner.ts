@@ -1,6 +1,6 @@
 import type { Catalogue } from '../../catalogue/catalogue.js';
-import { performTask } from './perform.js';
-import type { TaskRunner, WorkAnswer, WorkTask } from './task.js';
+import { performTaskAsText } from './perform.js';
+import type { ServedAnswer, TaskRunner, WorkTask } from './task.js';
 
 /**
  * The default largest body judged inline, in bytes (docs/service.md "Small requests judged
@@ -21,11 +21,11 @@ export const DEFAULT_INLINE_MAX_BYTES = 2 * 1024;
 export function inlineRunner(pool: TaskRunner, catalogue: Catalogue, maxBytes: number): TaskRunner {
   // Tasks judged inline whose answer is the pool's to give after all: `run` hands them on without judging them twice.
   const forThePool = new WeakSet<WorkTask>();
-  const judgeInline = (task: WorkTask): WorkAnswer | undefined => {
+  const judgeInline = (task: WorkTask): ServedAnswer | undefined => {
     if (!judgedInline(task, maxBytes)) return undefined;
-    let answer: WorkAnswer | undefined;
+    let answer: ServedAnswer | undefined;
     try {
-      answer = performTask(catalogue, task);
+      answer = performTaskAsText(catalogue, task);
     } catch {
       // An unexpected failure is the pool's to report, as it would have been without this path.
     }
@@ -61,8 +61,10 @@ export function judgedInline(task: WorkTask, maxBytes: number): boolean {
 // the `too-deep` diagnostic's path and end can differ. An answer that may hold one is judged
 // again by a worker, so both paths give the same bytes; a body that merely contains the text
 // costs a hand-off, nothing more.
-const TOO_DEEP = Buffer.from('"too-deep"');
+const TOO_DEEP = '"too-deep"';
 
-function mayDependOnStack(answer: WorkAnswer): boolean {
-  return 'body' in answer && Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength).includes(TOO_DEEP);
+function mayDependOnStack(answer: ServedAnswer): boolean {
+  if (!('body' in answer)) return false;
+  const body = answer.body;
+  return typeof body === 'string' ? body.includes(TOO_DEEP) : Buffer.from(body.buffer, body.byteOffset, body.byteLength).includes(TOO_DEEP);
 }
