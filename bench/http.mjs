@@ -206,12 +206,12 @@ function report({ ready, idle, loaded, routes, rounds }) {
     `  idle RSS: kurel serve ${idle.kurel.toFixed(1)} MiB, bare express ${idle.bare.toFixed(1)} MiB${plan.workers > 1 ? ' (all its processes)' : ''}`,
   );
   budgets.atLeast(
-    'POST /v1/validate JSON req/s / express.json echo (docs/performance.md; docs/performance.md asks 0.85x)',
+    'POST /v1/validate JSON req/s / express.json echo (docs/performance.md)',
     ratioOf('kurel, JSON body', 'express.json echo'),
     0.9,
   );
   budgets.atLeast(
-    'POST /v1/validate YAML req/s / js-yaml load echo (target 0.8x; docs/performance.md asks 0.7x)',
+    'POST /v1/validate YAML req/s / js-yaml load echo (docs/performance.md)',
     ratioOf('kurel, YAML body', 'js-yaml load echo'),
     0.8,
   );
