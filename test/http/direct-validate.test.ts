@@ -226,7 +226,10 @@ describe('POST /v1/validate answered before express', () => {
     }
   });
 
-  it('counts and logs a client that leaves before its body is complete as aborted, and frees its slot', async () => {
+  it.each([
+    ['closes', 'close'],
+    ['resets', 'reset'],
+  ] as const)('counts and logs a client that %s its connection before its body is complete as aborted, and frees its slot', async (_how, way) => {
     const app = testApp({ limits: { maxConcurrentRequests: 1 } });
     const served = await serve(app, app.listener);
     try {
@@ -235,7 +238,7 @@ describe('POST /v1/validate answered before express', () => {
           socket.write(
             'POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/yaml\r\nX-Request-Id: gone-1\r\nContent-Length: 100\r\n\r\nkind: Clu',
           );
-          setTimeout(() => socket.destroy(), 50);
+          setTimeout(() => (way === 'reset' ? socket.resetAndDestroy() : socket.destroy()), 50);
         });
         socket.on('close', () => setTimeout(resolve, 50));
       });

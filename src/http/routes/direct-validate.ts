@@ -83,11 +83,10 @@ function readWhole(req: IncomingMessage, done: (body: Buffer | undefined) => voi
     }
   });
   req.once('end', () => done(more ? Buffer.concat(more) : (first ?? Buffer.alloc(0))));
+  // A request cut short closes incomplete (node emits its 'error' only to a listener, and none is needed).
   req.once('close', () => {
     if (!req.complete) done(undefined);
   });
-  // A connection reset is also an 'error' on the request; 'close' answers it.
-  req.on('error', () => {});
 }
 
 /** Judges the task inline when the runner does so (answered in the same turn) and in the runner otherwise. */
