@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { KurelApp } from '../../src/http/app.js';
+import { ServiceState } from '../../src/http/service-state.js';
 import { inProcessRunner } from '../../src/http/work/in-process.js';
 import type { TaskRunner } from '../../src/http/work/task.js';
 import { type CapturedLog, GATEWAY_DOCUMENT, GATEWAY_PROFILE, testApp } from './support.js';
@@ -138,7 +139,7 @@ describe('POST /v1/validate answered before express', () => {
     const limits = { maxBodyBytes: LIMIT_BYTES };
     const inline = testApp({ limits, logLevel: 'debug' });
     direct = await serve(inline, inline.listener);
-    const pooled = testApp({ limits, logLevel: 'debug', runner: runOnlyRunner() });
+    const pooled = testApp({ limits, logLevel: 'debug', state: new ServiceState(runOnlyRunner()) });
     viaPool = await serve(pooled, pooled.listener);
     const plain = testApp({ limits, logLevel: 'debug' });
     express = await serve(plain, plain.app);
@@ -263,6 +264,36 @@ describe('POST /v1/validate answered before express', () => {
         profile,
       );
       expect(next).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    } finally {
+      served.server.close();
+    }
+  });
+
+  it('closes every request of a pipelining connection that goes away, those waiting for their turn too', async () => {
+    // A runner that answers after a while, so that the pipelined requests wait behind the first.
+    const base = runOnlyRunner();
+    const slow: TaskRunner = { ...base, run: (task, control) => new Promise((resolve) => setTimeout(resolve, 100)).then(() => base.run(task, control)) };
+    const app = testApp({ state: new ServiceState(slow) });
+    const served = await serve(app, app.listener);
+    try {
+      const profile = GATEWAY_PROFILE;
+      const one = (id: string) =>
+        `POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/yaml\r\nX-Request-Id: ${id}\r\nContent-Length: ${Buffer.byteLength(profile)}\r\n\r\n${profile}`;
+      await new Promise<void>((resolve) => {
+        const socket = connect(served.port, '127.0.0.1', () => {
+          socket.write(one('piped-1') + one('piped-2') + one('piped-3'));
+          // A reset: a client that only closes its side would still be answered.
+          setTimeout(() => socket.resetAndDestroy(), 30);
+        });
+        socket.on('close', () => setTimeout(resolve, 250));
+      });
+      const metrics = await exchange(served.port, 'GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', new Uint8Array(0));
+      expect(metrics).toContain('kurel_http_requests_total{method="POST",route="/v1/validate",status="aborted"} 3\n');
+      // Only the scrape itself is in flight: every record was closed and is done.
+      expect(metrics).toContain('kurel_http_requests_in_flight 1\n');
+      expect(app.requestIdsInFlight()).toEqual([]);
+      for (const id of ['piped-1', 'piped-2', 'piped-3'])
+        expect(linesOf(app.log, id)).toEqual([expect.objectContaining({ aborted: true, cause: 'client-closed' })]);
     } finally {
       served.server.close();
     }
