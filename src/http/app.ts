@@ -10,10 +10,10 @@ import { edge } from './edge/edge.js';
 import { type Logger, silentLogger } from './logger.js';
 import { createMetrics, type ServiceMetrics } from './metrics.js';
 import { HttpProblem, sendProblem } from './problem.js';
-import { type BodyKind, readBody } from './read-body.js';
+import { type BodyKind, bodyBytes, readBody } from './read-body.js';
 import { reloadAccess } from './reload-access.js';
 import { codeExplanationRoute } from './routes/codes.js';
-import { directValidate } from './routes/direct-validate.js';
+import { type DirectRoute, directRoutes } from './routes/direct-routes.js';
 import { healthRoute, logReloads, metricsRoute, openApiRoute, readinessRoute, reloadRoute } from './routes/operations.js';
 import {
   admissionTask,
@@ -49,7 +49,7 @@ export type AppOptions = ({ runner: TaskRunner; state?: undefined } | { state: S
 /** An express app serving the kurel API, with what its server needs to run it. */
 export interface KurelApp {
   app: Express;
-  /** What a server serves: `POST /v1/validate` answered before express when the request is ordinary (routes/direct-validate.ts), everything else by {@link KurelApp.app}. */
+  /** What a server serves: `POST /v1/validate` and `POST /v1/admission` answered before express when the request is ordinary (routes/direct-routes.ts), everything else by {@link KurelApp.app}. */
   listener: RequestListener;
   state: ServiceState;
   metrics: ServiceMetrics;
@@ -101,7 +101,13 @@ export function createApp(options: AppOptions): KurelApp {
     { path: '/v1/build', methods: { post: [admit, ...body('json'), workRoute(work, buildTask(versions))] } },
     {
       path: '/v1/admission',
-      methods: { post: [admit, ...readBody(['json'], ADMISSION_BODY_BYTES), workRoute(work, admissionTask(versions), reviewOfFailure)] },
+      methods: {
+        post: [
+          admit,
+          ...readBody(['json'], ADMISSION_BODY_BYTES),
+          workRoute(work, admissionTask(versions), (problem, req) => reviewOfFailure(problem, bodyBytes(req))),
+        ],
+      },
     },
     { path: '/v1/migrate', methods: { post: [admit, ...body('json'), workRoute(work, migrateTask(versions))] } },
     { path: '/v1/capabilities', methods: { get: [admit, workRoute(work, capabilitiesTask)] } },
@@ -135,7 +141,23 @@ export function createApp(options: AppOptions): KurelApp {
   }
   app.use(notFound);
   app.use(answerErrors(logger, limits));
-  const listener = directValidate({ edge: inFlight, admission: admitted, work, logger, versions }, app);
+  const direct: DirectRoute[] = [
+    {
+      path: '/v1/validate',
+      accepted: ['json', 'yaml'],
+      maxBytes: limits.maxBodyBytes,
+      task: (bodyKind, bytes) => ({ kind: 'validate', bodyKind, body: bytes, versions }),
+    },
+    {
+      path: '/v1/admission',
+      accepted: ['json'],
+      maxBytes: ADMISSION_BODY_BYTES,
+      // A copy for the worker, as admissionTask makes: the request keeps its own bytes for reviewOfFailure.
+      task: (_kind, bytes) => ({ kind: 'admission', body: new Uint8Array(bytes), versions }),
+      answerFailure: reviewOfFailure,
+    },
+  ];
+  const listener = directRoutes({ edge: inFlight, admission: admitted, work, logger }, direct, app);
   return { app, listener, state, metrics, logger, limits, requestIdsInFlight: inFlight.requestIds };
 }
 

@@ -50,10 +50,10 @@ export function admissionTask(versions: VersionOptions): TaskOf {
  * uid can be read, a deadline is `allowed: false` with `status.code` 503 and a review beyond the
  * worker's memory 413. Read here only on that rare path; a body without a uid keeps the problem.
  */
-export function reviewOfFailure(problem: HttpProblem, req: Request): WorkAnswer | undefined {
+export function reviewOfFailure(problem: HttpProblem, body: Buffer): WorkAnswer | undefined {
   let data: unknown;
   try {
-    data = JSON.parse(bodyBytes(req).toString('utf8'));
+    data = JSON.parse(body.toString('utf8'));
   } catch {
     return undefined;
   }

@@ -12,9 +12,9 @@ import { inProcessRunner } from '../../src/http/work/in-process.js';
 import type { TaskRunner } from '../../src/http/work/task.js';
 import { type CapturedLog, GATEWAY_DOCUMENT, GATEWAY_PROFILE, testApp } from './support.js';
 
-// POST /v1/validate is answered by a node:http listener before express when the request is
-// ordinary (src/http/routes/direct-validate.ts); the express route stays for every other
-// request. Both must give the same answers, byte for byte, and the same log lines.
+// POST /v1/validate and POST /v1/admission are answered by a node:http listener before express
+// when the request is ordinary (src/http/routes/direct-routes.ts); the express routes stay for
+// every other request. Both must give the same answers, byte for byte, and the same log lines.
 
 const LIMIT_BYTES = 4096;
 const PROFILES_DIR = new URL('../../profiles/', import.meta.url);
@@ -93,6 +93,19 @@ function linesOf(log: CapturedLog, requestId: string): unknown[] {
 
 const text = (s: string) => new TextEncoder().encode(s);
 
+const KIND = { group: 'launcher.gokure.dev', version: 'v1alpha1', kind: 'ClusterProfile' };
+const reviewOf = (object: unknown, uid: unknown = 'a1b2') =>
+  JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: { uid, kind: KIND, operation: 'CREATE', object } });
+
+/** AdmissionReviews of the repository's profiles, of damaged ones, without a uid, and bodies that are no review. */
+const reviews: fc.Arbitrary<Uint8Array> = fc.oneof(
+  fc.constantFrom(...PROFILES, GATEWAY_PROFILE).map((p) => text(reviewOf(parse(p)))),
+  fc.constantFrom(...PROFILES).map((p) => text(reviewOf(parse(p), 7))),
+  fc.constantFrom(...PROFILES).map((p) => text(reviewOf({ ...parse(p), spec: { capabilities: { nope: { rendering: {} } } } }))),
+  fc.constant(text(JSON.stringify({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', request: {} }))),
+  fc.json({ maxDepth: 3 }).map(text),
+);
+
 /** Bodies of every kind: the repository's profiles as YAML and JSON, envelopes, damaged profiles, arbitrary JSON, text and bytes. */
 const bodies: fc.Arbitrary<Uint8Array> = fc.oneof(
   fc.constantFrom(...PROFILES, GATEWAY_PROFILE).map(text),
@@ -111,7 +124,16 @@ const bodies: fc.Arbitrary<Uint8Array> = fc.oneof(
 
 const requests: fc.Arbitrary<RequestCase> = fc.record({
   method: fc.constantFrom('POST', 'POST', 'POST', 'POST', 'PUT', 'GET'),
-  path: fc.constantFrom('/v1/validate', '/v1/validate', '/v1/validate', '/v1/validate?verbose=1', '/v1/validate/', '/V1/validate'),
+  path: fc.constantFrom(
+    '/v1/validate',
+    '/v1/validate',
+    '/v1/validate',
+    '/v1/validate?verbose=1',
+    '/v1/validate/',
+    '/V1/validate',
+    '/v1/admission',
+    '/v1/admission?timeout=10s',
+  ),
   contentType: fc.constantFrom(
     'application/json',
     'application/yaml',
@@ -124,12 +146,12 @@ const requests: fc.Arbitrary<RequestCase> = fc.record({
     undefined,
   ),
   requestId: fc.constantFrom('trace-1', undefined, 'not a token!'),
-  body: bodies,
+  body: fc.oneof(bodies, reviews),
   chunked: fc.oneof({ arbitrary: fc.constant(false), weight: 3 }, { arbitrary: fc.constant(true), weight: 1 }),
   pieces: fc.integer({ min: 1, max: 3 }),
 });
 
-describe('POST /v1/validate answered before express', () => {
+describe('POST /v1/validate and /v1/admission answered before express', () => {
   let direct: Served;
   let viaPool: Served;
   let express: Served;
@@ -174,7 +196,7 @@ describe('POST /v1/validate answered before express', () => {
     );
   });
 
-  it('takes ordinary validations from express, and leaves it the others', async () => {
+  it('takes ordinary validations and reviews from express, and leaves it the others', async () => {
     // express hands every request it gets to `app.handle`.
     const handle = vi.spyOn(direct.kurel.app as unknown as { handle: (...args: unknown[]) => void }, 'handle');
     try {
@@ -185,12 +207,20 @@ describe('POST /v1/validate answered before express', () => {
         profile,
       );
       expect(ordinary).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      const review = text(reviewOf(GATEWAY_DOCUMENT));
+      const admitted = await exchange(
+        direct.port,
+        headOf({ method: 'POST', path: '/v1/admission', contentType: 'application/json', requestId: 'r-0', body: review, chunked: false, pieces: 1 }),
+        review,
+      );
+      expect(admitted).toContain('{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":"a1b2","allowed":true}}');
       expect(handle).not.toHaveBeenCalled();
       const others: RequestCase[] = [
         { method: 'POST', path: '/v1/validate', contentType: 'application/yaml', requestId: 'r-2', body: profile, chunked: true, pieces: 1 },
         { method: 'POST', path: '/v1/validate', contentType: 'text/plain', requestId: 'r-3', body: profile, chunked: false, pieces: 1 },
         { method: 'GET', path: '/v1/validate', contentType: undefined, requestId: 'r-4', body: new Uint8Array(0), chunked: false, pieces: 1 },
         { method: 'POST', path: '/v1/build', contentType: 'application/json', requestId: 'r-5', body: text('{}'), chunked: false, pieces: 1 },
+        { method: 'POST', path: '/v1/admission', contentType: 'application/yaml', requestId: 'r-6', body: text('{}'), chunked: false, pieces: 1 },
       ];
       for (const c of others) await exchange(direct.port, headOf(c), bodyOf(c));
       expect(handle).toHaveBeenCalledTimes(others.length);
@@ -296,6 +326,34 @@ describe('POST /v1/validate answered before express', () => {
         expect(linesOf(app.log, id)).toEqual([expect.objectContaining({ aborted: true, cause: 'client-closed' })]);
     } finally {
       served.server.close();
+    }
+  });
+
+  it('answers an admission review whose task fails with a review of the same uid, as the express route does', async () => {
+    // A worker that runs out of heap: the review is refused with 413 under its uid (docs/kubernetes.md).
+    const base = runOnlyRunner();
+    const outOfMemory: TaskRunner = { ...base, run: () => Promise.reject(Object.assign(new Error('out of memory'), { code: 'ERR_WORKER_OUT_OF_MEMORY' })) };
+    const failing = testApp({ state: new ServiceState(outOfMemory) });
+    const [viaDirect, viaExpress] = [await serve(failing, failing.listener), await serve(failing, failing.app)];
+    try {
+      const review = text(reviewOf(GATEWAY_DOCUMENT, 'oom-1'));
+      const c: RequestCase = {
+        method: 'POST',
+        path: '/v1/admission',
+        contentType: 'application/json',
+        requestId: 'big-1',
+        body: review,
+        chunked: false,
+        pieces: 1,
+      };
+      const answers = [await exchange(viaDirect.port, headOf(c), review), await exchange(viaExpress.port, headOf(c), review)].map(normalise);
+      expect(answers[0]).toBe(answers[1]);
+      expect(answers[0]).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+      expect(answers[0]).toContain('"uid":"oom-1","allowed":false');
+      expect(answers[0]).toContain('"code":413');
+    } finally {
+      viaDirect.server.close();
+      viaExpress.server.close();
     }
   });
 });
