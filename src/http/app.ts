@@ -1,17 +1,19 @@
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
+import type { RequestListener } from 'node:http';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { SeverityRules } from '../documents/kurel-config.js';
 import { readOpenApiText } from '../files/package-files.js';
 import type { Platform } from '../schema/platform-version.js';
 import { consoleAssetRoute, consolePageRoute } from './console.js';
 import { admission } from './edge/admission.js';
+import { answerError } from './edge/answer-error.js';
 import { edge } from './edge/edge.js';
 import { type Logger, silentLogger } from './logger.js';
 import { createMetrics, type ServiceMetrics } from './metrics.js';
 import { HttpProblem, sendProblem } from './problem.js';
-import { type BodyKind, readBody } from './read-body.js';
+import { type BodyKind, bodyBytes, readBody } from './read-body.js';
 import { reloadAccess } from './reload-access.js';
-import { isAnswered } from './respond.js';
 import { codeExplanationRoute } from './routes/codes.js';
+import { type DirectRoute, directRoutes } from './routes/direct-routes.js';
 import { healthRoute, logReloads, metricsRoute, openApiRoute, readinessRoute, reloadRoute } from './routes/operations.js';
 import {
   admissionTask,
@@ -47,6 +49,8 @@ export type AppOptions = ({ runner: TaskRunner; state?: undefined } | { state: S
 /** An express app serving the kurel API, with what its server needs to run it. */
 export interface KurelApp {
   app: Express;
+  /** What a server serves: `POST /v1/validate` and `POST /v1/admission` answered before express when the request is ordinary (routes/direct-routes.ts), everything else by {@link KurelApp.app}. */
+  listener: RequestListener;
   state: ServiceState;
   metrics: ServiceMetrics;
   logger: Logger;
@@ -83,7 +87,8 @@ export function createApp(options: AppOptions): KurelApp {
   const metrics = createMetrics(state, { processMetrics: options.processMetrics ?? false });
   logReloads(state, logger);
   const body = (...kinds: BodyKind[]) => readBody(kinds, limits.maxBodyBytes);
-  const admit = admission(limits);
+  const admitted = admission(limits);
+  const admit = admitted.handler;
   const work = { state, metrics, limits };
   const versions: VersionOptions = {
     requirePinned: options.requirePinned === true,
@@ -96,7 +101,13 @@ export function createApp(options: AppOptions): KurelApp {
     { path: '/v1/build', methods: { post: [admit, ...body('json'), workRoute(work, buildTask(versions))] } },
     {
       path: '/v1/admission',
-      methods: { post: [admit, ...readBody(['json'], ADMISSION_BODY_BYTES), workRoute(work, admissionTask(versions), reviewOfFailure)] },
+      methods: {
+        post: [
+          admit,
+          ...readBody(['json'], ADMISSION_BODY_BYTES),
+          workRoute(work, admissionTask(versions), (problem, req) => reviewOfFailure(problem, bodyBytes(req))),
+        ],
+      },
     },
     { path: '/v1/migrate', methods: { post: [admit, ...body('json'), workRoute(work, migrateTask(versions))] } },
     { path: '/v1/capabilities', methods: { get: [admit, workRoute(work, capabilitiesTask)] } },
@@ -130,7 +141,24 @@ export function createApp(options: AppOptions): KurelApp {
   }
   app.use(notFound);
   app.use(answerErrors(logger, limits));
-  return { app, state, metrics, logger, limits, requestIdsInFlight: inFlight.requestIds };
+  const direct: DirectRoute[] = [
+    {
+      path: '/v1/validate',
+      accepted: ['json', 'yaml'],
+      maxBytes: limits.maxBodyBytes,
+      task: (bodyKind, bytes) => ({ kind: 'validate', bodyKind, body: bytes, versions }),
+    },
+    {
+      path: '/v1/admission',
+      accepted: ['json'],
+      maxBytes: ADMISSION_BODY_BYTES,
+      // A copy for the worker, as admissionTask makes: the request keeps its own bytes for reviewOfFailure.
+      task: (_kind, bytes) => ({ kind: 'admission', body: new Uint8Array(bytes), versions }),
+      answerFailure: reviewOfFailure,
+    },
+  ];
+  const listener = directRoutes({ edge: inFlight, admission: admitted, work, logger }, direct, app);
+  return { app, listener, state, metrics, logger, limits, requestIdsInFlight: inFlight.requestIds };
 }
 
 /** The methods a route answers, as the `Allow` header lists them (HEAD comes with GET). */
@@ -150,42 +178,9 @@ const notFound: RequestHandler = (req, res) => {
   sendProblem(res, new HttpProblem(404, `no route ${req.path}; the routes are listed in /openapi.yaml`));
 };
 
-/** Body-parser errors by type: what the client did and the status that says it. */
-const BODY_ERRORS: Readonly<Record<string, (limitBytes: number) => HttpProblem>> = {
-  'entity.too.large': (limitBytes) => new HttpProblem(413, `the request body is larger than the limit of ${limitBytes} bytes`, {}, { limitBytes }),
-  'encoding.unsupported': () => new HttpProblem(415, 'the Content-Encoding is not supported; send the body as identity, gzip, deflate or br'),
-  'request.aborted': () => new HttpProblem(400, 'the request body ended before it was complete'),
-  'request.size.invalid': () => new HttpProblem(400, 'the request body does not match its Content-Length'),
-};
-
-/**
- * The edge where errors become answers: request errors are problems with their status; any
- * other failure is a 500 whose detail never holds a stack (the log has it, under the request id).
- */
+/** The edge where errors become answers (see {@link answerError}). */
 function answerErrors(logger: Logger, limits: ServiceLimits): ErrorRequestHandler {
   return (err: unknown, req, res, _next) => {
-    if (isAnswered(res)) {
-      // Already answered (the deadline): nothing more can be said on this connection once the
-      // answer is out; one still waiting for its turn goes out as it is.
-      if (res.headersSent) req.socket.destroy();
-      return;
-    }
-    const problem = toProblem(err, req, limits);
-    if (problem.status >= 500 && problem.status !== 503) logger.error({ err, requestId: res.locals['requestId'], path: req.path }, 'unexpected failure');
-    sendProblem(res, problem);
+    answerError(err, { req, res, path: req.path, logger, limits });
   };
-}
-
-function toProblem(err: unknown, req: Request, limits: ServiceLimits): HttpProblem {
-  if (err instanceof HttpProblem) return err;
-  const known = err as { type?: unknown; status?: unknown; expose?: unknown; limit?: unknown };
-  const byType = typeof known?.type === 'string' ? BODY_ERRORS[known.type] : undefined;
-  // The body reader says which limit it applied (a route may have a smaller one than the service's).
-  if (byType) return byType(typeof known.limit === 'number' ? known.limit : limits.maxBodyBytes);
-  // The router could not decode a path parameter: a bad percent escape, such as `/v1/capabilities/%`.
-  if (err instanceof URIError && known.status === 400) return new HttpProblem(400, `the path ${JSON.stringify(req.path)} holds a malformed percent escape`);
-  if (typeof known?.status === 'number' && known.status >= 400 && known.status < 500 && known.expose === true) {
-    return new HttpProblem(known.status === 415 ? 415 : 400, 'the request could not be read');
-  }
-  return new HttpProblem(500, 'an unexpected error occurred; the server log has the details under this request id');
 }

@@ -1,5 +1,4 @@
-import type { Response } from 'express';
-import { sendText } from './respond.js';
+import { type Answerable, sendText } from './respond.js';
 
 /** An RFC 9457 problem detail, the body of every request error. */
 export interface Problem {
@@ -38,7 +37,7 @@ export class HttpProblem extends Error {
 }
 
 /** Answers with an RFC 9457 problem; the detail is meant for the client and never holds a stack. */
-export function sendProblem(res: Response, problem: HttpProblem): void {
+export function sendProblem(res: Answerable, problem: HttpProblem): void {
   const requestId = typeof res.locals['requestId'] === 'string' ? res.locals['requestId'] : undefined;
   const body: Problem = {
     ...problem.extensions,

@@ -25,8 +25,11 @@ export function mediaTypesOf(kinds: readonly BodyKind[]): string[] {
  */
 export function readBody(accepted: readonly BodyKind[], maxBytes: number): RequestHandler[] {
   const raw = express.raw({ type: () => true, limit: maxBytes });
+  const kindOf = mediaTypeReader(accepted);
   const checkHead: RequestHandler = (req, res, next) => {
-    res.locals['bodyKind'] = bodyKindOf(req.headers['content-type'], accepted);
+    const kind = kindOf(req.headers['content-type']);
+    if (kind instanceof HttpProblem) throw kind;
+    res.locals['bodyKind'] = kind;
     const declared = req.headers['content-length'];
     if (declared !== undefined && /^\d+$/.test(declared) && Number(declared) > maxBytes) {
       throw new HttpProblem(413, `the request body is larger than the limit of ${maxBytes} bytes`, { Connection: 'close' }, { limitBytes: maxBytes });
@@ -41,24 +44,28 @@ export function bodyBytes(req: Request): Buffer {
   return Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 }
 
-// Clients send the same few Content-Type values over and over; each is parsed once.
-const verdicts = new Map<string, BodyKind | HttpProblem>();
-
-function bodyKindOf(header: string | undefined, accepted: readonly BodyKind[]): BodyKind {
-  const key = `${accepted.join(',')}|${header ?? ''}`;
-  let verdict = verdicts.get(key);
-  if (verdict === undefined) {
-    try {
-      verdict = parseBodyKind(header, accepted);
-    } catch (err) {
-      if (!(err instanceof HttpProblem)) throw err;
-      verdict = err;
+/**
+ * Reads a `Content-Type` header for a route that accepts `accepted`: the kind of body, or the
+ * 415 problem that refuses it (the only charset accepted is UTF-8). Clients send the same few
+ * values over and over; each is parsed once.
+ */
+export function mediaTypeReader(accepted: readonly BodyKind[]): (header: string | undefined) => BodyKind | HttpProblem {
+  const verdicts = new Map<string, BodyKind | HttpProblem>();
+  return (header) => {
+    const key = header ?? '';
+    let verdict = verdicts.get(key);
+    if (verdict === undefined) {
+      try {
+        verdict = parseBodyKind(header, accepted);
+      } catch (err) {
+        if (!(err instanceof HttpProblem)) throw err;
+        verdict = err;
+      }
+      if (verdicts.size >= 64) verdicts.clear();
+      verdicts.set(key, verdict);
     }
-    if (verdicts.size >= 64) verdicts.clear();
-    verdicts.set(key, verdict);
-  }
-  if (verdict instanceof HttpProblem) throw verdict;
-  return verdict;
+    return verdict;
+  };
 }
 
 function parseBodyKind(header: string | undefined, accepted: readonly BodyKind[]): BodyKind {

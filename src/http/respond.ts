@@ -1,13 +1,20 @@
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { compactJson } from '../core/json-text.js';
 
+/**
+ * A response the service answers: express's, or node:http's on the routes answered before
+ * express (edge/direct-routes.ts), which carries the same `locals` (the request id, whether it
+ * has been answered).
+ */
+export type Answerable = ServerResponse & { locals: Record<string, unknown> };
+
 /** Answers with a compact JSON body; integers beyond 2^53 (kept exact as bigint) keep every digit. */
-export function sendJson(res: Response, status: number, value: unknown, mediaType = 'application/json'): void {
+export function sendJson(res: Answerable, status: number, value: unknown, mediaType = 'application/json'): void {
   sendText(res, status, mediaType, compactJson(value));
 }
 
 /** Answers with a UTF-8 text body (HEAD gets the headers only); bypasses express's `send`, which only adds work here. */
-export function sendText(res: Response, status: number, mediaType: string, text: string): void {
+export function sendText(res: Answerable, status: number, mediaType: string, text: string): void {
   res.statusCode = status;
   res.setHeader('Content-Type', `${mediaType}; charset=utf-8`);
   res.setHeader('Content-Length', Buffer.byteLength(text));
@@ -15,7 +22,7 @@ export function sendText(res: Response, status: number, mediaType: string, text:
 }
 
 /** Answers with a body already encoded as UTF-8 (by a worker, say). */
-export function sendBytes(res: Response, status: number, mediaType: string, body: Uint8Array): void {
+export function sendBytes(res: Answerable, status: number, mediaType: string, body: Uint8Array): void {
   res.statusCode = status;
   res.setHeader('Content-Type', `${mediaType}; charset=utf-8`);
   res.setHeader('Content-Length', body.byteLength);
@@ -23,7 +30,7 @@ export function sendBytes(res: Response, status: number, mediaType: string, body
 }
 
 /** True once an answer has been given to `res`, even if it is still waiting for its turn on the connection. */
-export function isAnswered(res: Response): boolean {
+export function isAnswered(res: Answerable): boolean {
   return res.headersSent || res.locals['answered'] === true;
 }
 
@@ -33,7 +40,7 @@ export function isAnswered(res: Response): boolean {
  * (`Connection: close` during a drain, above all) are decided when they go out. The first answer
  * given wins.
  */
-export function endInTurn(res: Response, body: string | Buffer): void {
+export function endInTurn(res: Answerable, body: string | Buffer): void {
   if (res.locals['answered'] === true) return;
   res.locals['answered'] = true;
   if (res.socket || res.headersSent) res.end(body);

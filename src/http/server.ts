@@ -34,21 +34,21 @@ export async function startServer(
   kurel: KurelApp,
   options: { host: string; port: number; tls?: TlsOptions; early?: EarlyListener | undefined },
 ): Promise<RunningServer> {
-  const { app, state, limits } = kurel;
+  const { listener, state, limits } = kurel;
   // Node checks its header and request time-outs at this interval (30 s unless told).
   const connectionsCheckingInterval = CONNECTIONS_CHECKING_INTERVAL_MS;
   // A plain HTTP server that already listens (answering /healthz while the service loaded) takes the app.
   const early = options.tls ? undefined : options.early;
-  early?.serve(app);
+  early?.serve(listener);
   let server: Server;
   if (early) server = early.server;
   // TLS (node:https and the reload machinery) loads only for a service that serves it.
   else if (options.tls) {
     server = (await import('./tls.js')).createHttpsServer(
       { ...options.tls, logger: kurel.logger, metrics: kurel.metrics.registry, connectionsCheckingInterval, handshakeTimeoutMs: limits.headersTimeoutMs },
-      app,
+      listener,
     );
-  } else server = createServer({ connectionsCheckingInterval }, app);
+  } else server = createServer({ connectionsCheckingInterval }, listener);
   // Node's own limits back the app's time limit up: a client that never finishes its headers
   // (or, over TLS, its handshake) is dropped even if no handler runs. The headers limit is the
   // idle connection's, not the request deadline: a short deadline must not reset connections.

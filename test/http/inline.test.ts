@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { inlineRunner, judgedInline } from '../../src/http/work/inline-runner.js';
 import { poolLoader } from '../../src/http/work/pool-loader.js';
-import type { TaskRunner, VersionOptions, WorkAnswer, WorkTask } from '../../src/http/work/task.js';
+import type { ServedAnswer, TaskRunner, VersionOptions, WorkTask } from '../../src/http/work/task.js';
 import { runKurel } from '../helpers/cli.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE } from './support.js';
 
@@ -114,9 +114,10 @@ describe('judgedInline', () => {
   });
 });
 
-// The answer as text, so that a difference shows as one.
-function decoded(answer: WorkAnswer): unknown {
-  return 'body' in answer ? { ...answer, body: new TextDecoder().decode(answer.body) } : answer;
+// The answer as text, so that a difference shows as one (a worker answers bytes, the inline path the text).
+function decoded(answer: ServedAnswer): unknown {
+  if (!('body' in answer)) return answer;
+  return { ...answer, body: typeof answer.body === 'string' ? answer.body : new TextDecoder().decode(answer.body) };
 }
 
 describe('kurel serve --inline-max-bytes', () => {

@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../logger.js';
 import type { ServiceMetrics } from '../metrics.js';
 import type { InFlightRequest } from './in-flight.js';
@@ -18,33 +18,37 @@ export function logAccess(record: InFlightRequest, requestId: string, options: {
   const { req, res } = record;
   record.onClose(() => {
     const seconds = (performance.now() - record.arrivedAt) / 1000;
-    const method = METHODS.has(req.method) ? req.method : 'OTHER';
-    const route = routeOf(req);
+    const method = req.method !== undefined && METHODS.has(req.method) ? req.method : 'OTHER';
+    const route = record.route ?? routeOf(req);
     const delivered = record.delivered;
     options.metrics.requests.inc({ method, route, status: delivered ? String(res.statusCode) : 'aborted' });
     options.metrics.duration.observe({ method, route }, seconds);
+    const status = res.statusCode;
+    let level: 'debug' | 'info' | 'warn' | 'error' = 'debug';
+    let message = 'request';
+    if (!delivered) {
+      level = record.cutBySendTimeout ? 'warn' : 'info';
+      if (record.cutBySendTimeout) message = 'answer cut: the client did not read it within the send timeout';
+    } else if (status === 503) level = 'warn';
+    else if (status >= 500) level = 'error';
+    else if (status >= 400) level = 'info';
+    // A line at a level the logger leaves out is not even built (most answers are 2xx, at debug).
+    if (!options.logger.isLevelEnabled(level)) return;
     const line = {
       requestId,
       method,
-      path: req.path,
+      path: record.path,
       route,
-      ...(res.headersSent ? { status: res.statusCode } : {}),
+      ...(res.headersSent ? { status } : {}),
       durationMs: Math.round(seconds * 1e6) / 1e3,
       ...(delivered ? {} : { aborted: true, cause: record.cutBySendTimeout ? 'send-timeout' : 'client-closed' }),
     };
-    const status = res.statusCode;
-    if (!delivered) {
-      if (record.cutBySendTimeout) options.logger.warn(line, 'answer cut: the client did not read it within the send timeout');
-      else options.logger.info(line, 'request');
-    } else if (status === 503) options.logger.warn(line, 'request');
-    else if (status >= 500) options.logger.error(line, 'request');
-    else if (status >= 400) options.logger.info(line, 'request');
-    else options.logger.debug(line, 'request');
+    options.logger[level](line, message);
   });
 }
 
 // The path template keeps the label set small: /v1/capabilities/:type, never each type.
-function routeOf(req: Request): string {
-  const route = (req as Request & { route?: { path?: unknown } }).route;
+function routeOf(req: IncomingMessage): string {
+  const route = (req as IncomingMessage & { route?: { path?: unknown } }).route;
   return typeof route?.path === 'string' ? route.path : 'unmatched';
 }

@@ -30,7 +30,7 @@ export function watchDeadlines(requests: ReadonlySet<InFlightRequest>, options: 
   }, tick).unref();
 
   function check(record: InFlightRequest, now: number): void {
-    const { req, res } = record;
+    const { res } = record;
     if (isAnswered(res)) {
       if (record.delivered || record.isClosed || record.cutBySendTimeout) return;
       record.sendingSince ??= now;
@@ -40,7 +40,7 @@ export function watchDeadlines(requests: ReadonlySet<InFlightRequest>, options: 
       }
       return;
     }
-    if (record.expired !== undefined || exempt.has(req.path) || now - record.arrivedAt <= limits.requestTimeoutMs) return;
+    if (record.expired !== undefined || exempt.has(record.path) || now - record.arrivedAt <= limits.requestTimeoutMs) return;
     const expiry = record.expire();
     if (record.isClosed) return;
     const ms = limits.requestTimeoutMs;

@@ -1,4 +1,6 @@
-import type { Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
+import type { Answerable } from '../respond.js';
 import type { TaskControl } from '../work/task.js';
 
 /** Where a request stood when its deadline passed. */
@@ -24,24 +26,29 @@ export class InFlightRequest {
   private answered = false;
   private readonly whenClosed: (() => void)[] = [];
   private readonly whenDone: (() => void)[] = [];
-  private readonly detach: () => void;
 
+  /**
+   * `path` is the request's path without its query (what the access log and the deadline
+   * exemptions read); `route` the path template it was routed to, when known before it is
+   * answered (express tells its own at the end, on the request).
+   */
   constructor(
-    readonly req: Request,
-    readonly res: Response,
+    readonly req: IncomingMessage,
+    readonly res: Answerable,
+    readonly path: string,
+    readonly route?: string,
   ) {
-    // A response queued behind another on a pipelining connection never emits 'close' when the
-    // connection goes away; the connection's own 'close' covers it.
-    const closed = () => this.close();
     // Node also emits 'finish' when the connection was destroyed under an answer still being
     // written; only a finish on a live connection is a delivery. Listened to before Node's own
-    // listener, which may close the connection right after the last answer.
-    res.prependOnceListener('finish', () => {
+    // listener, which may close the connection right after the last answer. Both events come
+    // once, and close() runs once.
+    res.prependListener('finish', () => {
       this.delivered = !this.cutBySendTimeout && !req.socket.destroyed;
     });
-    res.once('close', closed);
-    req.socket.once('close', closed);
-    this.detach = () => req.socket.off('close', closed);
+    res.on('close', () => this.close());
+    // A response queued behind another on a pipelining connection never emits 'close' when the
+    // connection goes away; the connection's own 'close' covers it.
+    openOn(req.socket).add(this);
   }
 
   /** True once the response has closed (answered, or the client left). */
@@ -87,6 +94,11 @@ export class InFlightRequest {
     this.whenDone.push(listener);
   }
 
+  /** The request's connection has closed. */
+  connectionClosed(): void {
+    this.close();
+  }
+
   private close(): void {
     if (this.answered) return;
     this.answered = true;
@@ -98,13 +110,30 @@ export class InFlightRequest {
 
   private settle(): void {
     if (!this.answered || this.task) return;
-    this.detach();
+    openRecords.get(this.req.socket)?.delete(this);
     for (const listener of this.whenDone.splice(0)) listener();
   }
 }
 
+// The records not yet done on each connection, closed together when it closes: one listener per
+// connection rather than one added and removed per request.
+const openRecords = new WeakMap<Socket, Set<InFlightRequest>>();
+
+function openOn(socket: Socket): Set<InFlightRequest> {
+  let open = openRecords.get(socket);
+  if (!open) {
+    const records = new Set<InFlightRequest>();
+    openRecords.set(socket, records);
+    socket.once('close', () => {
+      for (const record of [...records]) record.connectionClosed();
+    });
+    open = records;
+  }
+  return open;
+}
+
 /** The in-flight record the edge gave a request. */
-export function inFlightOf(res: Response): InFlightRequest {
+export function inFlightOf(res: Answerable): InFlightRequest {
   const record = res.locals['inFlight'];
   if (!(record instanceof InFlightRequest)) throw new Error('the request did not pass through the edge');
   return record;

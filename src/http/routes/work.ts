@@ -5,10 +5,10 @@ import { type InFlightRequest, inFlightOf } from '../edge/in-flight.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { HttpProblem } from '../problem.js';
 import { type BodyKind, bodyBytes } from '../read-body.js';
-import { isAnswered, sendBytes } from '../respond.js';
+import { isAnswered, sendBytes, sendText } from '../respond.js';
 import type { ServiceLimits } from '../service-limits.js';
 import type { ServiceState } from '../service-state.js';
-import type { VersionOptions, WorkAnswer, WorkTask } from '../work/task.js';
+import type { ServedAnswer, VersionOptions, WorkAnswer, WorkTask } from '../work/task.js';
 
 /** What the work routes need. */
 export interface WorkRouteOptions {
@@ -50,10 +50,10 @@ export function admissionTask(versions: VersionOptions): TaskOf {
  * uid can be read, a deadline is `allowed: false` with `status.code` 503 and a review beyond the
  * worker's memory 413. Read here only on that rare path; a body without a uid keeps the problem.
  */
-export function reviewOfFailure(problem: HttpProblem, req: Request): WorkAnswer | undefined {
+export function reviewOfFailure(problem: HttpProblem, body: Buffer): WorkAnswer | undefined {
   let data: unknown;
   try {
-    data = JSON.parse(bodyBytes(req).toString('utf8'));
+    data = JSON.parse(body.toString('utf8'));
   } catch {
     return undefined;
   }
@@ -91,30 +91,54 @@ export function workRoute(
   taskOf: TaskOf,
   answerFailure?: (problem: HttpProblem, req: Request) => WorkAnswer | undefined,
 ): RequestHandler {
-  const { state, metrics, limits } = options;
   return async (req, res) => {
-    const runner = state.runner;
     const record = inFlightOf(res);
-    const task = taskOf(req, res);
-    let answer: WorkAnswer;
-    const control = record.beginTask();
-    try {
-      answer = await runner.run(task, control);
-    } catch (err) {
-      // A client that has left needs no answer, whatever became of its task.
-      if (record.isClosed) return;
-      const failure = failureOf(err, record, limits);
-      const answered = failure instanceof HttpProblem ? answerFailure?.(failure, req) : undefined;
-      if (!answered || !('status' in answered)) throw failure;
-      answer = answered;
-    } finally {
-      record.endTask();
-    }
-    if (record.isClosed || isAnswered(res)) return;
-    if ('problem' in answer) throw new HttpProblem(answer.problem.status, answer.problem.detail, {}, answer.problem.extensions);
-    if (answer.verdict) metrics.validations.inc({ operation: answer.verdict.operation, verdict: answer.verdict.valid ? 'valid' : 'invalid' });
-    sendBytes(res, answer.status, answer.mediaType, answer.body);
+    const answer = await runWork(options, record, taskOf(req, res), answerFailure && ((problem) => answerFailure(problem, req)));
+    if (answer) sendWorkAnswer(options.metrics, record, answer);
   };
+}
+
+/**
+ * Runs `task` for the request `record` follows in the runner in service; resolves to its answer,
+ * or to nothing when the client has left. A failure becomes the problem it means (a deadline, a
+ * worker out of memory or ended), unless `answerFailure` turns that problem into an answer; any
+ * other failure is thrown as it is.
+ */
+export async function runWork(
+  options: WorkRouteOptions,
+  record: InFlightRequest,
+  task: WorkTask,
+  answerFailure?: (problem: HttpProblem) => WorkAnswer | undefined,
+): Promise<ServedAnswer | undefined> {
+  const runner = options.state.runner;
+  let answer: ServedAnswer;
+  const control = record.beginTask();
+  try {
+    answer = await runner.run(task, control);
+  } catch (err) {
+    // A client that has left needs no answer, whatever became of its task.
+    if (record.isClosed) return undefined;
+    const failure = failureOf(err, record, options.limits);
+    const answered = failure instanceof HttpProblem ? answerFailure?.(failure) : undefined;
+    if (!answered || !('status' in answered)) throw failure;
+    answer = answered;
+  } finally {
+    record.endTask();
+  }
+  return answer;
+}
+
+/**
+ * Sends a task's answer to the request `record` follows, unless it has been answered (the
+ * deadline) or its client has left; a problem the task found is thrown, for the edge to answer.
+ */
+export function sendWorkAnswer(metrics: ServiceMetrics, record: InFlightRequest, answer: ServedAnswer): void {
+  const { res } = record;
+  if (record.isClosed || isAnswered(res)) return;
+  if ('problem' in answer) throw new HttpProblem(answer.problem.status, answer.problem.detail, {}, answer.problem.extensions);
+  if (answer.verdict) metrics.validations.inc({ operation: answer.verdict.operation, verdict: answer.verdict.valid ? 'valid' : 'invalid' });
+  if (typeof answer.body === 'string') sendText(res, answer.status, answer.mediaType, answer.body);
+  else sendBytes(res, answer.status, answer.mediaType, answer.body);
 }
 
 function failureOf(err: unknown, record: InFlightRequest, limits: ServiceLimits): unknown {

@@ -1,6 +1,6 @@
 import type { Catalogue } from '../../catalogue/catalogue.js';
 import { registryDigest } from '../../catalogue/registry-digest.js';
-import { performTask } from './perform.js';
+import { performTaskAsText } from './perform.js';
 import type { RegistrySummary, TaskRunner } from './task.js';
 
 /**
@@ -12,10 +12,11 @@ export function inProcessRunner(catalogue: Catalogue): TaskRunner {
   return {
     registry: summaryOf(catalogue),
     ready: Promise.resolve({ ok: true }),
+    judgeInline: (task) => performTaskAsText(catalogue, task),
     async run(task, control) {
       control.signal.throwIfAborted();
       Atomics.store(control.started, 0, 1);
-      return performTask(catalogue, task);
+      return performTaskAsText(catalogue, task);
     },
     async close() {},
   };

@@ -1,6 +1,6 @@
 import type { Catalogue } from '../../catalogue/catalogue.js';
-import { performTask } from './perform.js';
-import type { TaskRunner, WorkAnswer, WorkTask } from './task.js';
+import { performTaskAsText } from './perform.js';
+import type { ServedAnswer, TaskRunner, WorkTask } from './task.js';
 
 /**
  * The default largest body judged inline, in bytes (docs/service.md "Small requests judged
@@ -15,23 +15,34 @@ export const DEFAULT_INLINE_MAX_BYTES = 2 * 1024;
  * other task to `pool`. A small body costs less to judge than to hand to a worker and back, and
  * its cost is bounded by its size (linear patterns, alias and depth budgets), so the work done
  * inline between two events is bounded too; larger bodies keep the pool's deadline and memory
- * isolation.
+ * isolation. `judgeInline` answers such a task at once, without a promise; `run` does the same
+ * behind the runner's usual promise.
  */
 export function inlineRunner(pool: TaskRunner, catalogue: Catalogue, maxBytes: number): TaskRunner {
+  // Tasks judged inline whose answer is the pool's to give after all: `run` hands them on without judging them twice.
+  const forThePool = new WeakSet<WorkTask>();
+  const judgeInline = (task: WorkTask): ServedAnswer | undefined => {
+    if (!judgedInline(task, maxBytes)) return undefined;
+    let answer: ServedAnswer | undefined;
+    try {
+      answer = performTaskAsText(catalogue, task);
+    } catch {
+      // An unexpected failure is the pool's to report, as it would have been without this path.
+    }
+    if (answer && !mayDependOnStack(answer)) return answer;
+    forThePool.add(task);
+    return undefined;
+  };
   return {
     registry: pool.registry,
     ready: pool.ready,
+    judgeInline,
     async run(task, control) {
-      if (!judgedInline(task, maxBytes)) return pool.run(task, control);
+      if (forThePool.has(task) || !judgedInline(task, maxBytes)) return pool.run(task, control);
       control.signal.throwIfAborted();
       Atomics.store(control.started, 0, 1);
-      let answer: WorkAnswer | undefined;
-      try {
-        answer = performTask(catalogue, task);
-      } catch {
-        // An unexpected failure is the pool's to report, as it would have been without this path.
-      }
-      if (answer && !mayDependOnStack(answer)) return answer;
+      const answer = judgeInline(task);
+      if (answer) return answer;
       // Not begun as far as the deadline is concerned: it waits for a worker like any other task.
       Atomics.store(control.started, 0, 0);
       return pool.run(task, control);
@@ -50,8 +61,10 @@ export function judgedInline(task: WorkTask, maxBytes: number): boolean {
 // the `too-deep` diagnostic's path and end can differ. An answer that may hold one is judged
 // again by a worker, so both paths give the same bytes; a body that merely contains the text
 // costs a hand-off, nothing more.
-const TOO_DEEP = Buffer.from('"too-deep"');
+const TOO_DEEP = '"too-deep"';
 
-function mayDependOnStack(answer: WorkAnswer): boolean {
-  return 'body' in answer && Buffer.from(answer.body.buffer, answer.body.byteOffset, answer.body.byteLength).includes(TOO_DEEP);
+function mayDependOnStack(answer: ServedAnswer): boolean {
+  if (!('body' in answer)) return false;
+  const body = answer.body;
+  return typeof body === 'string' ? body.includes(TOO_DEEP) : Buffer.from(body.buffer, body.byteOffset, body.byteLength).includes(TOO_DEEP);
 }

@@ -24,12 +24,22 @@ import type { VersionOptions, WorkAnswer, WorkTask, WorkVerdict } from './task.j
 export const REQUEST_FILE = 'request';
 
 /**
- * Does the work of one request against `catalogue` and encodes the answer; a problem with the
- * request (a body that cannot be decoded, an unknown capability type) is answered as data, and
- * anything else thrown is an unexpected failure for the caller to report. The same function runs
- * in a worker thread and, for embedding and tests, on the calling thread.
+ * Does the work of one request against `catalogue` and encodes the answer as UTF-8 bytes of
+ * their own (a worker moves them to the main thread); see {@link performTaskAsText}.
  */
 export function performTask(catalogue: Catalogue, task: WorkTask): WorkAnswer {
+  const answer = performTaskAsText(catalogue, task);
+  return 'body' in answer ? { ...answer, body: new TextEncoder().encode(answer.body) } : answer;
+}
+
+/**
+ * Does the work of one request against `catalogue`, its answer as text (on the thread that
+ * writes it out, encoding it first would only cost time); a problem with the request (a body
+ * that cannot be decoded, an unknown capability type) is answered as data, and anything else
+ * thrown is an unexpected failure for the caller to report. The same function runs in a worker
+ * thread and on the serving thread (small validations, embedding and tests).
+ */
+export function performTaskAsText(catalogue: Catalogue, task: WorkTask): WorkAnswer<string> {
   try {
     switch (task.kind) {
       case 'validate':
@@ -211,7 +221,7 @@ function editorSchemaOf(catalogue: Catalogue, platform: Platform | undefined): J
  * `POST /v1/admission` (docs/kubernetes.md): an AdmissionReview answered with one of the same uid,
  * always 200 once the uid is read; a body that is no review is a 400 problem.
  */
-function admissionAnswer(catalogue: Catalogue, body: Uint8Array, versions: VersionOptions): WorkAnswer {
+function admissionAnswer(catalogue: Catalogue, body: Uint8Array, versions: VersionOptions): WorkAnswer<string> {
   const { data } = decodeJsonBody(body);
   const identity = readReviewIdentity(data);
   if ('problem' in identity) throw new HttpProblem(400, identity.problem);
@@ -220,11 +230,10 @@ function admissionAnswer(catalogue: Catalogue, body: Uint8Array, versions: Versi
   return { ...jsonAnswer(answer), verdict: { operation: 'admission', valid: answer.response.allowed } };
 }
 
-function verdictAnswer(operation: WorkVerdict['operation'], verdict: { valid: boolean }): WorkAnswer {
+function verdictAnswer(operation: WorkVerdict['operation'], verdict: { valid: boolean }): WorkAnswer<string> {
   return { ...jsonAnswer(verdict), verdict: { operation, valid: verdict.valid } };
 }
 
-// Encoded here, off the main thread, into bytes of their own that can be moved rather than copied.
-function jsonAnswer(value: unknown, mediaType = 'application/json'): { status: number; mediaType: string; body: Uint8Array } {
-  return { status: 200, mediaType, body: new TextEncoder().encode(compactJson(value)) };
+function jsonAnswer(value: unknown, mediaType = 'application/json'): { status: number; mediaType: string; body: string } {
+  return { status: 200, mediaType, body: compactJson(value) };
 }

@@ -42,7 +42,15 @@ export interface WorkVerdict {
 }
 
 /** What a task answers: the response, already encoded, or a problem with the request. */
-export type WorkAnswer = { status: number; mediaType: string; body: Uint8Array; verdict?: WorkVerdict } | { problem: WorkProblem };
+export type WorkAnswer<Body extends Uint8Array | string = Uint8Array> =
+  | { status: number; mediaType: string; body: Body; verdict?: WorkVerdict }
+  | { problem: WorkProblem };
+
+/**
+ * An answer as the serving thread gets it: a worker's bytes (moved to it, not copied), or, for a
+ * task judged on the serving thread, the text itself, written out with the headers in one write.
+ */
+export type ServedAnswer = WorkAnswer<Uint8Array | string>;
 
 /**
  * How the main thread follows one task: `signal` cancels it (a queued task leaves the queue, a
@@ -71,8 +79,14 @@ export interface TaskRunner {
   readonly registry: RegistrySummary;
   /** Settles once every worker has loaded the catalogue (or one could not); tasks are taken before, by the workers loaded. */
   readonly ready: Promise<EveryWorker>;
+  /**
+   * Judges `task` on the calling thread at once when this runner judges such a task there (a
+   * small validation, say): its answer, or undefined when it is for {@link TaskRunner.run}.
+   * Throws only on an unexpected failure. Absent: every task goes to `run`.
+   */
+  judgeInline?(task: WorkTask): ServedAnswer | undefined;
   /** Runs one task; rejects with an `AbortError` when `control.signal` cancels it. */
-  run(task: WorkTask, control: TaskControl): Promise<WorkAnswer>;
+  run(task: WorkTask, control: TaskControl): Promise<ServedAnswer>;
   /** Stops taking tasks, lets the ones running finish, then frees the threads. */
   close(): Promise<void>;
 }
