@@ -147,11 +147,13 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
         if (!serving) {
           serving = true;
           log('info', { address: front.address, startupMs: Math.round(performance.now()) }, 'serving: a process takes requests');
+          // The others start once the first can judge, so that it had the cores to itself.
+          for (let i = 1; i < options.processes; i++) fork();
         }
         break;
       case 'ready':
         entry.ready = message.ok;
-        if (!allReady && !stopping && served.size === options.processes && [...served.values()].every((s) => s.ready)) {
+        if (!allReady && !stopping && served.size === options.processes && [...served.values()].every((s) => s.ready && s.listening)) {
           allReady = true;
           starting = false;
           log('info', { processes: options.processes, startupMs: Math.round(performance.now()) }, 'ready: every worker has loaded');
@@ -241,7 +243,7 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     pendingRestarts.add(timer);
   };
 
-  for (let i = 0; i < options.processes; i++) fork();
+  fork();
   log('info', { processes: options.processes }, 'supervising');
 
   const reload = () => {
