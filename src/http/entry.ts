@@ -3,7 +3,7 @@
 // (service.ts) and the supervisor (supervisor/primary.ts) load only in the process that runs them.
 import cluster from 'node:cluster';
 import type { ServiceOptions } from './service.js';
-import { openFrontEarly as openFront } from './supervisor/front.js';
+import { startEarly } from './supervisor/early-start.js';
 import type { SupervisorOptions } from './supervisor/primary.js';
 import type { ServiceIo } from './supervisor/service-io.js';
 
@@ -15,10 +15,11 @@ export type { DefinitionFolder } from './work/pool-loader.js';
 
 /**
  * In the supervisor of `kurel serve <args>` (node:cluster's primary), opens the listening socket
- * at once, from the host, port and TLS flags of `args`, so `/healthz` answers while the rest loads.
+ * at once, from the host, port and TLS flags of `args`, so `/healthz` answers while the rest
+ * loads, and starts the first serving process as soon as it listens.
  */
 export function openFrontEarly(args: readonly string[]): void {
-  if (cluster.isPrimary) openFront(args);
+  if (cluster.isPrimary) startEarly(args);
 }
 
 /**

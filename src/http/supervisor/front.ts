@@ -172,35 +172,3 @@ export function frontArguments(args: readonly string[]): FrontArguments | undefi
   if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) return undefined;
   return { host, port: Number(portText), tls };
 }
-
-let early: { args: FrontArguments; front: Promise<Front | { error: Error }> } | undefined;
-
-/**
- * Opens the front from the command line as soon as the supervisor of `kurel serve` runs, before
- * anything else loads; the supervisor picks it up with {@link takeEarlyFront}.
- */
-export function openFrontEarly(args: readonly string[]): void {
-  const parsed = frontArguments(args);
-  if (!parsed) return;
-  // Unreferenced until the supervisor takes it: a command line the CLI then refuses ends the process.
-  const front = openFront(parsed.host, parsed.port, { answers: !parsed.tls, unref: true });
-  early = { args: parsed, front };
-}
-
-/**
- * The front opened early, when it was opened for the same host, port and TLS choice the CLI
- * read; a front opened for others is closed. Undefined when none was opened.
- */
-export async function takeEarlyFront(wanted: FrontArguments): Promise<Front | { error: Error } | undefined> {
-  const opened = early;
-  early = undefined;
-  if (!opened) return undefined;
-  const front = await opened.front;
-  const same = opened.args.host === wanted.host && opened.args.port === wanted.port && opened.args.tls === wanted.tls;
-  if (same) {
-    if (!('error' in front)) front.ref();
-    return front;
-  }
-  if (!('error' in front)) await front.close();
-  return undefined;
-}

@@ -1,7 +1,8 @@
-import cluster, { type Worker } from 'node:cluster';
+import type { Worker } from 'node:cluster';
 import type { Socket } from 'node:net';
 import { hostname } from 'node:os';
-import { type Front, openFront, takeEarlyFront } from './front.js';
+import { type EarlyProcess, forkServing, takeEarlyStart } from './early-start.js';
+import { type Front, openFront } from './front.js';
 import { isKurelMessage, type ProcessMessage, type SupervisorMessage } from './messages.js';
 import { restartDelay } from './restart-delay.js';
 import type { ServiceIo } from './service-io.js';
@@ -57,7 +58,8 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
       `${JSON.stringify({ level: LEVELS[level], time: Date.now(), pid: process.pid, hostname: host, service: 'kurel', role: 'supervisor', ...fields, msg })}\n`,
     );
   };
-  const opened = (await takeEarlyFront(options)) ?? (await openFront(options.host, options.port, { answers: !options.tls }));
+  const early = await takeEarlyStart(options);
+  const opened = early?.front ?? (await openFront(options.host, options.port, { answers: !options.tls }));
   if ('error' in opened) {
     const message = `cannot listen on ${options.host}:${options.port}: ${opened.error.message}`;
     io.stderr(`kurel serve: refusing to start: ${message}\n`);
@@ -65,8 +67,6 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     return 2;
   }
   const front: Front = opened;
-  // Standard error is relayed, so a refused start is told once, not by every process.
-  cluster.setupPrimary({ stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
   const served = new Map<number, Served>();
   let starting = true;
   let stopping = false;
@@ -191,8 +191,8 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
   });
   /** Restarts waiting for their delay; cleared when the service stops. */
   const pendingRestarts = new Set<NodeJS.Timeout>();
-  const fork = () => {
-    const worker = cluster.fork({ KUREL_SUPERVISED_ADDRESS: front.address });
+  /** Follows a serving process (forked early, with what it said and did meanwhile, or now). */
+  const adopt = (worker: Worker, before?: EarlyProcess) => {
     const entry: Served = { worker, listening: false, ready: false, requestIds: [], startErrors: [] };
     served.set(worker.id, entry);
     worker.process.stderr?.on('data', (chunk: Buffer) => {
@@ -202,13 +202,20 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     worker.on('message', (message: unknown) => {
       if (isKurelMessage<ProcessMessage>(message)) onMessage(worker, message);
     });
-    worker.process.once('close', (code, signal) => {
+    const closed = (code: number | null, signal: NodeJS.Signals | null) => {
       front.remove(worker.id);
       served.delete(worker.id);
       forget(worker.id);
       exited(entry, code, signal);
-    });
+    };
+    for (const message of before?.messages ?? []) if (isKurelMessage<ProcessMessage>(message)) onMessage(worker, message);
+    // Once what it wrote to standard error has been read: a refused start says why.
+    const ended = before?.closed;
+    if (ended) setImmediate(() => closed(ended.code, ended.signal));
+    else worker.process.once('close', closed);
   };
+
+  const fork = () => adopt(forkServing(front.address));
 
   const codes: number[] = [];
   const exited = (entry: Served, code: number | null, signal: NodeJS.Signals | null) => {
@@ -243,7 +250,8 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     pendingRestarts.add(timer);
   };
 
-  fork();
+  if (early?.process) adopt(early.process.worker, early.process);
+  else fork();
   log('info', { processes: options.processes }, 'supervising');
 
   const reload = () => {
