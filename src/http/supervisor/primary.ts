@@ -252,7 +252,7 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
 
   if (early?.process) adopt(early.process.worker, early.process);
   else fork();
-  log('info', { processes: options.processes }, 'supervising');
+  log('info', { processes: options.processes, address: front.address }, 'supervising');
 
   const reload = () => {
     log('info', {}, 'SIGHUP: every process reloads its definitions');
