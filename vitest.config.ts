@@ -17,6 +17,7 @@ const E2E = [
   'test/http/isolation.test.ts',
   'test/http/reload.test.ts',
   'test/http/server.test.ts',
+  'test/http/start.test.ts',
   'test/http/supervisor.test.ts',
   'test/http/tls.test.ts',
   'test/http/versions.test.ts',

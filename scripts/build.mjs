@@ -144,7 +144,7 @@ try {
     // `kurel lint --jobs` and `kurel lsp` judge files in threads of their own, started from
     // lint-worker.js and lsp-worker.js.
     entryPoints: {
-      cli: 'src/cli/main.ts',
+      cli: 'src/cli/bin.ts',
       'serve-worker': 'src/http/work/worker.ts',
       'lint-worker': 'src/cli/lint-worker.ts',
       'lsp-worker': 'src/lsp/judge-worker.ts',

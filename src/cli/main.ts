@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import { stringifyJson } from '../core/json-text.js';
@@ -398,9 +397,8 @@ const processIo: CommandIo = {
   stderrIsTTY: process.stderr.isTTY === true,
 };
 
-// Bundled as dist/cli.js, the entry runs itself; imported by tests, it does not.
-const isMain = import.meta.url.endsWith('/cli.js');
-if (isMain) {
+/** Runs `kurel` with the process's arguments and streams, and sets its exit code (dist/cli.js, through bin.ts). */
+export function runMain(): void {
   guard(process.stdout, 'stdout');
   guard(process.stderr, 'stderr');
   runCli(process.argv.slice(2), processIo).then(

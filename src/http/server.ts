@@ -1,9 +1,20 @@
 import { createServer, type Server } from 'node:http';
-import { type AddressInfo, Server as NetServer } from 'node:net';
+import { type AddressInfo, Server as NetServer, type Socket } from 'node:net';
 import type { KurelApp } from './app.js';
 import { quietConnections } from './drain.js';
-import { CONNECTIONS_CHECKING_INTERVAL_MS, type EarlyListener } from './early-listener.js';
 import type { TlsFiles, TlsPair, TlsReloadTiming } from './tls.js';
+
+/** How often Node checks its header and request time-outs on the service's connections. */
+export const CONNECTIONS_CHECKING_INTERVAL_MS = 1000;
+
+/**
+ * Connections accepted elsewhere (by `kurel serve`'s supervisor, which owns the listening
+ * socket): `url` is where they were accepted, and `connect` hands each one to `accept`.
+ */
+export interface HandedConnections {
+  url: string;
+  connect(accept: (socket: Socket) => void): void;
+}
 
 /** A listening service and the way to stop it. */
 export interface RunningServer {
@@ -27,23 +38,19 @@ export interface TlsOptions {
 }
 
 /**
- * Serves an app on `host:port` (port 0 picks a free one), over HTTPS only when `tls` is given;
- * resolves once it listens.
+ * Serves an app on `host:port` (port 0 picks a free one), or on the connections `handed` hands
+ * it, over HTTPS only when `tls` is given; resolves once it listens (or takes connections).
  */
 export async function startServer(
   kurel: KurelApp,
-  options: { host: string; port: number; tls?: TlsOptions; early?: EarlyListener | undefined },
+  options: { host: string; port: number; tls?: TlsOptions; handed?: HandedConnections | undefined },
 ): Promise<RunningServer> {
   const { listener, state, limits } = kurel;
   // Node checks its header and request time-outs at this interval (30 s unless told).
   const connectionsCheckingInterval = CONNECTIONS_CHECKING_INTERVAL_MS;
-  // A plain HTTP server that already listens (answering /healthz while the service loaded) takes the app.
-  const early = options.tls ? undefined : options.early;
-  early?.serve(listener);
   let server: Server;
-  if (early) server = early.server;
   // TLS (node:https and the reload machinery) loads only for a service that serves it.
-  else if (options.tls) {
+  if (options.tls) {
     server = (await import('./tls.js')).createHttpsServer(
       { ...options.tls, logger: kurel.logger, metrics: kurel.metrics.registry, connectionsCheckingInterval, handshakeTimeoutMs: limits.headersTimeoutMs },
       listener,
@@ -55,16 +62,33 @@ export async function startServer(
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = Math.max(limits.requestTimeoutMs, limits.headersTimeoutMs) + 5_000;
   const quiet = quietConnections(server);
-  await new Promise<void>((resolve, reject) => {
-    if (early) return resolve();
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
+  const { handed } = options;
+  /** The connections handed to this server that are still open (a server that never listened does not count them). */
+  const open = new Set<Socket>();
+  let url: string;
+  if (handed) {
+    // What listening would start: Node's time-outs on the connections, and the TLS files' watch.
+    server.emit('listening');
+    handed.connect((socket) => {
+      open.add(socket);
+      socket.once('close', () => open.delete(socket));
+      server.emit('connection', socket);
+      // A socket accepted paused (so the supervisor read none of it) reads from here on.
+      socket.resume();
     });
-  });
-  const address = server.address() as AddressInfo;
-  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    url = handed.url;
+  } else {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port, options.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const address = server.address() as AddressInfo;
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+    url = `${options.tls ? 'https' : 'http'}://${host}:${address.port}`;
+  }
   let stopping: Promise<{ forced: boolean }> | undefined;
   const shutdown = () => {
     stopping ??= new Promise((resolve) => {
@@ -85,11 +109,15 @@ export async function startServer(
         setTimeout(finish, 1000).unref();
       }, limits.shutdownGraceMs);
       // node:http's close() would destroy every idle connection at once, resetting requests
-      // already sent on them; the listening socket alone is closed here.
-      NetServer.prototype.close.call(server, () => finish());
+      // already sent on them; the listening socket alone is closed here. Handed connections
+      // are not the server's to count: the drain ends once the last one has closed.
+      NetServer.prototype.close.call(server, () => {
+        if (open.size === 0) return finish();
+        for (const socket of open) socket.once('close', () => open.size === 0 && finish());
+      });
       quiet.closeQuiet();
     });
     return stopping;
   };
-  return { server, url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`, shutdown };
+  return { server, url, shutdown };
 }

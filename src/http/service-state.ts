@@ -30,7 +30,10 @@ export class ServiceState {
   private waiting: Promise<ReloadRecord> | undefined;
   private draining = false;
   private everyWorkerLoaded = false;
-  private peersReady = true;
+  /** A worker of the runner in service at start could not load. */
+  private aWorkerFailed = false;
+  /** Ready once the first worker has loaded (under the supervisor), not once every one has. */
+  private readyAtFirstWorker = false;
   private peers: { reloadOthers(): Promise<boolean> } | undefined;
   private readonly listeners: ((record: ReloadRecord) => void)[] = [];
 
@@ -44,7 +47,9 @@ export class ServiceState {
     this.record = { at: this.activeSince, ok: true, definitions: runner.registry.definitions, diagnostics: loadDiagnostics };
     // At start, the service answers once one worker has loaded; it is ready once all have.
     void runner.ready.then((every) => {
-      if (this.active === runner) this.everyWorkerLoaded = every.ok;
+      if (this.active !== runner) return;
+      this.everyWorkerLoaded = every.ok;
+      this.aWorkerFailed = !every.ok;
     });
   }
 
@@ -77,25 +82,21 @@ export class ServiceState {
 
   /**
    * True once every worker of the runner in service has loaded (at start; a reloaded runner is
-   * put in service only then) and until shutdown begins. Replacing a worker never changes it.
+   * put in service only then), or, under the supervisor, once this process takes requests and
+   * no worker has failed to load; false once shutdown begins. Replacing a worker never changes it.
    */
   get isReady(): boolean {
-    return this.everyWorkerLoaded && this.peersReady && !this.draining;
+    return (this.everyWorkerLoaded || (this.readyAtFirstWorker && !this.aWorkerFailed)) && !this.draining;
   }
 
   /**
-   * Serves beside other processes (under `kurel serve`'s supervisor): readiness waits until
-   * every process has been ready (see {@link peersAreReady}), and {@link reloadEverywhere}
-   * reloads them all.
+   * Serves beside other processes (under `kurel serve`'s supervisor, which hands this process
+   * connections only once it can judge): ready from then on, while its other workers load, and
+   * {@link reloadEverywhere} reloads every process.
    */
   joinPeers(peers: { reloadOthers(): Promise<boolean> }): void {
     this.peers = peers;
-    this.peersReady = false;
-  }
-
-  /** Every process serving beside this one has been ready once. */
-  peersAreReady(): void {
-    this.peersReady = true;
+    this.readyAtFirstWorker = true;
   }
 
   /**

@@ -1,7 +1,7 @@
-import type { AddressInfo } from 'node:net';
+import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { listenEarly } from '../../src/http/early-listener.js';
 import { startServer } from '../../src/http/server.js';
+import { openFront } from '../../src/http/supervisor/front.js';
 import { keepAliveLoad } from '../helpers/keep-alive-load.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, startSlowRequest, testApp } from './support.js';
 
@@ -68,37 +68,45 @@ describe('shutdown under keep-alive load', () => {
   });
 });
 
-describe('the early listener', () => {
-  it('answers /healthz at once, /readyz as starting and everything else 503 with Retry-After, until the app takes over', async () => {
-    const early = await listenEarly('127.0.0.1', 0);
-    if (!early) throw new Error('the early listener could not listen');
-    const { port } = early.server.address() as AddressInfo;
-    const url = `http://127.0.0.1:${port}`;
-    const health = await fetch(`${url}/healthz`);
-    expect([health.status, await health.json()]).toEqual([200, { status: 'ok' }]);
-    const ready = await fetch(`${url}/readyz`);
-    expect([ready.status, await ready.json()]).toEqual([503, { status: 'starting' }]);
-    const work = await fetch(`${url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
-    expect([work.status, work.headers.get('retry-after'), work.headers.get('content-type')]).toEqual([503, '1', 'application/problem+json; charset=utf-8']);
-    expect(await work.json()).toEqual({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'the service is starting; retry shortly' });
-
+describe('a server handed its connections', () => {
+  it('serves the connections a front accepted, and drains them before it stops', async () => {
+    const front = await openFront('127.0.0.1', 0, { answers: true });
+    if ('error' in front) throw front.error;
+    const url = `http://${front.address}`;
     const kurel = testApp();
-    const server = await startServer(kurel, { host: '127.0.0.1', port: 0, early });
-    expect(server.url).toBe(url);
-    const validated = await fetch(`${url}/v1/validate`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(GATEWAY_DOCUMENT),
+    let accept: (socket: Socket) => void = () => undefined;
+    const server = await startServer(kurel, {
+      host: '127.0.0.1',
+      port: 0,
+      handed: {
+        url,
+        connect: (take) => {
+          accept = take;
+        },
+      },
     });
-    expect([validated.status, ((await validated.json()) as { valid: boolean }).valid]).toEqual([200, true]);
+    expect([server.url, server.server.listening]).toEqual([url, false]);
+    front.add(1, {
+      take: (socket, done) => {
+        accept(socket);
+        done(null);
+      },
+    });
+    const slow = startSlowRequest(url, '/v1/validate', GATEWAY_PROFILE);
+    await new Promise((resolve) => setTimeout(resolve, 100));
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
-    expect(await server.shutdown()).toEqual({ forced: false });
-  });
-
-  it('resolves to undefined when the port is taken', async () => {
-    const taken = await listenEarly('127.0.0.1', 0);
-    const { port } = taken!.server.address() as AddressInfo;
-    expect(await listenEarly('127.0.0.1', port)).toBeUndefined();
-    taken!.server.close();
+    front.remove(1);
+    // In this one process the front still counts the connections it handed over: it closes with them.
+    const closing = front.close();
+    const stopping = server.shutdown();
+    let stopped = false;
+    void stopping.then(() => (stopped = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The request in flight holds the drain open, though the server never listened.
+    expect(stopped).toBe(false);
+    slow.finish();
+    expect((await slow.response).status).toBe(200);
+    expect(await stopping).toEqual({ forced: false });
+    await closing;
   });
 });

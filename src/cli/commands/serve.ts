@@ -102,7 +102,8 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
   // command again with the same flags; the CPUs are the container's quota, not the host's.
   const cpus = availableCpus();
   const processCount = processes ?? cpus;
-  if (cluster.isPrimary) return runSupervisor({ processes: processCount }, io);
+  const tls = options.tlsCert !== undefined && options.tlsKey !== undefined ? { certFile: options.tlsCert, keyFile: options.tlsKey } : undefined;
+  if (cluster.isPrimary) return runSupervisor({ processes: processCount, host: options.host, port, tls: tls !== undefined }, io);
   const code = await runService(
     {
       ...(lockfile ? { lockfile: { path: lockfile.path, display: lockfile.display } } : {}),
@@ -110,18 +111,15 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
       ...(options.platformDefault ? { platformDefault: options.platformDefault } : {}),
       ...(Object.keys(severity).length > 0 ? { severity } : {}),
       host: options.host,
-      // A replacement process listens where the service listens (`--port 0` picked it once).
-      port: supervisedPort() ?? port,
+      port,
       definitionFolders: named ? options.definitions.map((dir) => ({ path: dir, name: dir })) : embeddedFolders(io.cwd),
       definitionFiles: options.capabilityDef,
       watchedDirs: options.watchDefinitions ? options.definitions : undefined,
       plugins: options.plugin,
       cwd: io.cwd,
-      ...(options.tlsCert !== undefined && options.tlsKey !== undefined ? { tls: { certFile: options.tlsCert, keyFile: options.tlsKey } } : {}),
+      ...(tls ? { tls } : {}),
       workers: workers ?? defaultWorkers(cpus, processCount),
       processes: processCount,
-      // The processes of a starting service answer /healthz at once; a replacement waits until it can judge.
-      listenEarly: process.env['KUREL_SUPERVISED_START'] === 'initial',
       limits: { workerMemoryMiB, requestTimeoutMs, sendTimeoutMs },
       inlineMaxBytes,
       adminTokenFile: options.adminTokenFile,
@@ -160,10 +158,4 @@ function embeddedFolders(cwd: string): DefinitionFolder[] {
   const shown = relative(cwd, dir);
   const inside = shown && !shown.startsWith('..') && !isAbsolute(shown);
   return [inside ? { path: shown, name: shown } : { path: dir, name: EMBEDDED_FOLDER_NAME }];
-}
-
-// The port the supervisor hands a replacement process, when the service already listens.
-function supervisedPort(): number | undefined {
-  const given = process.env['KUREL_SUPERVISED_PORT'];
-  return given !== undefined && /^[0-9]{1,5}$/.test(given) ? Number(given) : undefined;
 }

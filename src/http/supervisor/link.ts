@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import type { Socket } from 'node:net';
 import { isKurelMessage, type ProcessMessage, type SupervisorMessage } from './messages.js';
 
 /** How often a serving process tells the supervisor which requests it is handling, at most. */
@@ -8,8 +9,6 @@ const IN_FLIGHT_REPORT_MS = 250;
 export interface LinkHandlers {
   /** Reload the definitions; resolves to whether the reload succeeded. */
   reload(): Promise<boolean>;
-  /** Every process has been ready once. */
-  allReady(): void;
   /** Drain and stop (`cut`: close every connection now). */
   stop(cut: boolean): void;
   /** This process's metrics, as prom-client's `getMetricsAsJSON` gives them. */
@@ -18,9 +17,14 @@ export interface LinkHandlers {
 
 /** A serving process's side of its channel to the supervisor. */
 export interface SupervisorLink {
-  /** Tells the supervisor the process listens. */
-  listening(url: string): void;
-  /** Tells the supervisor every worker has loaded (or one could not). */
+  /** Where the supervisor listens for the service, `host:port`. */
+  address: string;
+  /**
+   * Has `accept` take every connection the supervisor hands this process from now on (the
+   * supervisor owns the listening socket), and tells it the process takes requests at `url`.
+   */
+  listening(url: string, accept: (socket: Socket) => void): void;
+  /** Tells the supervisor every worker of the process has loaded (or one could not). */
   ready(ok: boolean): void;
   /** Reports `requestIds()` to the supervisor whenever it changes, a few times a second at most. */
   followInFlight(requestIds: () => string[]): void;
@@ -41,6 +45,8 @@ export function supervisorLink(handlers: LinkHandlers): SupervisorLink | undefin
   let seq = 0;
   const answers = new Map<number, (message: SupervisorMessage) => void>();
   let report: NodeJS.Timeout | undefined;
+  // Connections come only once the process said it takes them; one sent before is not kept.
+  let accept: (socket: Socket) => void = (socket) => socket.destroy();
   const send = (message: ProcessMessage) => {
     if (process.connected) process.send?.(message);
   };
@@ -51,11 +57,11 @@ export function supervisorLink(handlers: LinkHandlers): SupervisorLink | undefin
       send(message(id));
     });
   };
-  process.on('message', (message: unknown) => {
+  process.on('message', (message: unknown, handle: unknown) => {
     if (!isKurelMessage<SupervisorMessage>(message)) return;
     switch (message.kurel) {
-      case 'all-ready':
-        handlers.allReady();
+      case 'connection':
+        if (handle) accept(handle as Socket);
         break;
       case 'reload':
         void handlers.reload().then((ok) => send({ kurel: 'reloaded', seq: message.seq, ok }));
@@ -84,7 +90,11 @@ export function supervisorLink(handlers: LinkHandlers): SupervisorLink | undefin
     handlers.stop(false);
   });
   return {
-    listening: (url) => send({ kurel: 'listening', url }),
+    address: process.env['KUREL_SUPERVISED_ADDRESS'] ?? '',
+    listening(url, take) {
+      accept = take;
+      send({ kurel: 'listening', url });
+    },
     ready: (ok) => send({ kurel: 'ready', ok }),
     followInFlight(requestIds) {
       let last = '';

@@ -5,7 +5,7 @@
 
 /** A serving process to the supervisor. */
 export type ProcessMessage =
-  /** The process listens (at `url`). */
+  /** The process takes requests (the connections the supervisor accepts at `url`). */
   | { kurel: 'listening'; url: string }
   /** Every worker of the process has loaded (or one could not). */
   | { kurel: 'ready'; ok: boolean }
@@ -22,8 +22,8 @@ export type ProcessMessage =
 
 /** The supervisor to a serving process. */
 export type SupervisorMessage =
-  /** Every process has been ready once: readiness is now the process's own. */
-  | { kurel: 'all-ready' }
+  /** A connection the supervisor accepted, sent with the message as its handle: the process serves it. */
+  | { kurel: 'connection' }
   /** Reload the definitions (SIGHUP, or another process's `POST /v1/reload`); answer `reloaded`. */
   | { kurel: 'reload'; seq: number }
   /** Every other process has reloaded (the answer to `reload-others`). */

@@ -1,18 +1,28 @@
-import cluster, { type Worker } from 'node:cluster';
+import type { Worker } from 'node:cluster';
+import type { Socket } from 'node:net';
 import { hostname } from 'node:os';
+import { type EarlyProcess, forkServing, takeEarlyStart } from './early-start.js';
+import { type Front, openFront } from './front.js';
 import { isKurelMessage, type ProcessMessage, type SupervisorMessage } from './messages.js';
 import { restartDelay } from './restart-delay.js';
 import type { ServiceIo } from './service-io.js';
 
-/** How the supervisor runs: how many serving processes it keeps. */
+/** How the supervisor runs: how many serving processes it keeps, and where the service listens. */
 export interface SupervisorOptions {
   processes: number;
+  host: string;
+  /** 0 picks a free port, kept for the service's whole life. */
+  port: number;
+  /** The serving processes serve HTTPS: the supervisor cannot answer a connection itself. */
+  tls: boolean;
 }
 
 /** One serving process, as the supervisor follows it. */
 interface Served {
   worker: Worker;
+  /** It takes requests: the front hands it connections. */
   listening: boolean;
+  /** Every worker of it has loaded. */
   ready: boolean;
   /** The request ids it last reported in flight. */
   requestIds: string[];
@@ -27,8 +37,10 @@ const RELOAD_WAIT_MS = 120_000;
 const METRICS_WAIT_MS = 2_000;
 
 /**
- * Runs `kurel serve` as a supervisor (node:cluster's primary): forks `processes` serving
- * processes that share the listening socket, replaces any that ends while the service runs (so
+ * Runs `kurel serve` as a supervisor (node:cluster's primary): owns the listening socket (the
+ * front, opened before anything else loads, answering `/healthz` while no process takes
+ * requests), forks `processes` serving processes and hands each connection to one that takes
+ * requests, in turn; replaces any that ends while the service runs (so
  * no single request ends the service; the replacement is counted in
  * `kurel_process_restarts_total` and logged with the request ids the process last reported in
  * flight), with a growing delay when they keep ending. It fans SIGHUP out to every process,
@@ -46,12 +58,20 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
       `${JSON.stringify({ level: LEVELS[level], time: Date.now(), pid: process.pid, hostname: host, service: 'kurel', role: 'supervisor', ...fields, msg })}\n`,
     );
   };
-  // Standard error is relayed, so a refused start is told once, not by every process.
-  cluster.setupPrimary({ stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+  const early = await takeEarlyStart(options);
+  const opened = early?.front ?? (await openFront(options.host, options.port, { answers: !options.tls }));
+  if ('error' in opened) {
+    const message = `cannot listen on ${options.host}:${options.port}: ${opened.error.message}`;
+    io.stderr(`kurel serve: refusing to start: ${message}\n`);
+    log('fatal', {}, `refusing to start: ${message}`);
+    return 2;
+  }
+  const front: Front = opened;
   const served = new Map<number, Served>();
   let starting = true;
   let stopping = false;
   let allReady = false;
+  let serving = false;
   let restarts = 0;
   const deaths: number[] = [];
   let seq = 0;
@@ -68,9 +88,6 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
 
   const send = (worker: Worker, message: SupervisorMessage) => {
     if (worker.isConnected()) worker.send(message);
-  };
-  const broadcast = (message: SupervisorMessage, except?: number) => {
-    for (const [id, entry] of served) if (id !== except && entry.listening) send(entry.worker, message);
   };
 
   /** Sends `message(seq)` to the listening processes and waits (at most `ms`) for each one's reply. */
@@ -125,14 +142,20 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
       case 'listening':
         entry.listening = true;
         if (entry.startErrors.length > 0) io.stderr(entry.startErrors.splice(0).join(''));
-        if (allReady) send(worker, { kurel: 'all-ready' });
+        if (stopping) break;
+        front.add(worker.id, takerOf(worker));
+        if (!serving) {
+          serving = true;
+          log('info', { address: front.address, startupMs: Math.round(performance.now()) }, 'serving: a process takes requests');
+          // The others start once the first can judge, so that it had the cores to itself.
+          for (let i = 1; i < options.processes; i++) fork();
+        }
         break;
       case 'ready':
         entry.ready = message.ok;
-        if (!allReady && !stopping && served.size === options.processes && [...served.values()].every((s) => s.ready)) {
+        if (!allReady && !stopping && served.size === options.processes && [...served.values()].every((s) => s.ready && s.listening)) {
           allReady = true;
           starting = false;
-          broadcast({ kurel: 'all-ready' });
           log('info', { processes: options.processes, startupMs: Math.round(performance.now()) }, 'ready: every worker has loaded');
         }
         break;
@@ -158,23 +181,18 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     }
   };
 
-  // The processes of the start listen at once (answering /healthz while they load); a replacement
-  // listens only once it can judge, so no request reaches a process that would refuse it.
+  // A process is handed connections only once it can judge, so no request reaches a process that
+  // would refuse it; meanwhile the front answers probes itself.
+  const takerOf = (worker: Worker) => ({
+    take(socket: Socket, done: (err: Error | null) => void) {
+      if (!worker.isConnected()) return done(new Error('the serving process is gone'));
+      worker.send({ kurel: 'connection' } satisfies SupervisorMessage, socket, (err: Error | null) => done(err));
+    },
+  });
   /** Restarts waiting for their delay; cleared when the service stops. */
   const pendingRestarts = new Set<NodeJS.Timeout>();
-  /** The port the first serving process listened on. */
-  let boundPort: number | undefined;
-  /** True once replacements name that port when they listen. */
-  let samePortNamed = false;
-  const fork = (initial = false) => {
-    // node:cluster shares one listening socket per listen() arguments and closes it with the last
-    // process using it: once none listens, a replacement of a `--port 0` service names the port
-    // it had, and so does every process after it (they share that socket).
-    if (!initial && boundPort !== undefined && (samePortNamed || ![...served.values()].some((s) => s.listening))) samePortNamed = true;
-    const env: Record<string, string> = {};
-    if (initial) env['KUREL_SUPERVISED_START'] = 'initial';
-    else if (samePortNamed) env['KUREL_SUPERVISED_PORT'] = String(boundPort);
-    const worker = cluster.fork(env);
+  /** Follows a serving process (forked early, with what it said and did meanwhile, or now). */
+  const adopt = (worker: Worker, before?: EarlyProcess) => {
     const entry: Served = { worker, listening: false, ready: false, requestIds: [], startErrors: [] };
     served.set(worker.id, entry);
     worker.process.stderr?.on('data', (chunk: Buffer) => {
@@ -184,12 +202,20 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     worker.on('message', (message: unknown) => {
       if (isKurelMessage<ProcessMessage>(message)) onMessage(worker, message);
     });
-    worker.process.once('close', (code, signal) => {
+    const closed = (code: number | null, signal: NodeJS.Signals | null) => {
+      front.remove(worker.id);
       served.delete(worker.id);
       forget(worker.id);
       exited(entry, code, signal);
-    });
+    };
+    for (const message of before?.messages ?? []) if (isKurelMessage<ProcessMessage>(message)) onMessage(worker, message);
+    // Once what it wrote to standard error has been read: a refused start says why.
+    const ended = before?.closed;
+    if (ended) setImmediate(() => closed(ended.code, ended.signal));
+    else worker.process.once('close', closed);
   };
+
+  const fork = () => adopt(forkServing(front.address));
 
   const codes: number[] = [];
   const exited = (entry: Served, code: number | null, signal: NodeJS.Signals | null) => {
@@ -224,12 +250,9 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     pendingRestarts.add(timer);
   };
 
-  const onListening = (_worker: Worker, address: { port: number }) => {
-    boundPort ??= address.port;
-  };
-  cluster.on('listening', onListening);
-  for (let i = 0; i < options.processes; i++) fork(true);
-  log('info', { processes: options.processes }, 'supervising');
+  if (early?.process) adopt(early.process.worker, early.process);
+  else fork();
+  log('info', { processes: options.processes, address: front.address }, 'supervising');
 
   const reload = () => {
     log('info', {}, 'SIGHUP: every process reloads its definitions');
@@ -246,13 +269,16 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
       stopping = true;
       for (const timer of pendingRestarts) clearTimeout(timer);
       pendingRestarts.clear();
+      // No new connection is accepted; each process finishes those it was handed.
+      for (const id of served.keys()) front.remove(id);
+      const closing = front.close();
       log('info', { signal }, 'shutting down: finishing requests in flight');
       for (const entry of served.values()) {
         if (entry.listening) send(entry.worker, { kurel: 'stop', cut: false });
         else entry.worker.process.kill('SIGKILL');
       }
       if (served.size === 0) settle();
-      void everyExited.then(() => {
+      void Promise.all([everyExited, closing]).then(() => {
         log('info', {}, 'stopped');
         resolve(codes.some((code) => code !== 0) ? 1 : 0);
       });
@@ -262,11 +288,11 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, stop);
 
   const outcome = await Promise.race([stopped.then((code) => ({ code, errors: undefined })), refused]);
-  cluster.off('listening', onListening);
   process.off('SIGHUP', reload);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.off(signal, stop);
   if (outcome.errors !== undefined) {
     stopping = true;
+    await front.close();
     for (const entry of served.values()) entry.worker.process.kill('SIGKILL');
     if (served.size > 0) await everyExited;
     io.stderr(outcome.errors);

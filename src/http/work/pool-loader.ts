@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { Catalogue } from '../../catalogue/catalogue.js';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { registryDigest } from '../../catalogue/registry-digest.js';
 import { type Diagnostic, hasErrors } from '../../core/diagnostics.js';
@@ -71,40 +72,51 @@ export function poolLoader(sources: PoolSources): RunnerLoader {
       if (!read.ok) return { ok: false, diagnostics: [...gatheredDiagnostics, read.diagnostic] };
       lockfile = { display: sources.lockfile.display, content: read.bytes };
     }
-    const started = await startPool({
+    const starting = startPool({
       workers: sources.workers,
       workerMemoryMiB: sources.workerMemoryMiB,
       filename: workerEntry(),
       setup: { plugins: sources.plugins, cwd: sources.cwd, definitions, ...(lockfile ? { lockfile } : {}) },
       logger: sources.logger,
     });
+    // Built while the first worker loads (its thread is already started), not after it: the
+    // process can judge once both are done.
+    const inline = inlineCatalogue(sources, definitions, lockfile).catch(() => undefined);
+    const started = await starting;
     const diagnostics = [...gatheredDiagnostics, ...started.diagnostics];
     if (!started.ok) return { ok: false, diagnostics };
-    return { ok: true, runner: await withInlineJudging(started.pool, sources, definitions, lockfile), diagnostics };
+    return { ok: true, runner: withInlineJudging(started.pool, sources, await inline), diagnostics };
   };
 }
 
 /**
- * The pool, with small validations and builds judged on the main thread when `inlineMaxBytes`
- * allows it and no plugin is loaded (a plugin could end or block the thread that runs it: it
- * runs only in workers, which the deadline can terminate). The main thread's catalogue is built
- * from the bytes the workers were given, once the first of them has accepted them; should it
- * differ in any way (it cannot, from the same bytes), every task goes to the pool.
+ * The main thread's catalogue for small validations and builds, when `inlineMaxBytes` allows
+ * them and no plugin is loaded (a plugin could end or block the thread that runs it: it runs only
+ * in workers, which the deadline can terminate); built from the bytes the workers were given.
+ * Undefined when it is not wanted or the definitions are refused (the workers say why).
  */
-async function withInlineJudging(
-  pool: TaskRunner,
+async function inlineCatalogue(
   sources: PoolSources,
   definitions: readonly { file: string; content: Uint8Array }[],
   lockfile: WorkerSetup['lockfile'],
-): Promise<TaskRunner> {
-  const maxBytes = sources.inlineMaxBytes ?? 0;
-  if (maxBytes <= 0 || sources.plugins.length > 0) return pool;
+): Promise<Catalogue | undefined> {
+  if ((sources.inlineMaxBytes ?? 0) <= 0 || sources.plugins.length > 0) return undefined;
   const served = await assembleServedCatalogue(
     { definitionInputs: definitions.map((d) => ({ file: d.file, content: d.content, origin: 'definition' as const })), cwd: sources.cwd },
     lockfile,
   );
-  if (!served.ok || registryDigest(served.catalogue) !== pool.registry.digest) return pool;
-  return inlineRunner(pool, served.catalogue, maxBytes);
+  return served.ok ? served.catalogue : undefined;
+}
+
+/**
+ * The pool, with small validations and builds judged on the main thread with `catalogue`, used
+ * only once the first worker has accepted the same bytes; should it differ in any way from the
+ * workers' (it cannot, from the same bytes), every task goes to the pool.
+ */
+function withInlineJudging(pool: TaskRunner, sources: PoolSources, catalogue: Catalogue | undefined): TaskRunner {
+  const maxBytes = sources.inlineMaxBytes ?? 0;
+  if (!catalogue || maxBytes <= 0 || registryDigest(catalogue) !== pool.registry.digest) return pool;
+  return inlineRunner(pool, catalogue, maxBytes);
 }
 
 /** The worker threads' entry module, built next to the CLI. */

@@ -1,0 +1,271 @@
+import cluster from 'node:cluster';
+import { readFileSync } from 'node:fs';
+import type { Socket } from 'node:net';
+import { availableParallelism } from 'node:os';
+import type { PluginRef } from '../catalogue/load-plugins.js';
+import type { SeverityRules } from '../documents/kurel-config.js';
+import type { Platform } from '../schema/platform-version.js';
+import type { KurelApp } from './app.js';
+import type { Logger } from './logger.js';
+import type { RunningServer, TlsOptions } from './server.js';
+import { DEFAULT_LIMITS, type ServiceLimits } from './service-limits.js';
+import { ServiceState } from './service-state.js';
+import { supervisorLink } from './supervisor/link.js';
+import type { ServiceIo } from './supervisor/service-io.js';
+import type { DefinitionsWatch } from './watch-definitions.js';
+import { DEFAULT_INLINE_MAX_BYTES } from './work/inline-runner.js';
+import { type DefinitionFolder, type PoolSources, poolLoader } from './work/pool-loader.js';
+
+/** What the service is started with (the `kurel serve` flags, parsed). */
+export interface ServiceOptions {
+  host: string;
+  port: number;
+  /** Definition folders, with the names diagnostics and `/readyz` give them. */
+  definitionFolders: readonly DefinitionFolder[];
+  /** Definition files (the config file's `capabilityDefs`), named as given. */
+  definitionFiles?: readonly string[];
+  plugins: readonly PluginRef[];
+  cwd: string;
+  /** Folders to watch for changes (`--watch-definitions`); a change reloads, debounced. */
+  watchedDirs?: readonly string[] | undefined;
+  /** Serve HTTPS only with this certificate and key (PEM files), reloaded when they change. */
+  tls?: { certFile: string; keyFile: string };
+  /** Worker threads (`--workers`); the CPUs Node reports by default. */
+  workers?: number;
+  /**
+   * `--inline-max-bytes`: validations and builds with a body of at most this many bytes are
+   * judged on the serving process's main thread when no plugin is loaded; 0 sends all to the
+   * workers. {@link DEFAULT_INLINE_MAX_BYTES} when absent.
+   */
+  inlineMaxBytes?: number;
+  /** Serving processes beside this one (`--processes`), to say in the `listening` line. */
+  processes?: number;
+  /** `--request-timeout`, `--send-timeout` and `--worker-memory`; the defaults of {@link DEFAULT_LIMITS} otherwise. */
+  limits?: Partial<Pick<ServiceLimits, 'requestTimeoutMs' | 'sendTimeoutMs' | 'workerMemoryMiB'>>;
+  /** A file holding the token `POST /v1/reload` requires (`--admin-token-file`). */
+  adminTokenFile?: string | undefined;
+  /** The lockfile the service serves (docs/service.md): its locked versions are the only versions. */
+  lockfile?: PoolSources['lockfile'];
+  /** `--require-pinned`: every request's bindings of versioned definitions must pin a version. */
+  requirePinned?: boolean;
+  /** The config file's `platform`: the versions of components a request's profile does not name. */
+  platformDefault?: Platform | undefined;
+  /** The config file's severities, applied to every validation as lint applies them. */
+  severity?: SeverityRules | undefined;
+}
+
+export type { ServiceIo } from './supervisor/service-io.js';
+
+/** Exit codes of the service: a clean stop, a stop that cut connections, a refused start. */
+export const SERVICE_EXIT = { stopped: 0, cut: 1, refused: 2 } as const;
+
+const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
+
+/**
+ * Runs the validation service until SIGTERM or SIGINT: reads the definitions, starts the worker
+ * pool (every worker imports the plugins and builds the catalogue; the service refuses to start
+ * when the first has found an error), listens once that first worker has loaded and reports
+ * ready once all have, reloads definitions on SIGHUP, and on a stop signal drains gracefully.
+ * Resolves to the exit code.
+ */
+export async function runService(options: ServiceOptions, io: ServiceIo): Promise<number> {
+  let adminToken: string | undefined;
+  let unusableToken: string | undefined;
+  if (options.adminTokenFile !== undefined) {
+    try {
+      adminToken = readFileSync(options.adminTokenFile, 'utf8').trim();
+      if (adminToken === '' || /\s/.test(adminToken)) {
+        unusableToken = `the admin token file ${options.adminTokenFile} must hold one token without spaces, found ${adminToken === '' ? 'nothing' : 'spaces'}`;
+      }
+    } catch (err) {
+      unusableToken = `cannot read the admin token file ${options.adminTokenFile}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+    }
+  }
+
+  // The workers take longest to be ready (each loads the plugins and the catalogue): they start
+  // first, and the main thread loads the HTTP stack meanwhile.
+  const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const workers = options.workers ?? availableParallelism();
+  let logger: Logger | undefined;
+  const starting =
+    unusableToken === undefined
+      ? ServiceState.start(
+          poolLoader({
+            definitionFolders: options.definitionFolders,
+            definitionFiles: options.definitionFiles ?? [],
+            plugins: options.plugins,
+            cwd: options.cwd,
+            lockfile: options.lockfile,
+            workers,
+            workerMemoryMiB: limits.workerMemoryMiB,
+            inlineMaxBytes: options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES,
+            // Used once the pool is in service, when the logger exists.
+            logger: { info: (fields, message) => logger?.info(fields, message), error: (fields, message) => logger?.error(fields, message) },
+          }),
+        )
+      : undefined;
+  const { batchedDestination, createApp, createLogger, diagnosticLines, startServer, watchDefinitions } = await import('./serving.js');
+  const destination = batchedDestination((text) => io.stdout(text));
+  // The lines of the last turn of the event loop still go out when the process ends.
+  process.once('exit', destination.flush);
+  const base = createLogger(io.env['LOG_LEVEL'], destination);
+  // Beside other serving processes, each line says which process wrote it.
+  const log = cluster.isWorker ? base.child({ pid: process.pid }) : base;
+  logger = log;
+  const refuse = async (message: string, errors: string[] = []): Promise<number> => {
+    // A pool that started all the same is stopped first, so the process can end.
+    const state = await starting;
+    if (state instanceof ServiceState) await state.close();
+    io.stderr(`${errors.map((line) => `${line}\n`).join('')}kurel serve: refusing to start: ${message}${errors.length > 0 ? ' (listed above)' : ''}\n`);
+    // The log line stands alone (a collector never sees standard error): it says it is a
+    // refusal and carries every reason, as `reload failed` does.
+    log.fatal(errors.length > 0 ? { errors } : {}, `refusing to start: ${message}`);
+    return SERVICE_EXIT.refused;
+  };
+  if (unusableToken !== undefined) return refuse(unusableToken);
+
+  let tls: TlsOptions | undefined;
+  if (options.tls) {
+    const { loadTlsPair, TlsPairError } = await import('./tls.js');
+    try {
+      tls = { files: options.tls, pair: loadTlsPair(options.tls) };
+    } catch (err) {
+      if (!(err instanceof TlsPairError)) throw err;
+      return refuse(`cannot serve TLS: ${err.message}`);
+    }
+  }
+
+  const started = await starting;
+  if (!(started instanceof ServiceState)) {
+    // A refused plugin stops the start by itself; definitions are listed with all their errors.
+    const refusal = started?.diagnostics.find((d) => d.code === 'usage');
+    if (refusal) return refuse(refusal.message.replace(/^refusing to start: /, ''));
+    return refuse('the definitions have errors', diagnosticLines(started?.diagnostics ?? []));
+  }
+  const state = started;
+  // Under the supervisor: it is handed connections once it can judge, reloads and metrics span every process.
+  let stopBySupervisor: (cut: boolean) => void = () => undefined;
+  let kurelApp: KurelApp | undefined;
+  const link = supervisorLink({
+    reload: async () => (await state.reload()).ok,
+    stop: (cut) => stopBySupervisor(cut),
+    metrics: async () => (kurelApp ? kurelApp.metrics.registry.getMetricsAsJSON() : []),
+  });
+  if (link) state.joinPeers(link);
+  const warnings = state.lastReload.diagnostics;
+  if (warnings.length > 0) log.warn({ warnings: diagnosticLines(warnings) }, 'definitions loaded with warnings');
+  const kurel = createApp({
+    state,
+    logger: log,
+    limits,
+    processMetrics: true,
+    requirePinned: options.requirePinned === true,
+    ...(options.platformDefault ? { platformDefault: options.platformDefault } : {}),
+    ...(options.severity ? { severity: options.severity } : {}),
+    ...(adminToken === undefined ? {} : { adminToken }),
+  });
+  kurelApp = kurel;
+  if (link) {
+    kurel.metrics.gatherWith(() => link.gatherMetrics());
+    link.followInFlight(kurel.requestIdsInFlight);
+    // A failure nothing caught ends the process; the supervisor replaces it, and the log says
+    // which requests were in flight.
+    process.on('uncaughtException', (err) => {
+      log.fatal({ err, requestIds: kurel.requestIdsInFlight() }, 'uncaught failure: this process ends and the supervisor replaces it');
+      destination.flush();
+      process.exit(70);
+    });
+  }
+  // Under the supervisor, which owns the listening socket, connections are handed over once the
+  // link says the process takes them (below, once the signal handlers are in place).
+  let handTo: (socket: Socket) => void = (socket) => socket.destroy();
+  const handed = link
+    ? {
+        url: `${tls ? 'https' : 'http'}://${link.address}`,
+        connect: (accept: (socket: Socket) => void) => {
+          handTo = accept;
+        },
+      }
+    : undefined;
+  let running: RunningServer;
+  try {
+    running = await startServer(kurel, { host: options.host, port: options.port, handed, ...(tls ? { tls } : {}) });
+  } catch (err) {
+    return refuse(`cannot listen on ${options.host}:${options.port}: ${(err as Error).message}`);
+  }
+  let watching: DefinitionsWatch | undefined;
+  if (options.watchedDirs && options.watchedDirs.length > 0) {
+    watching = await watchDefinitions(options.watchedDirs, state, { logger: log });
+  } else if (options.watchedDirs) {
+    log.warn('--watch-definitions has no --definitions folder to watch');
+  }
+  const reload = () => void state.reload();
+  let stop: (signal: NodeJS.Signals) => void = () => undefined;
+  process.on('SIGHUP', reload);
+  const stopped = new Promise<number>((resolve) => {
+    let cut = false;
+    stopBySupervisor = (cutNow) => {
+      if (!state.isDraining) stop('SIGTERM');
+      else if (cutNow) stop('SIGINT');
+    };
+    let finished = false;
+    stop = (signal) => {
+      // A signal that comes after the drain has ended has nothing left to stop.
+      if (finished) return;
+      if (state.isDraining) {
+        log.warn({ signal }, 'second stop signal: closing every connection now');
+        cut = true;
+        running.server.closeAllConnections();
+        return;
+      }
+      log.info({ signal, graceMs: kurel.limits.shutdownGraceMs }, 'shutting down: finishing requests in flight');
+      void running.shutdown().then(({ forced }) => {
+        if (forced) log.warn('shutdown grace period over: connections still open were closed');
+        finished = true;
+        log.info('stopped');
+        resolve(forced || cut ? SERVICE_EXIT.cut : SERVICE_EXIT.stopped);
+      });
+    };
+    for (const signal of STOP_SIGNALS) process.on(signal, stop);
+  });
+  link?.listening(running.url, (socket) => handTo(socket));
+  // Logged once the signal handlers are in place: a supervisor may signal as soon as it reads this.
+  log.info(
+    {
+      url: running.url,
+      tls: tls !== undefined,
+      watchDefinitions: watching !== undefined,
+      reloadAccess: adminToken === undefined ? 'loopback' : 'token',
+      handlers: state.registry.handlers,
+      definitions: state.registry.definitions,
+      workers,
+      ...(options.processes === undefined ? {} : { processes: options.processes }),
+      // What is judged on this process: nothing with a plugin loaded, whatever the flag said.
+      inlineMaxBytes: options.plugins.length > 0 ? 0 : (options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES),
+      registryDigest: state.registry.digest,
+      ...(options.lockfile ? { lockfile: options.lockfile.display } : {}),
+      startupMs: Math.round(performance.now()),
+      limits: kurel.limits,
+    },
+    'listening',
+  );
+  void state.whenStarted().then((every) => {
+    // Once a stop signal has come, the service is draining, not ready, and a pool it closed
+    // before every worker loaded is no failure to report.
+    if (state.isDraining) return;
+    link?.ready(every.ok);
+    // Under the supervisor, the service is ready once every process is, and the supervisor says so.
+    if (every.ok)
+      log.info({ workers, startupMs: Math.round(performance.now()) }, link ? 'process ready: every worker has loaded' : 'ready: every worker has loaded');
+    else log.error({ errors: diagnosticLines(every.diagnostics) }, 'a worker could not load: the service answers on the others and does not report ready');
+  });
+  const code = await stopped;
+  await watching?.close();
+  await state.close();
+  process.off('SIGHUP', reload);
+  for (const signal of STOP_SIGNALS) process.off(signal, stop);
+  link?.close();
+  // Whatever handle a dependency left open must not keep a stopped service alive.
+  setTimeout(() => process.exit(code), 1000).unref();
+  return code;
+}

@@ -1,0 +1,174 @@
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+
+/** Where the front hands a connection: a serving process that takes requests. */
+export interface Taker {
+  /** Sends `socket` to the process; `done` gets an error when it could not be sent. */
+  take(socket: Socket, done: (err: Error | null) => void): void;
+}
+
+/**
+ * The supervisor's listening socket, open for the service's whole life (docs/service.md
+ * "Processes and the supervisor"): it accepts every connection and hands it to a serving process
+ * that takes requests, in turn. While none does (the service is starting, or its only process is
+ * being replaced) it answers on plain HTTP itself: `GET /healthz` 200, `GET /readyz` 503
+ * `starting`, anything else 503 with `Retry-After: 1`, each on a connection it then closes, so the
+ * client's next connection reaches a serving process. Over TLS it cannot answer: connections wait
+ * for a serving process instead, at most {@link MAX_WAITING} of them.
+ */
+export interface Front {
+  /** The address it listens on, `host:port` (IPv6 in brackets). */
+  readonly address: string;
+  readonly port: number;
+  /** Puts a process in the rotation; connections waiting go to it at once. */
+  add(id: number, taker: Taker): void;
+  /** Takes a process out of the rotation (it stopped, ended or is draining). */
+  remove(id: number): void;
+  /** Serving processes in the rotation. */
+  readonly takers: number;
+  /** Keeps the process running while the front listens (an early front does not, until taken). */
+  ref(): void;
+  /** Closes the listening socket (no new connection is accepted) and every connection it holds. */
+  close(): Promise<void>;
+}
+
+/** Connections held while no serving process takes requests over TLS; more are closed at once. */
+export const MAX_WAITING = 512;
+
+/** How long a connection the front answers itself may take to send its request. */
+const HEADERS_TIMEOUT_MS = 5_000;
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const STARTING_PROBLEM = JSON.stringify({
+  type: 'about:blank',
+  title: 'Service Unavailable',
+  status: 503,
+  detail: 'the service is starting; retry shortly',
+});
+
+/** The front's own answers, while no serving process takes requests. */
+function answerStarting(req: IncomingMessage, res: ServerResponse): void {
+  const path = (req.url ?? '').split('?')[0];
+  // One answer per connection: a keep-alive client must come back through the rotation.
+  res.shouldKeepAlive = false;
+  if (req.method === 'GET' && path === '/healthz') res.writeHead(200, { 'Content-Type': JSON_TYPE }).end('{"status":"ok"}');
+  else if (req.method === 'GET' && path === '/readyz') res.writeHead(503, { 'Content-Type': JSON_TYPE }).end('{"status":"starting"}');
+  else res.writeHead(503, { 'Content-Type': 'application/problem+json; charset=utf-8', 'Retry-After': '1' }).end(STARTING_PROBLEM);
+}
+
+/**
+ * Listens on `host:port` (0 picks a free port) with node:net and node:http alone, so it answers
+ * as soon as the supervisor runs; `answers: false` (TLS) holds connections instead of answering.
+ * Resolves to the front, or to the error that kept it from listening.
+ */
+export function openFront(host: string, port: number, options: { answers: boolean; unref?: boolean }): Promise<Front | { error: Error }> {
+  // Paused, so no byte of a request is read here before the connection is handed over.
+  const server: Server = createServer({ pauseOnConnect: true, noDelay: true });
+  const answering = options.answers ? createHttpServer(answerStarting) : undefined;
+  const order: number[] = [];
+  const takers = new Map<number, Taker>();
+  const waiting: Socket[] = [];
+  const held = new Set<Socket>();
+  let next = 0;
+  let closed = false;
+
+  const hold = (socket: Socket) => {
+    if (closed) return void socket.destroy();
+    if (answering) {
+      held.add(socket);
+      socket.once('close', () => held.delete(socket));
+      // This server never listens, so Node's header time-outs do not cover it: a connection that
+      // sends nothing is closed after the headers limit of the service (docs/service.md).
+      socket.setTimeout(HEADERS_TIMEOUT_MS, () => socket.destroy());
+      answering.emit('connection', socket);
+      socket.resume();
+    } else if (waiting.length < MAX_WAITING) {
+      waiting.push(socket);
+      socket.once('close', () => {
+        const at = waiting.indexOf(socket);
+        if (at >= 0) waiting.splice(at, 1);
+      });
+    } else socket.destroy();
+  };
+  const handOver = (socket: Socket, tried = 0) => {
+    if (order.length === 0 || tried >= order.length) return hold(socket);
+    next = (next + 1) % order.length;
+    const taker = takers.get(order[next]!)!;
+    taker.take(socket, (err) => {
+      // A process that ended meanwhile: the next one, or the front's own answer.
+      if (err && !socket.destroyed) handOver(socket, tried + 1);
+    });
+  };
+  server.on('connection', (socket: Socket) => {
+    socket.on('error', () => socket.destroy());
+    handOver(socket);
+  });
+
+  return new Promise((resolve) => {
+    server.once('error', (error) => resolve({ error }));
+    if (options.unref) server.unref();
+    server.listen({ host, port }, () => {
+      server.removeAllListeners('error');
+      server.on('error', () => undefined);
+      const address = server.address() as AddressInfo;
+      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+      resolve({
+        address: `${shown}:${address.port}`,
+        port: address.port,
+        add(id, taker) {
+          if (!takers.has(id)) order.push(id);
+          takers.set(id, taker);
+          for (const socket of waiting.splice(0)) handOver(socket);
+        },
+        remove(id) {
+          if (!takers.delete(id)) return;
+          order.splice(order.indexOf(id), 1);
+        },
+        get takers() {
+          return order.length;
+        },
+        ref() {
+          server.ref();
+        },
+        close() {
+          closed = true;
+          for (const socket of [...waiting.splice(0), ...held]) socket.destroy();
+          return new Promise((done) => server.close(() => done()));
+        },
+      });
+    });
+  });
+}
+
+/** Where `kurel serve` listens, from its command line, when the supervisor can open its front before the CLI loads. */
+export interface FrontArguments {
+  host: string;
+  port: number;
+  tls: boolean;
+}
+
+/**
+ * The host, port and TLS choice of `kurel serve <args>` as the CLI will read them, or undefined
+ * when the arguments are not plainly those of a start (help, a value missing or malformed, an
+ * option given as the last word): then the supervisor opens its front after the CLI has read
+ * them, and the CLI reports what is wrong.
+ */
+export function frontArguments(args: readonly string[]): FrontArguments | undefined {
+  let host = '127.0.0.1';
+  let portText = '8080';
+  let tls = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--help' || arg === '-h' || arg === '--') return undefined;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (name !== '--host' && name !== '--port' && name !== '--tls-cert' && name !== '--tls-key') continue;
+    const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
+    if (value === undefined) return undefined;
+    if (name === '--host') host = value;
+    else if (name === '--port') portText = value;
+    else tls = true;
+  }
+  if (!/^\d{1,5}$/.test(portText) || Number(portText) > 65535) return undefined;
+  return { host, port: Number(portText), tls };
+}

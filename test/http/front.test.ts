@@ -1,0 +1,114 @@
+import { createServer, request } from 'node:http';
+import type { Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Front, frontArguments, openFront, type Taker } from '../../src/http/supervisor/front.js';
+
+const opened: Front[] = [];
+afterEach(async () => {
+  for (const front of opened.splice(0)) await front.close();
+});
+
+async function front(answers = true): Promise<Front> {
+  const made = await openFront('127.0.0.1', 0, { answers });
+  if ('error' in made) throw made.error;
+  opened.push(made);
+  return made;
+}
+
+/** A taker that serves what it is handed with an HTTP server answering its own name. */
+function namedTaker(name: string): Taker {
+  const server = createServer((_req, res) => {
+    res.shouldKeepAlive = false;
+    res.end(name);
+  });
+  return {
+    take(socket: Socket, done) {
+      server.emit('connection', socket);
+      // The front accepts paused: what takes a socket reads it.
+      socket.resume();
+      done(null);
+    },
+  };
+}
+
+/** One GET on a new connection: its status, `Connection` header and body. */
+function get(url: string): Promise<{ status: number; connection: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { agent: false }, (res) => {
+      let body = '';
+      res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe("the supervisor's front", () => {
+  it('answers /healthz 200, /readyz 503 starting and anything else 503 with Retry-After while no process takes requests, closing each connection', async () => {
+    const served = await front();
+    const url = `http://${served.address}`;
+    expect(await get(`${url}/healthz`)).toEqual({ status: 200, connection: 'close', body: '{"status":"ok"}' });
+    expect(await get(`${url}/readyz`)).toEqual({ status: 503, connection: 'close', body: '{"status":"starting"}' });
+    const work = await fetch(`${url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    expect([work.status, work.headers.get('retry-after'), work.headers.get('content-type')]).toEqual([503, '1', 'application/problem+json; charset=utf-8']);
+    expect(await work.json()).toEqual({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'the service is starting; retry shortly' });
+  });
+
+  it('hands connections to the processes that take requests, in turn, and answers itself again once none does', async () => {
+    const served = await front();
+    const url = `http://${served.address}/healthz`;
+    served.add(1, namedTaker('one'));
+    served.add(2, namedTaker('two'));
+    expect(served.takers).toBe(2);
+    const bodies = [];
+    for (let i = 0; i < 4; i++) bodies.push((await get(url)).body);
+    expect(bodies.sort()).toEqual(['one', 'one', 'two', 'two']);
+    served.remove(1);
+    expect([(await get(url)).body, (await get(url)).body]).toEqual(['two', 'two']);
+    served.remove(2);
+    expect(await get(url)).toEqual({ status: 200, connection: 'close', body: '{"status":"ok"}' });
+  });
+
+  it('gives a connection the next process, or its own answer, when it cannot be sent to one', async () => {
+    const served = await front();
+    const url = `http://${served.address}/readyz`;
+    served.add(1, { take: (_socket, done) => done(new Error('gone')) });
+    expect((await get(url)).body).toBe('{"status":"starting"}');
+    served.add(2, namedTaker('two'));
+    expect([(await get(url)).body, (await get(url)).body]).toEqual(['two', 'two']);
+  });
+
+  it('over TLS, holds connections until a process takes requests', async () => {
+    const served = await front(false);
+    const answer = get(`http://${served.address}/healthz`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    served.add(1, namedTaker('one'));
+    expect((await answer).body).toBe('one');
+  });
+
+  it('resolves to the error when the port is taken', async () => {
+    const taken = await front();
+    const again = await openFront('127.0.0.1', taken.port, { answers: true });
+    expect('error' in again && (again.error as NodeJS.ErrnoException).code).toBe('EADDRINUSE');
+  });
+});
+
+describe('frontArguments', () => {
+  it.each([
+    [[], { host: '127.0.0.1', port: 8080, tls: false }],
+    [['--port', '0', '--processes', '2'], { host: '127.0.0.1', port: 0, tls: false }],
+    [['--host=0.0.0.0', '--port=9000', '--port', '9001'], { host: '0.0.0.0', port: 9001, tls: false }],
+    [['--tls-cert', 'c.pem', '--tls-key', 'k.pem', '--port', '8443'], { host: '127.0.0.1', port: 8443, tls: true }],
+    [['--definitions', 'defs', '--host', '::1'], { host: '::1', port: 8080, tls: false }],
+  ])('reads %j', (args, expected) => {
+    expect(frontArguments(args)).toEqual(expected);
+  });
+
+  it.each([[['--help']], [['-h']], [['--port']], [['--port', 'http']], [['--port', '70000']], [['--port', '-1']], [['--', '--port', '1']]])(
+    'leaves %j to the CLI',
+    (args) => {
+      expect(frontArguments(args)).toBeUndefined();
+    },
+  );
+});

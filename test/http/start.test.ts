@@ -1,0 +1,86 @@
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { CLI } from '../helpers/cli.js';
+import { waitFor } from '../helpers/serve.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SLOW_PLUGIN = fileURLToPath(new URL('../fixtures/plugins/slow-to-load.mjs', import.meta.url));
+
+/** One request on a new connection: its status and body, or the connection error's code. */
+function once(url: string, method = 'GET', body?: string): Promise<{ status: number; body: string; retryAfter?: string } | { error: string }> {
+  return new Promise((resolve) => {
+    const req = request(url, { method, agent: false, headers: body ? { 'Content-Type': 'application/json' } : {} }, (res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: text, ...(res.headers['retry-after'] ? { retryAfter: String(res.headers['retry-after']) } : {}) }),
+      );
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve({ error: err.code ?? err.message }));
+    req.end(body);
+  });
+}
+
+describe('kurel serve while it starts', () => {
+  let child: ChildProcessWithoutNullStreams | undefined;
+  let work: string;
+  afterEach(async () => {
+    if (child && child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((resolve) => child?.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('answers /healthz 200 and /readyz 503 from the supervisor before any serving process can judge, then 200, refusing no connection on the way', async () => {
+    work = mkdtempSync(join(tmpdir(), 'kurel-start-'));
+    // Every worker finds the marker and loads for 3 s: no serving process can judge before then.
+    const marker = join(work, 'loaded');
+    writeFileSync(marker, '');
+    child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--processes', '1', '--workers', '1', '--plugin', SLOW_PLUGIN], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'info', KUREL_TEST_LOAD_MARKER: marker, KUREL_TEST_LOAD_DELAY_MS: '3000' },
+    });
+    const lines: Record<string, unknown>[] = [];
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const parts = buffered.split('\n');
+      buffered = parts.pop()!;
+      for (const part of parts) lines.push(JSON.parse(part) as Record<string, unknown>);
+    });
+    const supervising = await waitFor(() => lines.find((l) => l['msg'] === 'supervising'), 'the supervisor to start');
+    const url = `http://${String(supervising['address'])}`;
+
+    const health = await once(`${url}/healthz`);
+    const readiness = await once(`${url}/readyz`);
+    const work503 = await once(`${url}/v1/validate`, 'POST', '{}');
+    // Answered by the supervisor: no serving process takes requests yet.
+    expect(lines.some((l) => l['msg'] === 'serving: a process takes requests')).toBe(false);
+    expect(health).toEqual({ status: 200, body: '{"status":"ok"}' });
+    expect(readiness).toEqual({ status: 503, body: '{"status":"starting"}' });
+    expect(work503).toMatchObject({ status: 503, retryAfter: '1' });
+
+    const seen: string[] = [];
+    await waitFor(
+      async () => {
+        const answer = await once(`${url}/readyz`);
+        seen.push('error' in answer ? answer.error : String(answer.status));
+        return seen.at(-1) === '200' ? true : undefined;
+      },
+      'the service to be ready',
+      30_000,
+    );
+    // Only the supervisor's 503 and then the serving process's 200: no connection refused or reset.
+    expect(new Set(seen)).toEqual(new Set(['503', '200']));
+    expect(seen.indexOf('200')).toBe(seen.length - 1);
+    expect(lines.some((l) => l['msg'] === 'serving: a process takes requests')).toBe(true);
+    expect(await once(`${url}/healthz`)).toEqual({ status: 200, body: '{"status":"ok"}' });
+  });
+});
