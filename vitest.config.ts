@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/setup/sequencer.js';
 
 // The tests whose point is a real process: the built CLI spawned (under a heap ceiling, with
 // signals, real pipes and its start), `kurel serve` listening, Chromium, `npm pack`, Docker,
@@ -37,8 +38,17 @@ const FRESH_MODULES = ['test/schema/pattern.test.ts', 'test/migrate/cli-writes.t
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Ceilings for a hung test, not speed checks: generous, as files share the cores with the
+    // processes other files start.
+    testTimeout: 60_000,
+    // Vitest's default on this 2-core machine is one file at a time. The end-to-end files spend
+    // most of their time waiting on the processes they start, so three files run at once: the
+    // cores stay busy, and every project shares the same count (vitest runs projects with
+    // different counts one after the other).
+    maxWorkers: 3,
+    // The longest files start first, end-to-end before in-process (test/setup/sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
+    hookTimeout: 120_000,
     // dist/ rebuilt when older than its sources (test/setup/build-dist.ts); property run counts (test/helpers/property.ts).
     globalSetup: ['test/setup/build-dist.ts'],
     setupFiles: ['test/setup/fast-check.ts'],
@@ -62,7 +72,9 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: E2E },
+        // Threads sharing their loaded modules from file to file, as in `unit`: the processes these
+        // tests start are separate anyway, and no file changes process-wide state.
+        test: { name: 'e2e', include: E2E, pool: 'threads', isolate: false },
       },
     ],
   },
