@@ -46,7 +46,7 @@ export default defineConfig({
     // cores stay busy, and every project shares the same count (vitest runs projects with
     // different counts one after the other).
     maxWorkers: 3,
-    // The longest files start first, end-to-end before in-process (test/setup/sequencer.ts).
+    // The longest files start first, then end-to-end before in-process (test/setup/sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },
     hookTimeout: 120_000,
     // dist/ rebuilt when older than its sources (test/setup/build-dist.ts); property run counts (test/helpers/property.ts).

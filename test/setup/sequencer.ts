@@ -1,46 +1,36 @@
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-// The files that take longest, longest first, by project (measured with `--reporter=json`). A
-// clean clone has no duration cache, so vitest would start files in an arbitrary order and one of
-// these, started last, would run alone at the end while the other workers sit idle.
-const LONGEST: Record<string, readonly string[]> = {
-  e2e: [
-    'test/http/supervisor.test.ts',
-    'test/http/isolation.test.ts',
-    'test/hostile/many-diagnostics.test.ts',
-    'test/console/browser.test.ts',
-    'test/hostile/linear-positioning.test.ts',
-    'test/http/serve.test.ts',
-    'test/package.test.ts',
-    'test/http/serve-tls-watch.test.ts',
-    'test/deploy/docker.test.ts',
-    'test/http/contract.test.ts',
-    'test/lsp/bounds.test.ts',
-    'test/hostile/merge-amplification.test.ts',
-    'test/cli/config-versions.test.ts',
-    'test/http/server.test.ts',
-  ],
-  unit: [
-    'test/operations/fast-path.test.ts',
-    'test/property/compat.test.ts',
-    'test/cli/lint-jobs.test.ts',
-    'test/yaml/locate-by-scan.test.ts',
-    'test/schema/agreement.test.ts',
-    'test/docs/readme-tour.test.ts',
-    'test/property/round-trip.test.ts',
-  ],
-};
+// The files that take longest, longest first, whatever their project (measured with
+// `--reporter=json` in a whole run). A clean clone has no duration cache, so vitest would start
+// files in an arbitrary order and one of these, started last, would run alone at the end while
+// the other workers sit idle.
+const LONGEST: readonly string[] = [
+  'e2e test/http/isolation.test.ts',
+  'e2e test/hostile/many-diagnostics.test.ts',
+  'e2e test/console/browser.test.ts',
+  'unit test/operations/fast-path.test.ts',
+  'e2e test/http/supervisor.test.ts',
+  'e2e test/http/serve-tls-watch.test.ts',
+  'e2e test/http/serve.test.ts',
+  'unit test/yaml/locate-by-scan.test.ts',
+  'e2e test/deploy/docker.test.ts',
+  'e2e test/hostile/linear-positioning.test.ts',
+  'e2e test/package.test.ts',
+  'e2e test/http/contract.test.ts',
+  'e2e test/lsp/bounds.test.ts',
+  'unit test/property/compat.test.ts',
+];
 
-// Projects in this order: the end-to-end files mostly wait on the processes they start, so they
-// go first and the in-process files fill the cores around them.
+// The other files by project, in this order, each project kept together so a worker thread
+// goes on to the next file of its project with its modules loaded: the end-to-end files mostly
+// wait on the processes they start, so they go first and the in-process files fill the cores.
 const PROJECTS = ['e2e', 'unit', 'unit-isolated'];
 
 /**
- * Vitest's sequencer with the order fixed where it matters for the wall time: projects in the
- * order above (each kept together, so a worker thread goes on to the next file of its project
- * with its modules loaded), and in each project the longest files first, then vitest's own
- * order (the last run's durations when it has them).
+ * Vitest's sequencer with the order fixed where it matters for the wall time: the longest files
+ * first, then the others by project in the order above, each project in vitest's own order (the
+ * last run's durations when it has them).
  */
 export default class LongestFirstSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -48,10 +38,10 @@ export default class LongestFirstSequencer extends BaseSequencer {
     const root = this.ctx.config.root;
     const rank = (file: TestSpecification): [number, number] => {
       const project = file.project.name;
+      const longest = LONGEST.indexOf(`${project} ${relative(root, file.moduleId).replaceAll('\\', '/')}`);
+      if (longest !== -1) return [longest, 0];
       const projectRank = PROJECTS.indexOf(project);
-      const longest = LONGEST[project] ?? [];
-      const index = longest.indexOf(relative(root, file.moduleId).replaceAll('\\', '/'));
-      return [projectRank === -1 ? PROJECTS.length : projectRank, index === -1 ? longest.length : index];
+      return [LONGEST.length, projectRank === -1 ? PROJECTS.length : projectRank];
     };
     const position = new Map(sorted.map((file, i) => [file, i]));
     return [...sorted].sort((a, b) => {
