@@ -101,7 +101,8 @@ export async function unknownFieldProblems(objects: readonly KubernetesObject[])
       return output
         .split('\n')
         .filter((line) => line.includes('error TS'))
-        .map((line) => line.replace(/^manifests\.ts\((\d+),\d+\): error TS\d+: /, (_all, at: string) => `${name(Number(at))}: `));
+        // tsc names the file by a longer path when node_modules is a link to another folder.
+        .map((line) => line.replace(/^(?:.*[\\/])?manifests\.ts\((\d+),\d+\): error TS\d+: /, (_all, at: string) => `${name(Number(at))}: `));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
