@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import LongestFirstSequencer from './test/setup/sequencer.js';
 
@@ -41,11 +42,11 @@ export default defineConfig({
     // Ceilings for a hung test, not speed checks: generous, as files share the cores with the
     // processes other files start.
     testTimeout: 60_000,
-    // Vitest's default on this 2-core machine is one file at a time. The end-to-end files spend
-    // most of their time waiting on the processes they start, so three files run at once: the
-    // cores stay busy, and every project shares the same count (vitest runs projects with
-    // different counts one after the other).
-    maxWorkers: 3,
+    // Vitest's default is one file fewer than the cores: one at a time on two. The end-to-end
+    // files spend much of their time waiting on the processes they start, so one file more than
+    // the cores runs at once (three on two cores) and the cores stay busy. Every project shares
+    // the count: vitest runs projects with different counts one after the other.
+    maxWorkers: availableParallelism() + 1,
     // The longest files start first, then end-to-end before in-process (test/setup/sequencer.ts).
     sequence: { sequencer: LongestFirstSequencer },
     hookTimeout: 120_000,
