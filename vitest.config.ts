@@ -1,4 +1,6 @@
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/setup/sequencer.js';
 
 // The tests whose point is a real process: the built CLI spawned (under a heap ceiling, with
 // signals, real pipes and its start), `kurel serve` listening, Chromium, `npm pack`, Docker,
@@ -38,8 +40,17 @@ const FRESH_MODULES = ['test/schema/pattern.test.ts', 'test/migrate/cli-writes.t
 
 export default defineConfig({
   test: {
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Ceilings for a hung test, not speed checks: generous, as files share the cores with the
+    // processes other files start.
+    testTimeout: 60_000,
+    // Vitest's default is one file fewer than the cores: one at a time on two. The end-to-end
+    // files spend much of their time waiting on the processes they start, so one file more than
+    // the cores runs at once (three on two cores) and the cores stay busy. Every project shares
+    // the count: vitest runs projects with different counts one after the other.
+    maxWorkers: availableParallelism() + 1,
+    // The longest files start first, then end-to-end before in-process (test/setup/sequencer.ts).
+    sequence: { sequencer: LongestFirstSequencer },
+    hookTimeout: 120_000,
     // dist/ rebuilt when older than its sources (test/setup/build-dist.ts); property run counts (test/helpers/property.ts).
     globalSetup: ['test/setup/build-dist.ts'],
     setupFiles: ['test/setup/fast-check.ts'],
@@ -63,7 +74,9 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'e2e', include: E2E },
+        // Threads sharing their loaded modules from file to file, as in `unit`: the processes these
+        // tests start are separate anyway, and no file changes process-wide state.
+        test: { name: 'e2e', include: E2E, pool: 'threads', isolate: false },
       },
     ],
   },

@@ -98,10 +98,11 @@ export async function unknownFieldProblems(objects: readonly KubernetesObject[])
       return [];
     } catch (err) {
       const output = (err as { stdout?: string }).stdout ?? String(err);
+      // tsc names the file by a longer path when node_modules is a link to another folder.
       return output
         .split('\n')
         .filter((line) => line.includes('error TS'))
-        .map((line) => line.replace(/^manifests\.ts\((\d+),\d+\): error TS\d+: /, (_all, at: string) => `${name(Number(at))}: `));
+        .map((line) => line.replace(/^(?:.*[\\/])?manifests\.ts\((\d+),\d+\): error TS\d+: /, (_all, at: string) => `${name(Number(at))}: `));
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -64,7 +64,7 @@ export function startServe(
 }
 
 /** Polls `probe` every 20 ms until it returns a value; throws naming `what` after `timeoutMs`. */
-export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 10_000): Promise<T> {
+export async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

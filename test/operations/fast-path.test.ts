@@ -7,16 +7,13 @@ import { type Catalogue, createCatalogue } from '../../src/catalogue/catalogue.j
 import { readDefinitionInputs } from '../../src/catalogue/load-catalogue.js';
 import type { InputFile, InputOrigin } from '../../src/core/input.js';
 import { buildApplication } from '../../src/operations/build-application.js';
-import { type LintReport, lintInputs } from '../../src/operations/lint.js';
+import { lintInputs } from '../../src/operations/lint.js';
 import { validateProfile } from '../../src/operations/validate-profile.js';
 import { readFast } from '../../src/yaml/fast-read.js';
-import { ScannedDocument } from '../../src/yaml/locate-by-scan.js';
 import { readYaml, withoutFastPath } from '../../src/yaml/read-yaml.js';
 import { parseYamlStream } from '../../src/yaml/source.js';
-import { propertyRuns } from '../helpers/property.js';
-import { editedProfileText, validProfile } from '../property/arbitraries.js';
-import { profileWithMistakes } from '../yaml/profile-texts.js';
-import { editedYamlText, subsetText, yamlText } from '../yaml/yaml-text-arbitraries.js';
+import { validProfile } from '../property/arbitraries.js';
+import { bothWays, reportOf } from './fast-path-support.js';
 
 // docs/performance.md: the fast path changes no verdict, code, message, position or resolved profile.
 // Every corpus document of the repository and the shared fixtures is linted, validated, loaded
@@ -36,26 +33,6 @@ function yamlFiles(dir: string, out: string[] = []): string[] {
     }
   }
   return out;
-}
-
-/** Runs `work` with and without the fast path; both must give the same result. */
-function bothWays<T>(work: () => T): { fast: T; full: T } {
-  return { fast: work(), full: withoutFastPath(work) };
-}
-
-/**
- * What a run reports: its diagnostics, files and profiles, and the source text of every file a
- * diagnostic names (what is printed under it). A run may keep other texts it happened to read in
- * full; which ones differs with the reader, and nothing shows them.
- */
-function reportOf(report: Pick<LintReport, 'diagnostics' | 'files' | 'sources'> & Partial<LintReport>) {
-  const named = new Set(report.diagnostics.map((d) => d.file));
-  return {
-    diagnostics: report.diagnostics,
-    files: report.files,
-    profiles: report.profiles,
-    sources: [...named].sort().map((file) => [file, report.sources.get(file)?.text]),
-  };
 }
 
 /** The repository's definitions, loaded with the fast path or without it. */
@@ -236,64 +213,5 @@ describe('the fast path reads JSON files as the yaml reader does', () => {
     );
     // Measured: about 45 of 200; indented texts span lines and take the JSON path unless they hold an escape, a tab or a big number.
     expect(json).toBeGreaterThanOrEqual(20);
-  });
-});
-
-describe('the fast path changes no verdict, code or position on generated profiles (property)', () => {
-  it('valid profiles after small edits, linted and validated', () => {
-    const catalogue = createCatalogue();
-    let fast = 0;
-    fc.assert(
-      fc.property(editedProfileText, (text) => {
-        if (readFast(text).ok) fast += 1;
-        const inputs: InputFile[] = [{ file: 'cluster.yaml', content: text, origin: 'argument' }];
-        const lint = bothWays(() => lintInputs(inputs, catalogue));
-        expect(reportOf(lint.fast)).toEqual(reportOf(lint.full));
-        const validation = bothWays(() => validateProfile({ profile: { file: 'request', content: text } }, catalogue));
-        expect(validation.fast).toEqual(validation.full);
-      }),
-      { numRuns: 300 },
-    );
-    // Measured: about 12% of the edited texts read fast; the floor keeps the rule exercised.
-    expect(fast).toBeGreaterThanOrEqual(10);
-  });
-});
-
-// A fast-read file with diagnostics is positioned by a scan of its text (docs/performance.md),
-// the full reader kept for what the scan is not sure of: the diagnostics must be those of the
-// full reader, on files with mistakes in every layout and on texts in and outside the subset.
-describe('positions found without a second parse are the full reader positions (property)', () => {
-  it('profiles with mistakes, linted and validated', () => {
-    const catalogue = createCatalogue();
-    let scanned = 0;
-    fc.assert(
-      fc.property(profileWithMistakes, (text) => {
-        const inputs: InputFile[] = [{ file: 'cluster.yaml', content: text, origin: 'argument' }];
-        const lint = bothWays(() => lintInputs(inputs, catalogue));
-        expect(reportOf(lint.fast)).toEqual(reportOf(lint.full));
-        const validation = bothWays(() => validateProfile({ profile: { file: 'request', content: text } }, catalogue));
-        expect(validation.fast).toEqual(validation.full);
-        if (readYaml(text, 'f').isFast && lint.fast.diagnostics.length > 0 && ScannedDocument.of('f', text)) scanned += 1;
-      }),
-      { numRuns: 300 },
-    );
-    // Measured: about half of the texts are read fast, have diagnostics and are positioned by the scan.
-    expect(scanned).toBeGreaterThanOrEqual(60);
-  });
-
-  it.each([
-    ['texts of pieces the fast path lets through', subsetText],
-    ['generated YAML texts', yamlText],
-    ['edited YAML texts', editedYamlText],
-  ])('%s, linted', (_name, texts) => {
-    const catalogue = createCatalogue();
-    fc.assert(
-      fc.property(texts, (text) => {
-        const inputs: InputFile[] = [{ file: 'cluster.yaml', content: text, origin: 'argument' }];
-        const lint = bothWays(() => lintInputs(inputs, catalogue));
-        expect(reportOf(lint.fast)).toEqual(reportOf(lint.full));
-      }),
-      { numRuns: propertyRuns(300) },
-    );
   });
 });
