@@ -6,10 +6,10 @@ import { lintInputs } from '../operations/lint.js';
 import { configureCommand } from './apply-config.js';
 import type { CommandIo } from './io.js';
 import { prepareJudging } from './lint-judging.js';
-import { batchResultOf, type LintBatchResult, type LintWorkerBatch, type LintWorkerData, type WorkerInput } from './parallel-lint.js';
+import { batchOf, batchResultOf, batchTaker, FILES_PER_BATCH, type LintBatchResult, type LintWorkerData, type WorkerInput } from './parallel-lint.js';
 
-// A `kurel lint --jobs` worker: judges the batches of files it is handed as the main thread
-// judges its own, then stops when it is handed none.
+// A `kurel lint --jobs` worker: takes batches of files from the counter the run's threads
+// share and judges them as the main thread judges its own, until none is left.
 const data = workerData as LintWorkerData;
 const port = parentPort!;
 
@@ -30,36 +30,27 @@ async function start(): Promise<void> {
   const options = judging.lintOptions(data.keepResolved);
   let catalogue: Catalogue = judging.catalogue.catalogue;
   let withDefinitions = false;
-  port.on('message', (message: LintWorkerBatch) => {
-    if (message === null) {
-      port.close();
-      return;
+  const take = batchTaker(data.nextBatch, Math.ceil(data.files.length / FILES_PER_BATCH));
+  for (let batch = take(); batch !== undefined; batch = take()) {
+    const files = batchOf(data.files, batch).map(deferred);
+    const report = lintInputs(withDefinitions ? files : [...files, ...data.definitions.map(deferred)], catalogue, options);
+    if (!withDefinitions) {
+      catalogue = report.catalogue;
+      withDefinitions = true;
     }
-    try {
-      const files = message.inputs.map(deferred);
-      const report = lintInputs(withDefinitions ? files : [...files, ...data.definitions.map(deferred)], catalogue, options);
-      if (!withDefinitions) {
-        catalogue = report.catalogue;
-        withDefinitions = true;
-      }
-      port.postMessage(batchResultOf(message.batch, report, files, (source) => source.text) satisfies LintBatchResult);
-    } catch (err) {
-      port.postMessage(failed(message.batch, err));
-    }
-  });
-  port.postMessage('ready');
+    port.postMessage(batchResultOf(batch, report, files, (source) => source.text) satisfies LintBatchResult);
+  }
 }
 
 function deferred(input: WorkerInput): RunInput {
   return deferredInput(input.file, input.origin, data.cwd, input.kind);
 }
 
-function failed(batch: number, err: unknown): LintBatchResult {
+function failed(err: unknown): LintBatchResult {
   const failure = err instanceof Error ? err.message : String(err);
-  return { batch, diagnostics: [], files: [], sources: [], unreadable: false, definitionsInInputs: false, failure };
+  return { batch: -1, diagnostics: [], files: [], sources: [], unreadable: false, definitionsInInputs: false, failure };
 }
 
-start().catch((err: unknown) => {
-  port.postMessage(failed(-1, err));
-  port.close();
-});
+start()
+  .catch((err: unknown) => port.postMessage(failed(err)))
+  .finally(() => port.close());
