@@ -8,7 +8,6 @@ import { packageRoot } from '../files/package-files.js';
 import { type LintOptions, type LintReport, lintInputs } from '../operations/lint.js';
 import { indexedSourceText, type SourceText } from '../yaml/source.js';
 import type { LintCommandOptions } from './commands/lint.js';
-import type { CommandIo } from './io.js';
 
 /**
  * Files each thread must have before a run uses more than one by default: a thread starts cold
@@ -43,22 +42,26 @@ export interface WorkerInput {
   kind?: string;
 }
 
-/** What the main thread hands a lint worker when it starts it. */
+/** What the main thread hands a lint worker when it starts it, before the files are known. */
 export interface LintWorkerData {
   flags: LintCommandOptions;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** The inputs given as definitions: a worker reads them with its first batch. */
-  definitions: WorkerInput[];
   keepResolved: boolean;
-  /** The files shared out, in input order; batch `b` is files `b * FILES_PER_BATCH` up to the next batch's first. */
-  files: WorkerInput[];
   /**
    * The next batch to take, shared by every thread of the run: a thread takes one with
    * `Atomics.add`, so none waits for another to hand it work.
    */
   nextBatch: SharedArrayBuffer;
 }
+
+/** The run's files, handed to a worker once they are gathered. */
+export type LintWorkerShare = {
+  /** The files shared out, in input order; batch `b` is files `b * FILES_PER_BATCH` up to the next batch's first. */
+  files: WorkerInput[];
+  /** The inputs given as definitions: a worker reads them with its first batch. */
+  definitions: WorkerInput[];
+};
 
 /** What a thread found in one batch: the part of a {@link LintReport} about the batch's files, texts as strings. */
 export interface LintBatchResult {
@@ -93,29 +96,16 @@ export async function lintInParallel(
   inputs: readonly RunInput[],
   catalogue: Catalogue,
   options: LintOptions,
-  run: { jobs: number; flags: LintCommandOptions; io: CommandIo; keepResolved: boolean },
+  run: { jobs: number; workers: LintWorkers },
 ): Promise<ParallelLintReport> {
   const definitions = inputs.filter((input) => input.origin === 'definition');
   const shared = inputs.filter((input): input is DeferredInputFile => input.origin !== 'definition' && 'read' in input);
   const batchCount = Math.ceil(shared.length / FILES_PER_BATCH);
   const results: BatchOutcome[] = new Array(batchCount);
-  const nextBatch = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
-  const take = batchTaker(nextBatch, batchCount);
-
-  const data: LintWorkerData = {
-    flags: run.flags,
-    cwd: run.io.cwd,
-    env: run.io.env,
-    definitions: definitions.map(asWorkerInput),
-    keepResolved: run.keepResolved,
-    files: shared.map(asWorkerInput),
-    nextBatch,
-  };
-  const workers = Array.from({ length: run.jobs - 1 }, () =>
-    startWorker(data, (result) => {
-      results[result.batch] = result;
-    }),
-  );
+  const take = batchTaker(run.workers.nextBatch, batchCount);
+  const workers = run.workers.share({ files: shared.map(asWorkerInput), definitions: definitions.map(asWorkerInput) }, run.jobs - 1, (result) => {
+    results[result.batch] = result;
+  });
 
   // This thread reads the definitions with its first batch and reports their problems; later
   // batches reuse the catalogue that batch built.
@@ -132,7 +122,7 @@ export async function lintInParallel(
     // Lets the workers' results in as they come rather than all at the end.
     await new Promise((resolve) => setImmediate(resolve));
   }
-  const failure = (await Promise.all(workers)).find((f) => f !== undefined);
+  const failure = (await workers).find((f) => f !== undefined);
   if (failure !== undefined) throw new Error(`a lint worker failed: ${failure}`);
   if (results.some((result) => result.definitionsInInputs)) return lintInputs(inputs, catalogue, options);
 
@@ -199,20 +189,69 @@ export function batchResultOf<Text>(
   };
 }
 
-// Starts a worker that takes batches until there are none; resolves with its failure, if any.
-function startWorker(data: LintWorkerData, done: (result: LintBatchResult) => void): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const worker = new Worker(join(packageRoot(), 'dist', 'lint-worker.js'), { workerData: data });
-    let failure: string | undefined;
-    worker.on('message', (message: LintBatchResult) => {
-      if (message.failure !== undefined) failure ??= message.failure;
-      else {
-        done(message);
-      }
-    });
-    worker.once('error', (err) => {
-      failure ??= err instanceof Error ? err.message : String(err);
-    });
-    worker.once('exit', (code) => resolve(failure ?? (code === 0 ? undefined : `it exited with code ${code}`)));
-  });
+/**
+ * Lint worker threads, started before the run's files are gathered so that they load and
+ * build their catalogue meanwhile; each judges nothing until it is handed the files.
+ */
+export class LintWorkers {
+  /** The counter of {@link LintWorkerData.nextBatch}, shared with every worker. */
+  readonly nextBatch = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+  private readonly workers: Worker[];
+  private readonly failures: (string | undefined)[];
+  private readonly exits: Promise<void>[];
+  private isHandedOut = false;
+  private onResult: (result: LintBatchResult) => void = () => {};
+
+  /** Starts `count` workers for a run with these flags. */
+  constructor(count: number, setup: Omit<LintWorkerData, 'nextBatch'>) {
+    const data: LintWorkerData = { ...setup, nextBatch: this.nextBatch };
+    this.failures = new Array(count).fill(undefined);
+    this.workers = Array.from({ length: count }, () => new Worker(join(packageRoot(), 'dist', 'lint-worker.js'), { workerData: data }));
+    this.exits = this.workers.map(
+      (worker, index) =>
+        new Promise((resolve) => {
+          worker.on('message', (message: LintBatchResult) => {
+            if (message.failure !== undefined) this.failures[index] ??= message.failure;
+            else this.onResult(message);
+          });
+          worker.once('error', (err) => {
+            this.failures[index] ??= err instanceof Error ? err.message : String(err);
+          });
+          worker.once('exit', (code) => {
+            if (code !== 0) this.failures[index] ??= `it exited with code ${code}`;
+            resolve();
+          });
+        }),
+    );
+  }
+
+  /** How many workers there are. */
+  get count(): number {
+    return this.workers.length;
+  }
+
+  /**
+   * Hands the run's files to the first `use` workers and ends the others; resolves with each
+   * used worker's failure, if any, once all have stopped.
+   */
+  async share(files: NonNullable<LintWorkerShare>, use: number, onResult: (result: LintBatchResult) => void): Promise<(string | undefined)[]> {
+    this.onResult = onResult;
+    this.isHandedOut = true;
+    for (const [index, worker] of this.workers.entries()) {
+      if (index < use) worker.postMessage(files satisfies LintWorkerShare);
+      else void worker.terminate();
+    }
+    await Promise.all(this.exits);
+    return this.failures.slice(0, use);
+  }
+
+  /**
+   * Ends every worker that was never handed the files (a run that judged nothing, or on one
+   * thread) at once, wherever its start has got to.
+   */
+  stop(): void {
+    if (this.isHandedOut) return;
+    this.isHandedOut = true;
+    for (const worker of this.workers) void worker.terminate();
+  }
 }
