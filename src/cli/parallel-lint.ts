@@ -96,7 +96,7 @@ export async function lintInParallel(
   inputs: readonly RunInput[],
   catalogue: Catalogue,
   options: LintOptions,
-  run: { jobs: number; workers: LintWorkers },
+  run: { jobs: number; workers: LintWorkers; workersOnly?: boolean },
 ): Promise<ParallelLintReport> {
   const definitions = inputs.filter((input) => input.origin === 'definition');
   const shared = inputs.filter((input): input is DeferredInputFile => input.origin !== 'definition' && 'read' in input);
@@ -110,8 +110,10 @@ export async function lintInParallel(
   // This thread reads the definitions with its first batch and reports their problems; later
   // batches reuse the catalogue that batch built.
   let judging = catalogue;
-  let first: { batch: number; report: LintReport } | undefined;
-  for (let batch = take(); batch !== undefined; batch = take()) {
+  let first: { batch: number | undefined; report: LintReport } | undefined;
+  // With `workersOnly` this thread reads only the definitions, for their own report.
+  if (run.workersOnly) first = { batch: undefined, report: lintInputs(definitions, catalogue, options) };
+  for (let batch = run.workersOnly ? undefined : take(); batch !== undefined; batch = take()) {
     const files = batchOf(shared, batch);
     const report = lintInputs(first ? files : [...files, ...definitions], judging, options);
     if (!first) {
@@ -138,7 +140,7 @@ export async function lintInParallel(
   }
   // The definitions' own reports, problems and texts, as this thread's first batch found them.
   if (first) {
-    const batchFiles = new Set(batchOf(shared, first.batch).map((input) => input.file));
+    const batchFiles = new Set(first.batch === undefined ? [] : batchOf(shared, first.batch).map((input) => input.file));
     for (const f of first.report.files) if (!batchFiles.has(f.path)) files.push(f);
     for (const d of first.report.diagnostics) if (!batchFiles.has(d.file)) diagnostics.push(d);
     for (const [file, source] of first.report.sources) if (!batchFiles.has(file)) sources.set(file, source);

@@ -44,6 +44,8 @@ export interface LintCommandOptions extends ConfigurableOptions {
   platformDefault?: Platform;
   /** `--jobs N`: threads that share the files; the cores available by default. */
   jobs?: number;
+  /** No command-line flag sets it: with `jobs` over 1, the worker threads judge every file and this one none (a test's way to make sure they take part). */
+  workersOnly?: boolean;
 }
 
 /** Runs `kurel lint`; returns the exit code. */
@@ -204,7 +206,7 @@ async function lintOrRefuse(
   const options = judging.lintOptions(run.keepResolved);
   if (run.jobs > 1) {
     const workers = run.workers ?? new LintWorkers(run.jobs - 1, { flags: run.flags, cwd: run.io.cwd, env: run.io.env, keepResolved: run.keepResolved });
-    return lintInParallel(inputs, judging.catalogue.catalogue, options, { jobs: run.jobs, workers });
+    return lintInParallel(inputs, judging.catalogue.catalogue, options, { jobs: run.jobs, workers, workersOnly: run.flags.workersOnly === true });
   }
   return lintInputs(inputs, judging.catalogue.catalogue, options);
 }
