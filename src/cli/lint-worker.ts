@@ -5,8 +5,7 @@ import { deferredInput } from '../files/gather-inputs.js';
 import { lintInputs } from '../operations/lint.js';
 import { configureCommand } from './apply-config.js';
 import type { CommandIo } from './io.js';
-import type { LintJudging } from './lint-judging.js';
-import { prepareJudging } from './lint-judging.js';
+import { type LintJudging, prepareJudging } from './lint-judging.js';
 import {
   batchOf,
   batchResultOf,
