@@ -4,7 +4,8 @@
 //   (lib/js-yaml-floor.mjs), and 10,000 such profiles against ajv-cli on the same files;
 // - peak memory linting 10,000 clean profiles against the js-yaml read of them.
 // Wall times are medians of alternating runs; peak memory is each process's maxrss
-// (lib/peak-rss.cjs). Stops by itself.
+// (lib/peak-rss.cjs); CPU time (user + system, every thread: lib/cpu-usage.cjs) of `--jobs 1`
+// and `--jobs 2` is printed beside them, what a busy machine changes least. Stops by itself.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,7 @@ const MEMORY_RUNS = Number(process.env.BENCH_MEMORY_RUNS ?? 3);
 const AJV_CLI = join(ROOT, 'node_modules', 'ajv-cli', 'dist', 'index.js');
 const FLOOR = fileURLToPath(new URL('./lib/js-yaml-floor.mjs', import.meta.url));
 const PEAK_RSS = fileURLToPath(new URL('./lib/peak-rss.cjs', import.meta.url));
+const CPU_USAGE = fileURLToPath(new URL('./lib/cpu-usage.cjs', import.meta.url));
 
 requireBuild();
 const scratch = mkdtempSync(join(tmpdir(), 'kurel-bench-jobs-'));
@@ -49,15 +51,22 @@ try {
   }
   const time = Object.fromEntries(Object.entries(samples).map(([key, values]) => [key, median(values)]));
   const memory = { kurel: [], floor: [] };
+  const cpu = { jobs1: [], jobs2: [] };
   for (let i = 0; i < MEMORY_RUNS; i++) {
     memory.kurel.push(peakRssMiB([CLI, 'lint', clean], [0]));
     memory.floor.push(peakRssMiB([FLOOR, clean], [0]));
+    cpu.jobs1.push(cpuMs(commands.jobs1.args, commands.jobs1.ok));
+    cpu.jobs2.push(cpuMs(commands.jobs2.args, commands.jobs2.ok));
   }
   const rss = { kurel: median(memory.kurel), floor: median(memory.floor) };
 
   console.log(`lint-jobs: generated profiles of 1 to 2 KB; median of ${RUNS} alternating runs`);
   for (const [key, { args }] of Object.entries(commands))
     console.log(`  ${key.padEnd(13)} ${ms(time[key]).padStart(10)}  ${args.slice(1).join(' ').replaceAll(scratch, '…')}`);
+  const cpuJobs = { jobs1: median(cpu.jobs1), jobs2: median(cpu.jobs2) };
+  console.log(
+    `  CPU, median of ${MEMORY_RUNS}: --jobs 1 ${ms(cpuJobs.jobs1)}, --jobs 2 ${ms(cpuJobs.jobs2)} (${ratio(cpuJobs.jobs2 / cpuJobs.jobs1)} the CPU of one thread)`,
+  );
   console.log(`  peak RSS, median of ${MEMORY_RUNS}: kurel lint ${rss.kurel.toFixed(1)} MiB, js-yaml read-only ${rss.floor.toFixed(1)} MiB (10,000 files)`);
   console.log(
     `  ratios: jobs 1 / jobs 2 ${ratio(time.jobs1 / time.jobs2)}; 10% mistakes / floor ${ratio(time.mixed / time.mixedFloor)}; / ajv-cli ${ratio(time.mixedMany / time.mixedManyAjv)}`,
@@ -80,6 +89,15 @@ function writeProfiles(name, count, hasMistakes) {
     writeFileSync(join(dir, `cluster-${String(i).padStart(5, '0')}.yaml`), text);
   }
   return dir;
+}
+
+/** CPU milliseconds (user + system, every thread) of one run of `node <args>`. */
+function cpuMs(args, okCodes) {
+  const file = join(scratch, 'cpu');
+  rmSync(file, { force: true });
+  const run = spawnSync(process.execPath, ['-r', CPU_USAGE, ...args], { stdio: 'ignore', env: { ...process.env, BENCH_CPU_FILE: file } });
+  if (!okCodes.includes(run.status)) throw new Error(`node ${args.join(' ').slice(0, 200)} exited ${run.status}`);
+  return Number(readFileSync(file, 'utf8'));
 }
 
 /** Peak resident memory in MiB of one run of `node <args>`. */

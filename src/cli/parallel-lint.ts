@@ -8,7 +8,6 @@ import { packageRoot } from '../files/package-files.js';
 import { type LintOptions, type LintReport, lintInputs } from '../operations/lint.js';
 import { indexedSourceText, type SourceText } from '../yaml/source.js';
 import type { LintCommandOptions } from './commands/lint.js';
-import type { CommandIo } from './io.js';
 
 /**
  * Files each thread must have before a run uses more than one by default: a thread starts cold
@@ -43,18 +42,26 @@ export interface WorkerInput {
   kind?: string;
 }
 
-/** What the main thread hands a lint worker when it starts it. */
+/** What the main thread hands a lint worker when it starts it, before the files are known. */
 export interface LintWorkerData {
   flags: LintCommandOptions;
   cwd: string;
   env: NodeJS.ProcessEnv;
-  /** The inputs given as definitions: a worker reads them with its first batch. */
-  definitions: WorkerInput[];
   keepResolved: boolean;
+  /**
+   * The next batch to take, shared by every thread of the run: a thread takes one with
+   * `Atomics.add`, so none waits for another to hand it work.
+   */
+  nextBatch: SharedArrayBuffer;
 }
 
-/** A batch of files for a worker; `null` tells it to stop. */
-export type LintWorkerBatch = { batch: number; inputs: WorkerInput[] } | null;
+/** The run's files, handed to a worker once they are gathered. */
+export type LintWorkerShare = {
+  /** The files shared out, in input order; batch `b` is files `b * FILES_PER_BATCH` up to the next batch's first. */
+  files: WorkerInput[];
+  /** The inputs given as definitions: a worker reads them with its first batch. */
+  definitions: WorkerInput[];
+};
 
 /** What a thread found in one batch: the part of a {@link LintReport} about the batch's files, texts as strings. */
 export interface LintBatchResult {
@@ -77,64 +84,47 @@ export type ParallelLintReport = Pick<LintReport, 'diagnostics' | 'files' | 'sou
 
 /**
  * Lints as `lintInputs` does, with the files spread over `jobs` threads: this one and worker
- * threads that load the same handlers, configuration and lockfile. Files are handed out in
- * batches of consecutive files as threads become free, so a thread that started late takes
- * fewer. Definitions named as such are read once by each thread and their problems reported
- * once. The report is the one a single thread gives: the same diagnostics in the same order,
- * the files in input order. When a file among the batches holds a CapabilityDefinition, every
- * profile must be judged with it, so the run is redone on this thread alone.
+ * threads that load the same handlers, configuration and lockfile. Files are taken in batches
+ * of consecutive files from a counter every thread shares, so a thread that started late takes
+ * fewer and none waits for another. Definitions named as such are read once by each thread and
+ * their problems reported once. The report is the one a single thread gives: the same
+ * diagnostics in the same order, the files in input order. When a file among the batches holds
+ * a CapabilityDefinition, every profile must be judged with it, so the run is redone on this
+ * thread alone.
  */
 export async function lintInParallel(
   inputs: readonly RunInput[],
   catalogue: Catalogue,
   options: LintOptions,
-  run: { jobs: number; flags: LintCommandOptions; io: CommandIo; keepResolved: boolean },
+  run: { jobs: number; workers: LintWorkers; workersOnly?: boolean },
 ): Promise<ParallelLintReport> {
   const definitions = inputs.filter((input) => input.origin === 'definition');
   const shared = inputs.filter((input): input is DeferredInputFile => input.origin !== 'definition' && 'read' in input);
-  const batches: DeferredInputFile[][] = [];
-  for (let start = 0; start < shared.length; start += FILES_PER_BATCH) batches.push(shared.slice(start, start + FILES_PER_BATCH));
-  const results: BatchOutcome[] = new Array(batches.length);
-  let next = 0;
-  const take = () => (next < batches.length ? next++ : undefined);
-
-  const asWorkerInput = (input: RunInput): WorkerInput => ({ file: input.file, origin: input.origin, ...(input.kind ? { kind: input.kind } : {}) });
-  const data: LintWorkerData = {
-    flags: run.flags,
-    cwd: run.io.cwd,
-    env: run.io.env,
-    definitions: definitions.map(asWorkerInput),
-    keepResolved: run.keepResolved,
-  };
-  const workers = Array.from({ length: run.jobs - 1 }, () =>
-    startWorker(
-      data,
-      (result) => {
-        results[result.batch] = result;
-      },
-      () => {
-        const batch = take();
-        return batch === undefined ? null : { batch, inputs: batches[batch]!.map(asWorkerInput) };
-      },
-    ),
-  );
+  const batchCount = Math.ceil(shared.length / FILES_PER_BATCH);
+  const results: BatchOutcome[] = new Array(batchCount);
+  const take = batchTaker(run.workers.nextBatch, batchCount);
+  const workers = run.workers.share({ files: shared.map(asWorkerInput), definitions: definitions.map(asWorkerInput) }, run.jobs - 1, (result) => {
+    results[result.batch] = result;
+  });
 
   // This thread reads the definitions with its first batch and reports their problems; later
   // batches reuse the catalogue that batch built.
   let judging = catalogue;
-  let first: LintReport | undefined;
-  for (let batch = take(); batch !== undefined; batch = take()) {
-    const files = batches[batch]!;
+  let first: { batch: number | undefined; report: LintReport } | undefined;
+  // With `workersOnly` this thread reads only the definitions, for their own report.
+  if (run.workersOnly) first = { batch: undefined, report: lintInputs(definitions, catalogue, options) };
+  for (let batch = run.workersOnly ? undefined : take(); batch !== undefined; batch = take()) {
+    const files = batchOf(shared, batch);
     const report = lintInputs(first ? files : [...files, ...definitions], judging, options);
     if (!first) {
-      first = report;
+      first = { batch, report };
       judging = report.catalogue;
     }
     results[batch] = batchResultOf(batch, report, files, (source) => source);
-    // Lets the workers' answers in, so they get their next batch while this thread works.
+    // Lets the workers' results in as they come rather than all at the end.
     await new Promise((resolve) => setImmediate(resolve));
   }
-  const failure = (await Promise.all(workers)).find((f) => f !== undefined);
+  const failure = (await workers).find((f) => f !== undefined);
   if (failure !== undefined) throw new Error(`a lint worker failed: ${failure}`);
   if (results.some((result) => result.definitionsInInputs)) return lintInputs(inputs, catalogue, options);
 
@@ -148,17 +138,36 @@ export async function lintInParallel(
     for (const [file, text] of result.sources) sources.set(file, typeof text === 'string' ? indexedSourceText(file, text) : text);
     unreadable ||= result.unreadable;
   }
-  // The definitions' own reports, problems and texts, as the first batch found them.
+  // The definitions' own reports, problems and texts, as this thread's first batch found them.
   if (first) {
-    const batchFiles = new Set(batches[0]!.map((input) => input.file));
-    for (const f of first.files) if (!batchFiles.has(f.path)) files.push(f);
-    for (const d of first.diagnostics) if (!batchFiles.has(d.file)) diagnostics.push(d);
-    for (const [file, source] of first.sources) if (!batchFiles.has(file)) sources.set(file, source);
-    unreadable ||= first.unreadable;
+    const batchFiles = new Set(first.batch === undefined ? [] : batchOf(shared, first.batch).map((input) => input.file));
+    for (const f of first.report.files) if (!batchFiles.has(f.path)) files.push(f);
+    for (const d of first.report.diagnostics) if (!batchFiles.has(d.file)) diagnostics.push(d);
+    for (const [file, source] of first.report.sources) if (!batchFiles.has(file)) sources.set(file, source);
+    unreadable ||= first.report.unreadable;
   }
   // Each batch's diagnostics are sorted; sorting the whole keeps a file's own order (the sort is stable).
   diagnostics.sort(compareDiagnostics);
   return { diagnostics, files, sources, unread: 0, unreadable };
+}
+
+/** The files of batch `batch`: consecutive files, {@link FILES_PER_BATCH} of them but in the last. */
+export function batchOf<Input>(files: readonly Input[], batch: number): Input[] {
+  return files.slice(batch * FILES_PER_BATCH, (batch + 1) * FILES_PER_BATCH);
+}
+
+/** Takes the next batch from a counter shared by the threads of a run; undefined once all `count` are taken. */
+export function batchTaker(counter: SharedArrayBuffer, count: number): () => number | undefined {
+  const next = new Int32Array(counter);
+  return () => {
+    // Past the end the counter keeps growing by one per thread, far from overflowing.
+    const batch = Atomics.add(next, 0, 1);
+    return batch < count ? batch : undefined;
+  };
+}
+
+function asWorkerInput(input: RunInput): WorkerInput {
+  return { file: input.file, origin: input.origin, ...(input.kind ? { kind: input.kind } : {}) };
 }
 
 /**
@@ -182,21 +191,69 @@ export function batchResultOf<Text>(
   };
 }
 
-// Starts a worker that asks for batches until there are none; resolves with its failure, if any.
-function startWorker(data: LintWorkerData, done: (result: LintBatchResult) => void, nextBatch: () => LintWorkerBatch): Promise<string | undefined> {
-  return new Promise((resolve) => {
-    const worker = new Worker(join(packageRoot(), 'dist', 'lint-worker.js'), { workerData: data });
-    let failure: string | undefined;
-    worker.on('message', (message: LintBatchResult | 'ready') => {
-      if (message !== 'ready') {
-        if (message.failure !== undefined) failure ??= message.failure;
-        else done(message);
-      }
-      worker.postMessage(failure === undefined ? nextBatch() : null);
-    });
-    worker.once('error', (err) => {
-      failure ??= err instanceof Error ? err.message : String(err);
-    });
-    worker.once('exit', (code) => resolve(failure ?? (code === 0 ? undefined : `it exited with code ${code}`)));
-  });
+/**
+ * Lint worker threads, started before the run's files are gathered so that they load and
+ * build their catalogue meanwhile; each judges nothing until it is handed the files.
+ */
+export class LintWorkers {
+  /** The counter of {@link LintWorkerData.nextBatch}, shared with every worker. */
+  readonly nextBatch = new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT);
+  private readonly workers: Worker[];
+  private readonly failures: (string | undefined)[];
+  private readonly exits: Promise<void>[];
+  private isHandedOut = false;
+  private onResult: (result: LintBatchResult) => void = () => {};
+
+  /** Starts `count` workers for a run with these flags. */
+  constructor(count: number, setup: Omit<LintWorkerData, 'nextBatch'>) {
+    const data: LintWorkerData = { ...setup, nextBatch: this.nextBatch };
+    this.failures = new Array(count).fill(undefined);
+    this.workers = Array.from({ length: count }, () => new Worker(join(packageRoot(), 'dist', 'lint-worker.js'), { workerData: data }));
+    this.exits = this.workers.map(
+      (worker, index) =>
+        new Promise((resolve) => {
+          worker.on('message', (message: LintBatchResult) => {
+            if (message.failure !== undefined) this.failures[index] ??= message.failure;
+            else this.onResult(message);
+          });
+          worker.once('error', (err) => {
+            this.failures[index] ??= err instanceof Error ? err.message : String(err);
+          });
+          worker.once('exit', (code) => {
+            if (code !== 0) this.failures[index] ??= `it exited with code ${code}`;
+            resolve();
+          });
+        }),
+    );
+  }
+
+  /** How many workers there are. */
+  get count(): number {
+    return this.workers.length;
+  }
+
+  /**
+   * Hands the run's files to the first `use` workers and ends the others; resolves with each
+   * used worker's failure, if any, once all have stopped.
+   */
+  async share(files: NonNullable<LintWorkerShare>, use: number, onResult: (result: LintBatchResult) => void): Promise<(string | undefined)[]> {
+    this.onResult = onResult;
+    this.isHandedOut = true;
+    for (const [index, worker] of this.workers.entries()) {
+      if (index < use) worker.postMessage(files satisfies LintWorkerShare);
+      else void worker.terminate();
+    }
+    await Promise.all(this.exits);
+    return this.failures.slice(0, use);
+  }
+
+  /**
+   * Ends every worker that was never handed the files (a run that judged nothing, or on one
+   * thread) at once, wherever its start has got to.
+   */
+  stop(): void {
+    if (this.isHandedOut) return;
+    this.isHandedOut = true;
+    for (const worker of this.workers) void worker.terminate();
+  }
 }

@@ -10,6 +10,12 @@ type SpecialFile = Parameters<typeof describeSpecialFile>[0];
 /** The YAML files found under a folder, and the problems met on the way. */
 export interface FoundFiles {
   files: string[];
+  /**
+   * The real path of each file of `files`, at the same index: the folder's real path joined
+   * with the names below it, or where a link leads. A file is known by it when it is reached
+   * twice, with no `realpath` call of its own.
+   */
+  realPaths: string[];
   diagnostics: Diagnostic[];
   /** True when the folder itself could not be read. */
   unreadable: boolean;
@@ -38,6 +44,7 @@ const DIRECTORY_ERRORS: Readonly<Record<string, string>> = { ENOENT: 'no such di
  */
 export async function findYamlFiles(dir: string, cwd: string = process.cwd()): Promise<FoundFiles> {
   const files: string[] = [];
+  const realPaths: string[] = [];
   const diagnostics: Diagnostic[] = [];
   let jsonFiles = 0;
   let root: string;
@@ -47,7 +54,7 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const reason = DIRECTORY_ERRORS[String(code)] ?? String(code);
-    return { files, diagnostics: [fileDiagnostic(dir, 'io-error', `cannot read ${dir}: ${reason}`)], unreadable: true, jsonFiles };
+    return { files, realPaths, diagnostics: [fileDiagnostic(dir, 'io-error', `cannot read ${dir}: ${reason}`)], unreadable: true, jsonFiles };
   }
   const inside = (real: string): boolean => real === root || real.startsWith(root + sep);
 
@@ -97,6 +104,7 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
         await walk(path, target, new Set([...seen, target]), ignores);
       } else if (isFile && YAML_FILE.test(entry.name)) {
         files.push(path);
+        realPaths.push(target);
       } else if (isFile && JSON_FILE.test(entry.name)) {
         jsonFiles += 1;
       } else if (kind && YAML_FILE.test(entry.name)) {
@@ -106,7 +114,7 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
     }
   };
   await walk(dir, root, new Set([root]), []);
-  return { files, diagnostics, unreadable: false, jsonFiles };
+  return { files, realPaths, diagnostics, unreadable: false, jsonFiles };
 }
 
 /** The rules of one `.gitignore`, with the folder its patterns are relative to. */

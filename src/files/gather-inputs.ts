@@ -84,8 +84,9 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
   const result: GatheredInputs<RunInput> = { inputs: [], diagnostics: [], fatal: false, searches: [] };
   const seen = new Set<string>();
   let stdinRead = false;
-  const addFile = async (path: string, origin: InputOrigin) => {
-    const identity = realPathOf(at(path));
+  // `realPath` when a folder search already knows it; otherwise one `realpath` call.
+  const addFile = async (path: string, origin: InputOrigin, realPath?: string) => {
+    const identity = realPath ?? realPathOf(at(path));
     if (seen.has(identity)) return;
     seen.add(identity);
     if (defer) {
@@ -109,16 +110,16 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
     const found = await findYamlFiles(dir, cwd);
     appendAll(result.diagnostics, found.diagnostics);
     if (found.unreadable) result.fatal = true;
-    for (const file of found.files) await addFile(file, origin);
+    for (const [index, file] of found.files.entries()) await addFile(file, origin, found.realPaths[index]);
     return found.files.length;
   };
-  const addSearched = async (argument: string, found: readonly string[], jsonFiles: number) => {
+  const addSearched = async (argument: string, found: readonly string[], jsonFiles: number, realPaths?: readonly string[]) => {
     const search: Search = { argument, files: [], ignored: 0, jsonFiles };
-    for (const file of found) {
+    for (const [index, file] of found.entries()) {
       if (request.ignore?.(file)) search.ignored += 1;
       else {
         search.files.push(file);
-        await addFile(file, 'directory');
+        await addFile(file, 'directory', realPaths?.[index]);
       }
     }
     result.searches.push(search);
@@ -145,7 +146,7 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
       const found = await findYamlFiles(path, cwd);
       appendAll(result.diagnostics, found.diagnostics);
       if (found.unreadable) result.fatal = true;
-      else await addSearched(path, found.files, found.jsonFiles);
+      else await addSearched(path, found.files, found.jsonFiles, found.realPaths);
     } else if (isGlobArgument(path, cwd)) {
       const expanded = await expandGlob(path, cwd);
       appendAll(result.diagnostics, expanded.diagnostics);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,10 +43,21 @@ describe('searching a folder', () => {
     const found = await findYamlFiles('repo', dir);
     expect(found).toEqual({
       files: ['repo/clusters/keep.tmp.yaml', 'repo/clusters/prod.yaml'],
+      realPaths: [realpathSync(join(dir, 'repo/clusters/keep.tmp.yaml')), realpathSync(join(dir, 'repo/clusters/prod.yaml'))],
       diagnostics: [],
       unreadable: false,
       jsonFiles: 0,
     });
+  });
+
+  it('gives each file found its real path: a link inside the folder by where it leads', async () => {
+    write('links/real/a.yaml', 'a: 1\n');
+    symlinkSync('real', join(dir, 'links/through'));
+    symlinkSync('real/a.yaml', join(dir, 'links/b.yaml'));
+    const found = await findYamlFiles('links', dir);
+    const real = realpathSync(join(dir, 'links/real/a.yaml'));
+    expect(found.files).toEqual(['links/b.yaml', 'links/real/a.yaml', 'links/through/a.yaml']);
+    expect(found.realPaths).toEqual([real, real, real]);
   });
 
   it('lints a repository from its root without a word about dependencies', async () => {

@@ -96,6 +96,17 @@ describe('kurel lint --jobs (issue 28)', () => {
     }
   });
 
+  it.each([
+    ['one file', ['clusters/c0001.yaml']],
+    ['standard input', ['-']],
+    ['a plugin that cannot be loaded', ['clusters/c0001.yaml', '--plugin', './missing-plugin.mjs']],
+  ])('prints with --jobs 3 what one thread prints when the run has no use for the threads started early: %s', async (_case, args) => {
+    const one = await runCaptured(['lint', ...args, '--jobs', '1'], { cwd: dir, env: { NO_COLOR: '1' }, input: profile(1) });
+    const three = await runCaptured(['lint', ...args, '--jobs', '3'], { cwd: dir, env: { NO_COLOR: '1' }, input: profile(1) });
+    expect(one.stdout.length).toBeGreaterThan(0);
+    expect(three).toEqual(one);
+  });
+
   it.each(['0', '-1', 'two', '1.5'])('refuses --jobs %s as a usage error', async (jobs) => {
     const run = await lint(['clusters', '--jobs', jobs]);
     expect(run.code).toBe(2);

@@ -9,14 +9,14 @@ import { type LintReport, lintInputs } from '../../operations/lint.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type ConfigurableOptions, configureCommand } from '../apply-config.js';
+import { type ConfigurableOptions, type Configured, configureCommand } from '../apply-config.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
 import { renderReport } from '../format/index.js';
-import { type ColorChoice, formatText, PLAIN, paletteFor, summarize } from '../format/text.js';
+import { type ColorChoice, formatText, type Palette, PLAIN, paletteFor, summarize } from '../format/text.js';
 import { globMatcher } from '../glob.js';
 import type { CommandIo } from '../io.js';
 import { type LintJudging, prepareJudging } from '../lint-judging.js';
-import { jobsFor, lintInParallel } from '../parallel-lint.js';
+import { jobsFor, LintWorkers, lintInParallel } from '../parallel-lint.js';
 import { openReports, planReports, type ReportTarget, writeReport } from '../report-targets.js';
 import type { RunConfig } from '../run-config.js';
 
@@ -44,6 +44,8 @@ export interface LintCommandOptions extends ConfigurableOptions {
   platformDefault?: Platform;
   /** `--jobs N`: threads that share the files; the cores available by default. */
   jobs?: number;
+  /** No command-line flag sets it: with `jobs` over 1, the worker threads judge every file and this one none (a test's way to make sure they take part). */
+  workersOnly?: boolean;
 }
 
 /** Runs `kurel lint`; returns the exit code. */
@@ -63,6 +65,34 @@ export async function runLint(paths: readonly string[], flags: LintCommandOption
   }
   const configured = configureCommand(flags, io, refuse);
   if (!configured.ok) return configured.exitCode;
+  // Only the JSON report shows resolved profiles.
+  const keepResolved = plan.stdout === 'json' || plan.files.some((f) => f.format === 'json');
+  // Threads asked for start now and build their catalogues while this one gathers the files.
+  const workers =
+    flags.jobs !== undefined && flags.jobs > 1 && !paths.includes('-')
+      ? new LintWorkers(flags.jobs - 1, { flags, cwd: io.cwd, env: io.env, keepResolved })
+      : undefined;
+  try {
+    return await lintGathered(paths, flags, io, { configured, plan, palette, keepResolved, workers });
+  } finally {
+    workers?.stop();
+  }
+}
+
+// The rest of `runLint`, once the configuration is read and any early threads started.
+async function lintGathered(
+  paths: readonly string[],
+  flags: LintCommandOptions,
+  io: CommandIo,
+  setup: {
+    configured: Extract<Configured<LintCommandOptions>, { ok: true }>;
+    plan: Extract<ReturnType<typeof planReports>, { ok: true }>;
+    palette: Palette;
+    keepResolved: boolean;
+    workers: LintWorkers | undefined;
+  },
+): Promise<number> {
+  const { configured, plan, palette, keepResolved } = setup;
   const { options, run } = configured;
   const matches = await globMatcher(run);
   // Files are read as the run reaches them, so it never holds every text at once.
@@ -85,10 +115,8 @@ export async function runLint(paths: readonly string[], flags: LintCommandOption
   const { lockfile } = judging;
   appendAll(extra, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
-  // Only the JSON report shows resolved profiles.
-  const keepResolved = plan.stdout === 'json' || plan.files.some((f) => f.format === 'json');
   const jobs = jobsFor(gathered.inputs, flags.jobs);
-  const report = await lintOrRefuse(gathered.inputs, judging, { jobs, flags, io, keepResolved });
+  const report = await lintOrRefuse(gathered.inputs, judging, { jobs, flags, io, keepResolved, workers: setup.workers });
   for (const [file, source] of lockfile.sources) report.sources.set(file, source);
   fatal ||= report.unreadable;
   if (judging.catalogue.ok) {
@@ -172,11 +200,14 @@ function configRelative(run: RunConfig, path: string, cwd: string): string {
 async function lintOrRefuse(
   inputs: readonly RunInput[],
   judging: LintJudging,
-  run: { jobs: number; flags: LintCommandOptions; io: CommandIo; keepResolved: boolean },
+  run: { jobs: number; flags: LintCommandOptions; io: CommandIo; keepResolved: boolean; workers: LintWorkers | undefined },
 ): Promise<LintOutcome> {
   if (!judging.catalogue.ok) return readFailures(inputs);
   const options = judging.lintOptions(run.keepResolved);
-  if (run.jobs > 1) return lintInParallel(inputs, judging.catalogue.catalogue, options, run);
+  if (run.jobs > 1) {
+    const workers = run.workers ?? new LintWorkers(run.jobs - 1, { flags: run.flags, cwd: run.io.cwd, env: run.io.env, keepResolved: run.keepResolved });
+    return lintInParallel(inputs, judging.catalogue.catalogue, options, { jobs: run.jobs, workers, workersOnly: run.flags.workersOnly === true });
+  }
   return lintInputs(inputs, judging.catalogue.catalogue, options);
 }
 
