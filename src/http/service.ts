@@ -64,8 +64,9 @@ const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 /**
  * Runs the validation service until SIGTERM or SIGINT: reads the definitions, starts the worker
  * pool (every worker imports the plugins and builds the catalogue; the service refuses to start
- * when the first has found an error), listens once that first worker has loaded and reports
- * ready once all have, reloads definitions on SIGHUP, and on a stop signal drains gracefully.
+ * when the definitions or a plugin have an error), takes requests once they are checked (by the
+ * serving thread's own catalogue when small bodies are judged here, else by the first worker;
+ * docs/service.md "During start") and reports ready once every worker has loaded, reloads definitions on SIGHUP, and on a stop signal drains gracefully.
  * Resolves to the exit code.
  */
 export async function runService(options: ServiceOptions, io: ServiceIo): Promise<number> {

@@ -34,7 +34,10 @@ export function inlineRunner(pool: TaskRunner, catalogue: Catalogue, maxBytes: n
     return undefined;
   };
   return {
-    registry: pool.registry,
+    // The pool's, read when asked: a pool still starting may tell it only once it has started.
+    get registry() {
+      return pool.registry;
+    },
     ready: pool.ready,
     judgeInline,
     async run(task, control) {

@@ -1,17 +1,14 @@
 import { join } from 'node:path';
-import type { Catalogue } from '../../catalogue/catalogue.js';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
-import { registryDigest } from '../../catalogue/registry-digest.js';
 import { type Diagnostic, hasErrors } from '../../core/diagnostics.js';
 import { gatherInputs } from '../../files/gather-inputs.js';
 import type { LockfileLocation } from '../../files/lockfile-location.js';
 import { packageRoot } from '../../files/package-files.js';
 import { readSourceFile } from '../../files/read-file.js';
-import { assembleServedCatalogue } from '../../operations/served-catalogue.js';
+import { assembleServedCatalogue, type ServedCatalogue } from '../../operations/served-catalogue.js';
 import type { RunnerLoader } from '../service-state.js';
-import { inlineRunner } from './inline-runner.js';
+import { runnerBeforeThePool } from './early-runner.js';
 import { type PoolLog, startPool } from './pool.js';
-import type { TaskRunner } from './task.js';
 import type { WorkerSetup } from './worker-setup.js';
 
 /** A folder of CapabilityDefinitions: where it is, and the name diagnostics, `/readyz` and the capability list give it. */
@@ -46,7 +43,9 @@ export interface PoolSources {
  * it reads the definition folders on the main thread (reading only, no parsing, so probes keep
  * answering), then starts a new pool whose every worker imports the plugins and builds the
  * catalogue from those same bytes (and, with a lockfile, keeps only its locked versions), and
- * resolves once the first of them has loaded (the pool's `ready` tells when all have). A folder
+ * resolves once the first of them has loaded (the pool's `ready` tells when all have), or, when
+ * small bodies are judged on the main thread, as soon as its own catalogue from the same bytes is
+ * built and accepted (the tasks for the pool then wait for its first worker). A folder
  * or lockfile that cannot be read, a refused plugin, a definition with an error, or definitions
  * that differ from the lockfile refuse the load.
  */
@@ -79,13 +78,19 @@ export function poolLoader(sources: PoolSources): RunnerLoader {
       setup: { plugins: sources.plugins, cwd: sources.cwd, definitions, ...(lockfile ? { lockfile } : {}) },
       logger: sources.logger,
     });
-    // Built while the first worker loads (its thread is already started), not after it: the
-    // process can judge once both are done.
-    const inline = inlineCatalogue(sources, definitions, lockfile).catch(() => undefined);
+    // Built while the first worker loads (its thread is already started). Once it has checked the
+    // definitions as a worker would (no plugin runs here), the process can judge small requests
+    // at once, and the rest wait for that worker (docs/service.md "During start"); refused, the
+    // first worker's report says why, as it would without this path.
+    const inline = await inlineCatalogue(sources, definitions, lockfile).catch(() => undefined);
+    if (inline?.ok) {
+      const runner = runnerBeforeThePool(starting, inline.catalogue, sources.inlineMaxBytes ?? 0, sources.logger);
+      return { ok: true, runner, diagnostics: [...gatheredDiagnostics, ...inline.diagnostics] };
+    }
     const started = await starting;
     const diagnostics = [...gatheredDiagnostics, ...started.diagnostics];
     if (!started.ok) return { ok: false, diagnostics };
-    return { ok: true, runner: withInlineJudging(started.pool, sources, await inline), diagnostics };
+    return { ok: true, runner: started.pool, diagnostics };
   };
 }
 
@@ -93,30 +98,18 @@ export function poolLoader(sources: PoolSources): RunnerLoader {
  * The main thread's catalogue for small validations and builds, when `inlineMaxBytes` allows
  * them and no plugin is loaded (a plugin could end or block the thread that runs it: it runs only
  * in workers, which the deadline can terminate); built from the bytes the workers were given.
- * Undefined when it is not wanted or the definitions are refused (the workers say why).
+ * Undefined when it is not wanted.
  */
 async function inlineCatalogue(
   sources: PoolSources,
   definitions: readonly { file: string; content: Uint8Array }[],
   lockfile: WorkerSetup['lockfile'],
-): Promise<Catalogue | undefined> {
+): Promise<ServedCatalogue | undefined> {
   if ((sources.inlineMaxBytes ?? 0) <= 0 || sources.plugins.length > 0) return undefined;
-  const served = await assembleServedCatalogue(
+  return assembleServedCatalogue(
     { definitionInputs: definitions.map((d) => ({ file: d.file, content: d.content, origin: 'definition' as const })), cwd: sources.cwd },
     lockfile,
   );
-  return served.ok ? served.catalogue : undefined;
-}
-
-/**
- * The pool, with small validations and builds judged on the main thread with `catalogue`, used
- * only once the first worker has accepted the same bytes; should it differ in any way from the
- * workers' (it cannot, from the same bytes), every task goes to the pool.
- */
-function withInlineJudging(pool: TaskRunner, sources: PoolSources, catalogue: Catalogue | undefined): TaskRunner {
-  const maxBytes = sources.inlineMaxBytes ?? 0;
-  if (!catalogue || maxBytes <= 0 || registryDigest(catalogue) !== pool.registry.digest) return pool;
-  return inlineRunner(pool, catalogue, maxBytes);
 }
 
 /** The worker threads' entry module, built next to the CLI. */

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
+import { fileDiagnostic } from '../../src/core/diagnostics.js';
+import { runnerBeforeThePool } from '../../src/http/work/early-runner.js';
+import { summaryOf } from '../../src/http/work/in-process.js';
+import type { PoolStart } from '../../src/http/work/pool.js';
+import type { EveryWorker, RegistrySummary, TaskRunner, VersionOptions, WorkTask } from '../../src/http/work/task.js';
+import { GATEWAY_PROFILE } from './support.js';
+
+const VERSIONS: VersionOptions = { requirePinned: false };
+const text = (s: string) => new TextEncoder().encode(s);
+const SMALL: WorkTask = { kind: 'validate', bodyKind: 'yaml', body: text(GATEWAY_PROFILE), versions: VERSIONS };
+const LARGE: WorkTask = { kind: 'validate', bodyKind: 'yaml', body: text(GATEWAY_PROFILE.padEnd(4096)), versions: VERSIONS };
+
+function control(signal = new AbortController().signal) {
+  return { signal, started: new Int32Array(new SharedArrayBuffer(4)) };
+}
+
+// A pool start the test settles by hand, and a pool that answers every task with a marker.
+function startingPool(registry: RegistrySummary) {
+  const given: WorkTask[] = [];
+  let closed = 0;
+  let settleEvery: (every: EveryWorker) => void = () => undefined;
+  const pool: TaskRunner = {
+    registry,
+    ready: new Promise<EveryWorker>((resolve) => {
+      settleEvery = resolve;
+    }),
+    async run(task) {
+      given.push(task);
+      return { status: 299, mediaType: 'text/plain', body: text('from the pool') };
+    },
+    async close() {
+      closed++;
+    },
+  };
+  let settle: (start: PoolStart) => void = () => undefined;
+  const starting = new Promise<PoolStart>((resolve) => {
+    settle = resolve;
+  });
+  return {
+    starting,
+    given,
+    closed: () => closed,
+    start: () => settle({ ok: true, pool, diagnostics: [] }),
+    fail: (message: string) => settle({ ok: false, diagnostics: [fileDiagnostic('<worker>', 'usage', message)] }),
+    everyLoaded: () => settleEvery({ ok: true }),
+  };
+}
+
+const QUIET = { info: () => undefined, error: () => undefined };
+const settled = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('runnerBeforeThePool', () => {
+  const catalogue = createCatalogue();
+  const own = summaryOf(catalogue);
+
+  it('judges a small validation at once, before the first worker has loaded, with the registry of its own catalogue', async () => {
+    const pool = startingPool(own);
+    const runner = runnerBeforeThePool(pool.starting, catalogue, 2048, QUIET);
+    expect(runner.registry).toEqual(own);
+    expect(runner.judgeInline?.(SMALL)).toMatchObject({ status: 200, verdict: { operation: 'validate', valid: true } });
+    expect(await runner.run(SMALL, control())).toMatchObject({ status: 200, verdict: { operation: 'validate', valid: true } });
+    expect(pool.given).toEqual([]);
+  });
+
+  it('keeps a larger body waiting, not refused, until the first worker has loaded, then hands it to the pool', async () => {
+    const pool = startingPool(own);
+    const runner = runnerBeforeThePool(pool.starting, catalogue, 2048, QUIET);
+    expect(runner.judgeInline?.(LARGE)).toBeUndefined();
+    let answered = false;
+    const answer = runner.run(LARGE, control()).then((a) => {
+      answered = true;
+      return a;
+    });
+    await settled();
+    expect(answered).toBe(false);
+    expect(pool.given).toEqual([]);
+    pool.start();
+    expect(await answer).toEqual({ status: 299, mediaType: 'text/plain', body: text('from the pool') });
+    expect(pool.given).toEqual([LARGE]);
+  });
+
+  it('gives a waiting task up when its deadline aborts it, as queued (never begun)', async () => {
+    const pool = startingPool(own);
+    const runner = runnerBeforeThePool(pool.starting, catalogue, 2048, QUIET);
+    const deadline = new AbortController();
+    const waiting = control(deadline.signal);
+    const answer = runner.run(LARGE, waiting);
+    deadline.abort(new DOMException('the deadline passed', 'AbortError'));
+    await expect(answer).rejects.toMatchObject({ name: 'AbortError' });
+    expect(waiting.started[0]).toBe(0);
+    pool.start();
+    await settled();
+    expect(pool.given).toEqual([]);
+  });
+
+  it('answers the tasks that need a worker with 503 when no worker can load, and is never ready', async () => {
+    const pool = startingPool(own);
+    const runner = runnerBeforeThePool(pool.starting, catalogue, 2048, QUIET);
+    const answer = runner.run(LARGE, control());
+    pool.fail('a worker thread ran out of memory while loading (--worker-memory 64 MiB)');
+    expect(await answer).toEqual({
+      problem: {
+        status: 503,
+        detail:
+          'no worker of this process could load, so it cannot judge this request: a worker thread ran out of memory while loading (--worker-memory 64 MiB)',
+      },
+    });
+    expect(await runner.ready).toEqual({
+      ok: false,
+      diagnostics: [fileDiagnostic('<worker>', 'usage', 'a worker thread ran out of memory while loading (--worker-memory 64 MiB)')],
+    });
+    // Small bodies are still judged: the process keeps answering what it can.
+    expect(runner.judgeInline?.(SMALL)).toMatchObject({ status: 200 });
+  });
+
+  it('is ready once every worker has loaded, and closes the pool once it has started', async () => {
+    const pool = startingPool(own);
+    const runner = runnerBeforeThePool(pool.starting, catalogue, 2048, QUIET);
+    let ready = false;
+    void runner.ready.then(() => {
+      ready = true;
+    });
+    pool.start();
+    await settled();
+    expect(ready).toBe(false);
+    pool.everyLoaded();
+    expect(await runner.ready).toEqual({ ok: true });
+    await runner.close();
+    expect(pool.closed()).toBe(1);
+  });
+
+  it("sends every task to the pool, and tells its registry, once the workers' catalogue turns out to differ", async () => {
+    const pool = startingPool({ ...own, digest: 'sha256:other' });
+    const errors: string[] = [];
+    const runner = runnerBeforeThePool(pool.starting, catalogue, 2048, { info: () => undefined, error: (_fields, message) => errors.push(message) });
+    pool.start();
+    await settled();
+    expect(runner.registry.digest).toBe('sha256:other');
+    expect(runner.judgeInline?.(SMALL)).toBeUndefined();
+    expect(await runner.run(SMALL, control())).toEqual({ status: 299, mediaType: 'text/plain', body: text('from the pool') });
+    expect(errors).toEqual(["the workers' catalogue differs from the serving thread's: every request goes to the workers"]);
+  });
+});
