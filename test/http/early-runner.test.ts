@@ -1,11 +1,15 @@
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { fileDiagnostic } from '../../src/core/diagnostics.js';
 import { runnerBeforeThePool } from '../../src/http/work/early-runner.js';
 import { summaryOf } from '../../src/http/work/in-process.js';
 import type { PoolStart } from '../../src/http/work/pool.js';
+import { poolLoader } from '../../src/http/work/pool-loader.js';
 import type { EveryWorker, RegistrySummary, TaskRunner, VersionOptions, WorkTask } from '../../src/http/work/task.js';
-import { GATEWAY_PROFILE } from './support.js';
+import { GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE } from './support.js';
 
 const VERSIONS: VersionOptions = { requirePinned: false };
 const text = (s: string) => new TextEncoder().encode(s);
@@ -141,5 +145,60 @@ describe('runnerBeforeThePool', () => {
     expect(runner.judgeInline?.(SMALL)).toBeUndefined();
     expect(await runner.run(SMALL, control())).toEqual({ status: 299, mediaType: 'text/plain', body: text('from the pool') });
     expect(errors).toEqual(["the workers' catalogue differs from the serving thread's: every request goes to the workers"]);
+  });
+});
+
+// The worker threads run dist/serve-worker.js: build before running this part.
+describe('poolLoader, with small bodies judged on the serving thread', () => {
+  let dir = '';
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = '';
+  });
+
+  function loaderFor(definition: string, inlineMaxBytes: number) {
+    dir ||= mkdtempSync(join(tmpdir(), 'kurel-early-'));
+    writeFileSync(join(dir, 'redis.yaml'), definition);
+    return poolLoader({
+      definitionFolders: [{ path: dir, name: 'defs' }],
+      plugins: [],
+      cwd: process.cwd(),
+      workers: 1,
+      workerMemoryMiB: 128,
+      inlineMaxBytes,
+      logger: QUIET,
+    });
+  }
+
+  it('refuses definitions with an error exactly as the first worker does', async () => {
+    const broken = REDIS_DEFINITION.replace('port: {type: integer, default: 6379}', 'port: {type: integer, default: six}');
+    const checkedHere = await loaderFor(broken, 2048)();
+    const checkedByTheWorker = await loaderFor(broken, 0)();
+    expect(checkedHere.ok).toBe(false);
+    expect(checkedByTheWorker.ok).toBe(false);
+    expect(checkedHere.diagnostics.length).toBeGreaterThan(0);
+    expect(checkedHere.diagnostics).toEqual(checkedByTheWorker.diagnostics);
+  });
+
+  it("serves the workers' registry and verdicts, judging small bodies here and the rest on the pool", async () => {
+    const loaded = await loaderFor(REDIS_DEFINITION, 2048)();
+    const byTheWorker = await loaderFor(REDIS_DEFINITION, 0)();
+    if (!loaded.ok || !byTheWorker.ok) throw new Error('the definitions were refused');
+    try {
+      const before = loaded.runner.registry;
+      expect(await loaded.runner.ready).toEqual({ ok: true });
+      expect(loaded.runner.registry).toEqual(before);
+      expect(before).toEqual(byTheWorker.runner.registry);
+      const task: WorkTask = { kind: 'validate', bodyKind: 'yaml', body: text(REDIS_PROFILE), versions: VERSIONS };
+      const here = loaded.runner.judgeInline?.(task);
+      expect(here).toMatchObject({ status: 200, verdict: { operation: 'validate', valid: true } });
+      const there = await byTheWorker.runner.run(task, control());
+      expect(here && 'body' in here ? here.body : undefined).toBe(there && 'body' in there ? Buffer.from(there.body).toString('utf8') : 'none');
+      const large: WorkTask = { ...task, body: text(REDIS_PROFILE.padEnd(4096)) };
+      expect(loaded.runner.judgeInline?.(large)).toBeUndefined();
+      expect(await loaded.runner.run(large, control())).toMatchObject({ status: 200, verdict: { operation: 'validate', valid: true } });
+    } finally {
+      await Promise.all([loaded.runner.close(), byTheWorker.runner.close()]);
+    }
   });
 });
