@@ -44,8 +44,11 @@ function parseJobs(value: string): number {
   return Number(value);
 }
 
-/** Builds the `kurel` command tree; each action loads its command module on demand. */
-export function buildProgram(io: CommandIo, setExit: (code: number) => void): Command {
+/**
+ * Builds the `kurel` command tree; each action loads its command module on demand. With `only`
+ * `lint`, the tree holds that command alone: a lint parses its own flags, never another's.
+ */
+export function buildProgram(io: CommandIo, setExit: (code: number) => void, only?: 'lint'): Command {
   const program = new Command('kurel')
     .description('Validate Kubernetes ClusterProfiles and CapabilityDefinitions, and resolve capabilities at build')
     .version(VERSION, '-V, --version')
@@ -87,6 +90,8 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
       const { runLint } = await import('./commands/lint.js');
       setExit(await runLint(paths, options, io));
     });
+  // Every lint starts here: building the other commands' flags costs it several milliseconds.
+  if (only === 'lint') return program;
 
   program
     .command('build')
@@ -321,9 +326,13 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void): Co
 /** Runs the CLI with `argv` (without node and script); returns the exit code. */
 export async function runCli(argv: readonly string[], io: CommandIo): Promise<number> {
   let exitCode: number = EXIT.ok;
-  const program = buildProgram(io, (code) => {
-    exitCode = code;
-  });
+  const program = buildProgram(
+    io,
+    (code) => {
+      exitCode = code;
+    },
+    argv[0] === 'lint' ? 'lint' : undefined,
+  );
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return exitCode;

@@ -10,11 +10,13 @@ import { indexedSourceText, type SourceText } from '../yaml/source.js';
 import type { LintCommandOptions } from './commands/lint.js';
 
 /**
- * Files each thread must have before a run uses more than one by default: a thread starts cold
- * and warms its code as it judges (about the first 5,000 files of a run cost as much as the
- * next 10,000), so below this a second thread costs more than it saves (bench/RESULTS.md).
+ * Files each thread must have before a run uses more than one by default. Each thread is a V8
+ * isolate that loads, warms and compiles the same code again: at 10,000 files a second thread
+ * made the run about 1.04x faster on 2 idle cores for 1.3–1.5x the CPU and about 46 MiB more
+ * memory, and slower on shared cores (docs/performance.md), so only runs of 40,000 files and
+ * more use two by default.
  */
-export const FILES_PER_JOB = 5000;
+export const FILES_PER_JOB = 20_000;
 
 /** Files handed out at a time: small enough that threads finish together, large enough that handing out costs nothing. */
 export const FILES_PER_BATCH = 200;

@@ -180,9 +180,11 @@ class LintRun {
       outcome = { file: document.file, bindings: evaluation.bindings, clean: read.clean && evaluation.resolved !== undefined };
       if (options.keepResolved !== false) resolution = evaluation.resolution;
     }
-    // A file with diagnostics keeps its text and line index only, not what was read from it.
-    // The fast path never reads a text holding a suppression comment.
-    const source = diagnostics.length > 0 || (!read.isFast && read.source.text.includes(SUPPRESSION_KEYWORD)) ? read.source : undefined;
+    // A file with diagnostics keeps its text only, not what was read from it, nor its line index
+    // where that is built again the same if its lines are printed (most of a large run's are
+    // not: the report shows its first problems). The fast path never reads a text holding a
+    // suppression comment.
+    const source = diagnostics.length > 0 || (!read.isFast && read.source.text.includes(SUPPRESSION_KEYWORD)) ? read.source.kept() : undefined;
     const definitionSource = read.definitions.length > 0 ? () => read.source : undefined;
     return { report: read.report, diagnostics, outcome, resolution, source, definitionSource };
   }

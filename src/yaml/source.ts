@@ -29,12 +29,46 @@ export interface Span {
 /** The source text of one file and its line index. */
 export class SourceText {
   // Not the `yaml` package's LineCounter: a text positioned without a parse does not load it.
-  readonly lineCounter = new LineIndex();
-  private readonly anchorLines = new WeakMap<Node, number>();
+  private index: LineIndex | undefined;
+  private anchorLines: WeakMap<Node, number> | undefined;
+  // A parse that stops at a syntax error may leave lines out of the index it fills: only an
+  // index built from the text is built the same again.
+  private isIndexedFromText = false;
+  /**
+   * `indexOnUse`: the line index is built from the text when first asked for, not filled by a
+   * parse. A run keeps the texts of its files with diagnostics until it prints them, and prints
+   * the lines of its first problems only: a kept text holds no index until then.
+   */
   constructor(
     readonly file: string,
     readonly text: string,
+    private readonly indexOnUse = false,
   ) {}
+
+  /** The text's line index: filled by the parse that reads it, or built on first use (`indexOnUse`). */
+  get lineCounter(): LineIndex {
+    if (this.index) return this.index;
+    this.index = new LineIndex();
+    if (this.indexOnUse) this.indexFromText();
+    return this.index;
+  }
+
+  /** Builds the line index from the text, replacing what a parse filled. */
+  indexFromText(): void {
+    const lc = this.lineCounter;
+    lc.lineStarts.length = 0;
+    lc.addNewLine(0);
+    for (let i = this.text.indexOf('\n'); i !== -1; i = this.text.indexOf('\n', i + 1)) lc.addNewLine(i + 1);
+    this.isIndexedFromText = true;
+  }
+
+  /**
+   * What a run keeps of the file until it prints it: the text without its line index (built
+   * again if its lines are printed) when that index came from the text, else this source.
+   */
+  kept(): SourceText {
+    return this.isIndexedFromText || this.indexOnUse ? new SourceText(this.file, this.text, true) : this;
+  }
 
   /** The 1-based line/column span of offsets [start, end). */
   span(start: number, end: number): Span {
@@ -58,6 +92,7 @@ export class SourceText {
    * per node: every diagnostic reached through an alias names it.
    */
   anchorLine(node: Node): number {
+    this.anchorLines ??= new WeakMap();
     const known = this.anchorLines.get(node);
     if (known !== undefined) return known;
     const start = rangeOf(node)[0];
@@ -528,10 +563,7 @@ export function indexedSourceText(file: string, text: string): SourceText {
 
 // Fills the line index when the parser did not get to (it fills it as it reads).
 function indexLines(source: SourceText): void {
-  const lc = source.lineCounter;
-  lc.lineStarts.length = 0;
-  lc.addNewLine(0);
-  for (let i = source.text.indexOf('\n'); i !== -1; i = source.text.indexOf('\n', i + 1)) lc.addNewLine(i + 1);
+  source.indexFromText();
 }
 
 const TOO_DEEP = `nesting deeper than ${LIMITS.maxDepth} levels is not accepted`;
