@@ -65,13 +65,18 @@ export async function startServer(
   const { handed } = options;
   /** The connections handed to this server that are still open (a server that never listened does not count them). */
   const open = new Set<Socket>();
+  /** Set once the drain has closed the listening socket: it then ends when the last handed connection closes. */
+  let drained: (() => void) | undefined;
   let url: string;
   if (handed) {
     // What listening would start: Node's time-outs on the connections, and the TLS files' watch.
     server.emit('listening');
     handed.connect((socket) => {
       open.add(socket);
-      socket.once('close', () => open.delete(socket));
+      socket.once('close', () => {
+        open.delete(socket);
+        if (open.size === 0) drained?.();
+      });
       server.emit('connection', socket);
       // A socket accepted paused (so the supervisor read none of it) reads from here on.
       socket.resume();
@@ -110,10 +115,11 @@ export async function startServer(
       }, limits.shutdownGraceMs);
       // node:http's close() would destroy every idle connection at once, resetting requests
       // already sent on them; the listening socket alone is closed here. Handed connections
-      // are not the server's to count: the drain ends once the last one has closed.
+      // are not the server's to count: the drain ends once the last one has closed, those
+      // handed after the drain began included (they are served as the others).
       NetServer.prototype.close.call(server, () => {
-        if (open.size === 0) return finish();
-        for (const socket of open) socket.once('close', () => open.size === 0 && finish());
+        drained = finish;
+        if (open.size === 0) finish();
       });
       quiet.closeQuiet();
     });

@@ -1,5 +1,5 @@
 import { createServer, request } from 'node:http';
-import type { Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Front, frontArguments, openFront, type Taker } from '../../src/http/supervisor/front.js';
 
@@ -85,6 +85,34 @@ describe("the supervisor's front", () => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     served.add(1, namedTaker('one'));
     expect((await answer).body).toBe('one');
+  });
+
+  // docs/service.md "Signals": a request whose first byte arrived before the drain began is answered.
+  it('answers a request it had begun to receive when it closes, and closes a connection that sent nothing once quiet', async () => {
+    const served = await front();
+    const started = connect(served.port, '127.0.0.1');
+    const silent = connect(served.port, '127.0.0.1');
+    const read = (socket: Socket) =>
+      new Promise<string>((resolve) => {
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+        socket.on('error', () => undefined);
+        socket.on('close', () => resolve(text));
+      });
+    const startedText = read(started);
+    const silentText = read(silent);
+    started.write('GET /readyz HTTP/1.1\r\n');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closing = served.close();
+    started.write('Host: kurel\r\n\r\n');
+    const text = await startedText;
+    expect(text.replace(/\r\nDate: [^\r]*/, '')).toBe(
+      'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n' +
+        '15\r\n{"status":"draining"}\r\n0\r\n\r\n',
+    );
+    expect(await silentText).toBe('');
+    await closing;
+    await expect(new Promise((resolve, reject) => connect(served.port, '127.0.0.1').on('connect', resolve).on('error', reject))).rejects.toThrow();
   });
 
   it('resolves to the error when the port is taken', async () => {

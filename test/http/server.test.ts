@@ -109,4 +109,35 @@ describe('a server handed its connections', () => {
     expect(await stopping).toEqual({ forced: false });
     await closing;
   });
+
+  // A process may begin to drain on its own signal while the supervisor still hands it connections.
+  it('serves a connection handed after the drain began, and ends the drain once it closes', async () => {
+    const front = await openFront('127.0.0.1', 0, { answers: true });
+    if ('error' in front) throw front.error;
+    const url = `http://${front.address}`;
+    const kurel = testApp({ limits: { shutdownGraceMs: 3_000 } });
+    let accept: (socket: Socket) => void = () => undefined;
+    const server = await startServer(kurel, { host: '127.0.0.1', port: 0, handed: { url, connect: (take) => (accept = take) } });
+    front.add(1, {
+      take: (socket, done) => {
+        accept(socket);
+        done(null);
+      },
+    });
+    const first = startSlowRequest(url, '/v1/validate', GATEWAY_PROFILE);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const stopping = server.shutdown();
+    // The drain has closed what it listens on before the next connection is handed.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const late = startSlowRequest(url, '/v1/validate', GATEWAY_PROFILE);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    first.finish();
+    expect((await first.response).status).toBe(200);
+    late.finish();
+    const answer = await late.response;
+    expect([answer.status, answer.headers.connection]).toEqual([200, 'close']);
+    expect(await stopping).toEqual({ forced: false });
+    front.remove(1);
+    await front.close();
+  });
 });

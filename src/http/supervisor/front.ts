@@ -28,7 +28,12 @@ export interface Front {
   readonly takers: number;
   /** Keeps the process running while the front listens (an early front does not, until taken). */
   ref(): void;
-  /** Closes the listening socket (no new connection is accepted) and every connection it holds. */
+  /**
+   * Closes the listening socket (no new connection is accepted). A connection it answers itself
+   * that has begun its request still gets its answer (`/readyz` then says `draining`); one that
+   * has sent nothing closes once quiet, and one held for a process over TLS closes at once.
+   * Resolves once every connection it holds has closed.
+   */
   close(): Promise<void>;
 }
 
@@ -38,6 +43,9 @@ export const MAX_WAITING = 512;
 /** How long a connection the front answers itself may take to send its request. */
 const HEADERS_TIMEOUT_MS = 5_000;
 
+/** How long a connection that has sent nothing may stay once the front closes (as a serving process's, docs/service.md "Signals"). */
+const QUIET_MS = 250;
+
 const JSON_TYPE = 'application/json; charset=utf-8';
 const STARTING_PROBLEM = JSON.stringify({
   type: 'about:blank',
@@ -46,13 +54,14 @@ const STARTING_PROBLEM = JSON.stringify({
   detail: 'the service is starting; retry shortly',
 });
 
-/** The front's own answers, while no serving process takes requests. */
-function answerStarting(req: IncomingMessage, res: ServerResponse): void {
+/** The front's own answers, while no serving process takes requests (`draining` once it closes). */
+function answerStarting(req: IncomingMessage, res: ServerResponse, draining: boolean): void {
   const path = (req.url ?? '').split('?')[0];
   // One answer per connection: a keep-alive client must come back through the rotation.
   res.shouldKeepAlive = false;
   if (req.method === 'GET' && path === '/healthz') res.writeHead(200, { 'Content-Type': JSON_TYPE }).end('{"status":"ok"}');
-  else if (req.method === 'GET' && path === '/readyz') res.writeHead(503, { 'Content-Type': JSON_TYPE }).end('{"status":"starting"}');
+  else if (req.method === 'GET' && path === '/readyz')
+    res.writeHead(503, { 'Content-Type': JSON_TYPE }).end(draining ? '{"status":"draining"}' : '{"status":"starting"}');
   else res.writeHead(503, { 'Content-Type': 'application/problem+json; charset=utf-8', 'Retry-After': '1' }).end(STARTING_PROBLEM);
 }
 
@@ -64,7 +73,7 @@ function answerStarting(req: IncomingMessage, res: ServerResponse): void {
 export function openFront(host: string, port: number, options: { answers: boolean; unref?: boolean }): Promise<Front | { error: Error }> {
   // Paused, so no byte of a request is read here before the connection is handed over.
   const server: Server = createServer({ pauseOnConnect: true, noDelay: true });
-  const answering = options.answers ? createHttpServer(answerStarting) : undefined;
+  const answering = options.answers ? createHttpServer((req, res) => answerStarting(req, res, closed)) : undefined;
   const order: number[] = [];
   const takers = new Map<number, Taker>();
   const waiting: Socket[] = [];
@@ -89,6 +98,15 @@ export function openFront(host: string, port: number, options: { answers: boolea
         if (at >= 0) waiting.splice(at, 1);
       });
     } else socket.destroy();
+  };
+  const closeIfSilent = (socket: Socket) => {
+    if (socket.bytesRead > 0) return;
+    setTimeout(() => {
+      // After the event loop has read what is waiting on the socket: bytes that came meanwhile count.
+      setImmediate(() => {
+        if (socket.bytesRead === 0) socket.destroy();
+      });
+    }, QUIET_MS).unref();
   };
   const handOver = (socket: Socket, tried = 0) => {
     if (order.length === 0 || tried >= order.length) return hold(socket);
@@ -132,7 +150,13 @@ export function openFront(host: string, port: number, options: { answers: boolea
         },
         close() {
           closed = true;
-          for (const socket of [...waiting.splice(0), ...held]) socket.destroy();
+          // Held for a process that will not come: nothing of them was read, nothing can answer them.
+          for (const socket of waiting.splice(0)) socket.destroy();
+          // A request whose first byte arrived before the drain is answered (docs/service.md
+          // "Signals"): only a connection still silent once quiet is closed. The one answer per
+          // connection, or the headers limit, closes the others; the listening socket's close
+          // waits for them.
+          for (const socket of held) closeIfSilent(socket);
           return new Promise((done) => server.close(() => done()));
         },
       });
