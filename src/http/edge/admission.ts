@@ -11,6 +11,11 @@ export interface Admission {
   tryAdmit(record: InFlightRequest): boolean;
 }
 
+/** The 503 a request gets when every slot is taken. */
+export function admissionRefusal(limits: Pick<ServiceLimits, 'maxConcurrentRequests'>): HttpProblem {
+  return new HttpProblem(503, `the service is handling ${limits.maxConcurrentRequests} requests at once, its limit; retry shortly`, { 'Retry-After': '1' });
+}
+
 /**
  * Admits at most `maxConcurrentRequests` requests at once across the routes it is put on (the
  * ones whose work runs in the pool, so running or queued); beyond that, 503 with `Retry-After:
@@ -29,9 +34,7 @@ export function admission(limits: Pick<ServiceLimits, 'maxConcurrentRequests'>):
     return true;
   };
   const handler: RequestHandler = (_req, res, next) => {
-    if (!tryAdmit(inFlightOf(res))) {
-      throw new HttpProblem(503, `the service is handling ${limits.maxConcurrentRequests} requests at once, its limit; retry shortly`, { 'Retry-After': '1' });
-    }
+    if (!tryAdmit(inFlightOf(res))) throw admissionRefusal(limits);
     next();
   };
   return { handler, tryAdmit };

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { Admission } from '../edge/admission.js';
+import { type Admission, admissionRefusal } from '../edge/admission.js';
 import { answerError } from '../edge/answer-error.js';
 import type { Edge } from '../edge/edge.js';
 import type { InFlightRequest } from '../edge/in-flight.js';
@@ -54,8 +54,6 @@ export function directRoutes(options: DirectRoutesOptions, routes: readonly Dire
   const { edge, admission, work } = options;
   const { limits } = work;
   const prepared: PreparedRoute[] = routes.map((route) => ({ ...route, withQuery: `${route.path}?`, kindOf: mediaTypeReader(route.accepted) }));
-  const refusal = () =>
-    new HttpProblem(503, `the service is handling ${limits.maxConcurrentRequests} requests at once, its limit; retry shortly`, { 'Retry-After': '1' });
 
   return (req, res) => {
     const route = req.method === 'POST' ? routeOf(prepared, req.url) : undefined;
@@ -65,7 +63,7 @@ export function directRoutes(options: DirectRoutesOptions, routes: readonly Dire
     answerable.locals = Object.create(null) as Record<string, unknown>;
     const record = edge.follow(req, answerable as Answerable, route.path, route.path);
     const fail = (err: unknown) => answerError(err, { req, res: record.res, path: route.path, logger: options.logger, limits });
-    if (!admission.tryAdmit(record)) return fail(refusal());
+    if (!admission.tryAdmit(record)) return fail(admissionRefusal(limits));
     readWhole(req, (body) => {
       if (body === undefined) return fail({ type: 'request.aborted' });
       // Answered already (the deadline passed while the body arrived) or the client has left.
