@@ -1,6 +1,7 @@
 import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import { stringifyJson } from '../core/json-text.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../core/listen-defaults.js';
 import { VERSION } from '../core/package-version.js';
 import { type EnvelopeShape, envelopeOf } from '../operations/envelopes.js';
 import { registerLspCommand } from './commands/lsp.js';
@@ -276,8 +277,8 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void, onl
   program
     .command('serve')
     .description('serve the validation API over HTTP (routes in openapi.yaml); without named definitions, the embedded definitions/')
-    .option('--host <host>', 'the address to listen on', '127.0.0.1')
-    .option('--port <port>', 'the port to listen on (0 picks a free one)', '8080')
+    .option('--host <host>', 'the address to listen on', DEFAULT_HOST)
+    .option('--port <port>', 'the port to listen on (0 picks a free one)', DEFAULT_PORT)
     .option('--definitions <dir>', 'load CapabilityDefinitions from this folder instead of the embedded ones (repeatable; reloaded on SIGHUP)', collect, [])
     .option('--watch-definitions', 'reload by itself when a file under a --definitions folder changes', false)
     .addOption(pluginOption())

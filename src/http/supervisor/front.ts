@@ -1,5 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../../core/listen-defaults.js';
 
 /** Where the front hands a connection: a serving process that takes requests. */
 export interface Taker {
@@ -178,8 +179,8 @@ export interface FrontArguments {
  * them, and the CLI reports what is wrong.
  */
 export function frontArguments(args: readonly string[]): FrontArguments | undefined {
-  let host = '127.0.0.1';
-  let portText = '8080';
+  let host = DEFAULT_HOST;
+  let portText = DEFAULT_PORT;
   let tls = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
