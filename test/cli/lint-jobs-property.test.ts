@@ -8,6 +8,7 @@ import type { LintFormat } from '../../src/cli/format/index.js';
 import type { CommandIo } from '../../src/cli/io.js';
 import { FILES_PER_BATCH } from '../../src/cli/parallel-lint.js';
 import { runCaptured } from '../helpers/cli.js';
+import { REDIS_SIDECAR_DEFINITION } from '../helpers/profile.js';
 import { propertyRuns } from '../helpers/property.js';
 
 // `kurel lint --jobs N` (docs/performance.md): for every set of files, the output and exit code
@@ -35,17 +36,6 @@ function profile(name: string, lines: readonly string[]): string {
   ].join('\n');
 }
 
-const DEFINITION = `apiVersion: launcher.gokure.dev/v1alpha1
-kind: CapabilityDefinition
-metadata:
-  name: redis-sidecar
-spec:
-  description: a Redis sidecar
-  rendering:
-    properties:
-      image: {type: string, required: true}
-`;
-
 // What a file may hold besides a clean profile: each kind a different path through a run
 // (fast path or full reader, positions by the scan or by a parse, suppressions, texts kept).
 const SPECIAL: readonly ((i: number) => string | Buffer)[] = [
@@ -61,7 +51,7 @@ const SPECIAL: readonly ((i: number) => string | Buffer)[] = [
   () => '',
   () => Buffer.from([0x61, 0x3a, 0x20, 0xff, 0xfe, 0x0a]),
   () => `${profile('first', [])}---\n${profile('second', [])}`,
-  () => DEFINITION,
+  () => REDIS_SIDECAR_DEFINITION,
 ];
 
 const fileSet = fc.record({

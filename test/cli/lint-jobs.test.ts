@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FILES_PER_BATCH } from '../../src/cli/parallel-lint.js';
 import { runCaptured } from '../helpers/cli.js';
+import { REDIS_SIDECAR_DEFINITION } from '../helpers/profile.js';
 
 // `kurel lint --jobs N` spreads the files over worker threads (issue 28); whatever N, a run
 // prints what one thread prints and exits alike. The workers run the built dist/lint-worker.js.
@@ -40,23 +41,12 @@ function profile(i: number): string {
   ].join('\n');
 }
 
-const DEFINITION = `apiVersion: launcher.gokure.dev/v1alpha1
-kind: CapabilityDefinition
-metadata:
-  name: redis-sidecar
-spec:
-  description: a Redis sidecar
-  rendering:
-    properties:
-      image: {type: string, required: true}
-`;
-
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'kurel-jobs-'));
   mkdirSync(join(dir, 'clusters'));
   mkdirSync(join(dir, 'defs'));
   for (let i = 0; i < FILES; i++) writeFileSync(join(dir, 'clusters', `c${String(i).padStart(4, '0')}.yaml`), profile(i));
-  writeFileSync(join(dir, 'defs', 'redis.yaml'), DEFINITION);
+  writeFileSync(join(dir, 'defs', 'redis.yaml'), REDIS_SIDECAR_DEFINITION);
   writeFileSync(join(dir, '.kurel.yaml'), 'severity: {unknown-capability: error}\n');
   writeFileSync(join(dir, 'clusters', 'zz-broken.yaml'), 'apiVersion: [\n');
 });
@@ -83,7 +73,7 @@ describe('kurel lint --jobs (issue 28)', () => {
   });
 
   it('judges every profile with a definition found among the files, as one thread does', async () => {
-    writeFileSync(join(dir, 'clusters', 'c0500-def.yaml'), DEFINITION);
+    writeFileSync(join(dir, 'clusters', 'c0500-def.yaml'), REDIS_SIDECAR_DEFINITION);
     try {
       const one = await lint(['clusters', '--jobs', '1', '--format', 'json']);
       const two = await lint(['clusters', '--jobs', '2', '--format', 'json']);

@@ -6,6 +6,18 @@ import { type LintReport, lintInputs } from '../../src/operations/lint.js';
 /** The lines every test profile starts with; bindings follow from line {@link FIRST_BINDING_LINE}. */
 const HEADER = ['apiVersion: launcher.gokure.dev/v1alpha1', 'kind: ClusterProfile', 'metadata:', '  name: test', 'spec:', '  capabilities:'];
 
+/** A CapabilityDefinition of `redis-sidecar` whose rendering requires a string `image`. */
+export const REDIS_SIDECAR_DEFINITION = `apiVersion: launcher.gokure.dev/v1alpha1
+kind: CapabilityDefinition
+metadata:
+  name: redis-sidecar
+spec:
+  description: a Redis sidecar
+  rendering:
+    properties:
+      image: {type: string, required: true}
+`;
+
 /** The line the first binding of {@link withBindings} lands on. */
 export const FIRST_BINDING_LINE = HEADER.length + 1;
 
