@@ -8,10 +8,16 @@ export const EXIT = { ok: 0, problems: 1, usage: 2 } as const;
  * (it wins over everything); 1 for errors, or warnings too under `--strict`; else 0.
  */
 export function exitCodeOf(diagnostics: readonly Diagnostic[], options: { fatal: boolean; strict?: boolean }): number {
-  if (options.fatal) return EXIT.usage;
   // A problem a comment in the file suppressed never counts.
   const counted = diagnostics.filter((d) => d.suppressed === undefined);
-  if (counted.some((d) => d.severity === 'error')) return EXIT.problems;
-  if (options.strict && counted.length > 0) return EXIT.problems;
+  const errors = counted.filter((d) => d.severity === 'error').length;
+  return exitCodeOfCounts({ errors, warnings: counted.length - errors }, options);
+}
+
+/** {@link exitCodeOf} from the counts of a run's problems that no comment suppressed (`reportProblems` gives them). */
+export function exitCodeOfCounts(counts: { errors: number; warnings: number }, options: { fatal: boolean; strict?: boolean }): number {
+  if (options.fatal) return EXIT.usage;
+  if (counts.errors > 0) return EXIT.problems;
+  if (options.strict && counts.warnings > 0) return EXIT.problems;
   return EXIT.ok;
 }

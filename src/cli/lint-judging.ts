@@ -1,5 +1,6 @@
 import type { CatalogueAssembly } from '../catalogue/assemble-catalogue.js';
 import type { CatalogueLockfile } from '../catalogue/lockfile.js';
+import { LIMITS } from '../core/input-limits.js';
 import { STDIN_NAME } from '../files/gather-inputs.js';
 import type { LintOptions } from '../operations/lint.js';
 import type { Configured } from './apply-config.js';
@@ -43,6 +44,8 @@ export async function prepareJudging(
       requirePinned: options.requirePinned === true,
       lock: lockFollowing(lockfile, io.cwd, 'follow', { unnamedStdin: options.stdinFilepath ? undefined : STDIN_NAME }),
       keepResolved,
+      // A run over many files keeps only the problems its report can show, and their texts.
+      reportLimit: LIMITS.maxReportedProblems,
     }),
   };
 }

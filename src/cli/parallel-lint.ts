@@ -5,6 +5,7 @@ import type { Catalogue } from '../catalogue/catalogue.js';
 import { compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import type { DeferredInputFile, FileReport, InputOrigin, RunInput } from '../core/input.js';
 import { packageRoot } from '../files/package-files.js';
+import { KeptProblems, type LeftOutProblems } from '../operations/kept-problems.js';
 import { type LintOptions, type LintReport, lintInputs } from '../operations/lint.js';
 import { indexedSourceText, type SourceText } from '../yaml/source.js';
 import type { LintCommandOptions } from './commands/lint.js';
@@ -69,6 +70,8 @@ export type LintWorkerShare = {
 export interface LintBatchResult {
   batch: number;
   diagnostics: Diagnostic[];
+  /** The problems of the batch's files that it counted but did not keep. */
+  leftOut?: LeftOutProblems | undefined;
   files: FileReport[];
   sources: [string, string][];
   unreadable: boolean;
@@ -82,7 +85,7 @@ export interface LintBatchResult {
 type BatchOutcome = Omit<LintBatchResult, 'sources'> & { sources: [string, string | SourceText][] };
 
 /** The part of a lint report the command prints. */
-export type ParallelLintReport = Pick<LintReport, 'diagnostics' | 'files' | 'sources' | 'unread' | 'unreadable'>;
+export type ParallelLintReport = Pick<LintReport, 'diagnostics' | 'leftOut' | 'files' | 'sources' | 'unread' | 'unreadable'>;
 
 /**
  * Lints as `lintInputs` does, with the files spread over `jobs` threads: this one and worker
@@ -131,26 +134,33 @@ export async function lintInParallel(
   if (results.some((result) => result.definitionsInInputs)) return lintInputs(inputs, catalogue, options);
 
   const files: FileReport[] = [];
-  const diagnostics: Diagnostic[] = [];
-  const sources = new Map<string, SourceText>();
+  // Each batch kept what its report could show; of all of them the run keeps what its own can.
+  const kept = new KeptProblems<string | SourceText>(options.reportLimit);
   let unreadable = false;
   for (const result of results) {
     for (const f of result.files) files.push(f);
-    for (const d of result.diagnostics) diagnostics.push(d);
-    for (const [file, text] of result.sources) sources.set(file, typeof text === 'string' ? indexedSourceText(file, text) : text);
+    const texts = new Map(result.sources);
+    const textOf = (file: string) => texts.get(file);
+    kept.add(result.diagnostics, textOf);
+    kept.addLeftOut(result.leftOut, textOf);
     unreadable ||= result.unreadable;
   }
   // The definitions' own reports, problems and texts, as this thread's first batch found them.
   if (first) {
     const batchFiles = new Set(first.batch === undefined ? [] : batchOf(shared, first.batch).map((input) => input.file));
     for (const f of first.report.files) if (!batchFiles.has(f.path)) files.push(f);
-    for (const d of first.report.diagnostics) if (!batchFiles.has(d.file)) diagnostics.push(d);
-    for (const [file, source] of first.report.sources) if (!batchFiles.has(file)) sources.set(file, source);
+    kept.add(
+      first.report.diagnostics.filter((d) => !batchFiles.has(d.file)),
+      (file) => first.report.sources.get(file),
+    );
     unreadable ||= first.report.unreadable;
   }
+  const { diagnostics, texts, leftOut } = kept.result();
   // Each batch's diagnostics are sorted; sorting the whole keeps a file's own order (the sort is stable).
   diagnostics.sort(compareDiagnostics);
-  return { diagnostics, files, sources, unread: 0, unreadable };
+  const sources = new Map<string, SourceText>();
+  for (const [file, text] of texts) sources.set(file, typeof text === 'string' ? indexedSourceText(file, text) : text);
+  return { diagnostics, ...(leftOut ? { leftOut } : {}), files, sources, unread: 0, unreadable };
 }
 
 /** The files of batch `batch`: consecutive files, {@link FILES_PER_BATCH} of them but in the last. */
@@ -186,6 +196,8 @@ export function batchResultOf<Text>(
   return {
     batch,
     diagnostics: report.diagnostics.filter((d) => own.has(d.file)),
+    // Only the batch's own files' problems are ever left out: the run's own are all kept.
+    ...(report.leftOut ? { leftOut: report.leftOut } : {}),
     files: report.files.filter((f) => own.has(f.path)),
     sources: [...report.sources].filter(([file]) => own.has(file)).map(([file, source]) => [file, textOf(source)]),
     unreadable: report.unreadable,

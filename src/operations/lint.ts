@@ -6,6 +6,7 @@ import type { SourceText, YamlDocument } from '../yaml/source.js';
 import { SUPPRESSION_KEYWORD } from '../yaml/suppression-comments.js';
 import { type BindingVersion, evaluateProfile } from './evaluate-profile.js';
 import { changedDefinitions, type LockFollowing, profileLockOf, unlistedProfile } from './follow-lock.js';
+import { KeptProblems, type LeftOutProblems } from './kept-problems.js';
 import type { PlatformOptions } from './platform.js';
 import { applySeverities, type SeverityOf } from './severity.js';
 import { applySuppressions } from './suppress.js';
@@ -27,6 +28,13 @@ export interface LintOptions {
    * that never shows them passes false, so a run over many files does not hold them all.
    */
   keepResolved?: boolean;
+  /**
+   * Keep only the problems a report showing its first `reportLimit` can show (and every one a
+   * comment suppressed, which a report always shows); the rest are counted in the report's
+   * `leftOut`. A run over many files then holds neither all their problems nor their texts.
+   * Every problem is kept by default.
+   */
+  reportLimit?: number;
 }
 
 /** How one profile of a lint run resolved its versions. */
@@ -40,10 +48,13 @@ export interface ProfileOutcome {
 
 /** The result of a lint run, shared by the CLI and the HTTP service. */
 export interface LintReport {
+  /** The run's problems, sorted: all of them, or with `reportLimit` those kept. */
   diagnostics: Diagnostic[];
+  /** With `reportLimit`: the problems counted but not kept (pass them to `reportProblems`). */
+  leftOut?: LeftOutProblems;
   /** What became of each input read, in input order. */
   files: FileReport[];
-  /** Source texts of the files that have diagnostics, for printing source lines under them. */
+  /** Source texts of the files that have diagnostics kept, for printing source lines under them. */
   sources: Map<string, SourceText>;
   /** The catalogue the profiles were judged against: the one given plus the inputs' definitions. */
   catalogue: Catalogue;
@@ -63,34 +74,50 @@ export interface LintReport {
  * for the whole run before any profile is judged; the catalogue given is never changed.
  *
  * The run streams: each file is read, checked and let go in turn, its text kept only when it
- * has diagnostics, so a run never holds all texts at once (an input read by path is read when
- * its turn comes). Inputs given as definitions are read first. A file among the others that
- * holds a definition (a cheap text test picks the files that may) comes in order; once one is
- * found, every file after it that may hold one is read before the next profile is judged, and
- * the profiles judged before it are judged again, read a second time.
+ * has diagnostics (with `reportLimit`, only while they may be shown), so a run never holds all
+ * texts at once (an input read by path is read when its turn comes). A file's suppression
+ * comments and severities are applied as it is judged; those of a file holding definitions at
+ * the end, with the definitions' own problems. Inputs given as definitions are read first. A
+ * file among the others that holds a definition (a cheap text test picks the files that may)
+ * comes in order; once one is found, every file after it that may hold one is read before the
+ * next profile is judged, and the files judged before it are judged again, read a second time.
  */
 export function lintInputs(inputs: readonly RunInput[], catalogue: Catalogue, options: LintOptions = {}): LintReport {
-  const run = new LintRun(inputs, catalogue, options);
-  return run.report();
+  return new LintRun(inputs, catalogue, options).report();
 }
 
-/** What one input gave: its report, its own diagnostics, its profile's outcome, its text when shown. */
+/** What one input gave that the report lists: its report and its profile's outcome. */
 interface FileResult {
+  report: FileReport;
+  outcome: ProfileOutcome | undefined;
+}
+
+/**
+ * A file that holds definitions: the definitions' own problems may be positioned in it, so its
+ * problems are judged with the run's at the end, when those are known.
+ */
+interface HeldFile {
   report: FileReport;
   diagnostics: Diagnostic[];
   outcome: ProfileOutcome | undefined;
-  /** The profile's capabilities with defaults applied, kept when reports keep them: severities may give a profile `resolved`. */
   resolution: ResolvedProfile | undefined;
-  /** The text of a file with diagnostics or suppression comments (read for them at the end); only its text and line index. */
+  /** Its text when it has problems or suppression comments (the catalogue holds it anyway). */
   source: SourceText | undefined;
-  /** A file holding definitions: its text is shown when the definitions' own problems name it (the catalogue holds it anyway). */
-  definitionSource: (() => SourceText) | undefined;
+  definitionSource: SourceText;
 }
 
 /** One lint run: reads the inputs in order, finds their definitions, judges each profile. */
 class LintRun {
-  private readonly reading: InputReading = { diagnostics: [], unread: 0, unreadable: false };
+  /** Read failures of inputs read ahead: they are the run's, judged at the end. */
+  private readonly aheadReading: InputReading = { diagnostics: [], unread: 0, unreadable: false };
+  private unread = 0;
+  private unreadable = false;
   private readonly results: (FileResult | undefined)[];
+  /** The files holding definitions, by input index, in input order. */
+  private readonly held = new Map<number, HeldFile>();
+  private kept: KeptProblems<SourceText>;
+  /** Inputs that could not be read in their turn, by index, until every definition is known. */
+  private failures: Map<number, InputReading> | undefined = new Map();
   /** Files read ahead: definition inputs, and after the first definition among the others, every file that may hold one; null when it could not be read. */
   private readonly ahead: (ReadInput | null | undefined)[];
   private readonly definitions: YamlDocument[] = [];
@@ -107,42 +134,64 @@ class LintRun {
     this.results = new Array(inputs.length);
     this.ahead = new Array(inputs.length);
     this.policy = options.strictCapabilities ? 'error' : 'warning';
+    this.kept = new KeptProblems(options.reportLimit);
   }
 
   report(): LintReport {
     for (const [index, input] of this.inputs.entries()) if (input.origin === 'definition') this.readAhead(index);
-    const judgedEarly: number[] = [];
-    for (const [index, input] of this.inputs.entries()) {
+    for (const index of this.inputs.keys()) {
       let read = this.ahead[index];
       this.ahead[index] = undefined;
       if (read === null) continue;
       if (read === undefined) {
-        const file = contentOf(input, this.reading);
+        const file = this.contentOf(index);
         if (!file) continue;
         read = readInput(file);
         if (read.definitions.length > 0 && !this.isScanned) {
-          // The profiles judged so far were judged without this definition, nor those after it.
           for (const d of read.definitions) this.definitions.push(d);
           this.extended = undefined;
-          for (let before = 0; before < index; before++) if (this.results[before]?.outcome) judgedEarly.push(before);
           for (let after = index + 1; after < this.inputs.length; after++) this.readAhead(after);
           this.isScanned = true;
+          this.judgeAgain(index);
         }
       }
-      this.results[index] = this.judge(read);
-    }
-    for (const index of judgedEarly) {
-      const file = contentOf(this.inputs[index]!, this.reading);
-      this.results[index] = file ? this.judge(readInput(file)) : undefined;
+      this.judge(index, read);
     }
     return this.assemble();
+  }
+
+  /**
+   * The files before `end` were judged without the definitions found since: when a profile is
+   * among them, they are judged again, read a second time, all but those that could not be
+   * read and those holding definitions but no profile.
+   */
+  private judgeAgain(end: number): void {
+    const failures = this.failures;
+    this.failures = undefined;
+    if (!this.results.slice(0, end).some((result) => result?.outcome)) return;
+    this.kept = new KeptProblems(this.options.reportLimit);
+    this.unread = 0;
+    this.unreadable = false;
+    for (let index = 0; index < end; index++) {
+      const failure = failures?.get(index);
+      if (failure) {
+        this.tookFailure(failure);
+        continue;
+      }
+      const held = this.held.get(index);
+      if (!this.results[index] || (held && !held.outcome)) continue;
+      this.results[index] = undefined;
+      const file = this.contentOf(index);
+      if (file) this.judge(index, readInput(file));
+      else this.held.delete(index);
+    }
   }
 
   // Reads an input ahead of its turn when it may hold definitions (inputs given as definitions always).
   private readAhead(index: number): void {
     const input = this.inputs[index]!;
     if (this.ahead[index] !== undefined || input.origin === 'profile' || input.origin === 'document') return;
-    const file = contentOf(input, this.reading);
+    const file = contentOf(input, this.aheadReading);
     if (!file) {
       this.ahead[index] = null;
       return;
@@ -154,13 +203,30 @@ class LintRun {
     for (const d of read.definitions) this.definitions.push(d);
   }
 
+  // An input read in its turn; a read failure is that input's own problem.
+  private contentOf(index: number): InputFile | undefined {
+    const reading: InputReading = { diagnostics: [], unread: 0, unreadable: false };
+    const file = contentOf(this.inputs[index]!, reading);
+    if (file) return file;
+    // Until every definition is known a profile may be judged again, and this failure with it.
+    this.failures?.set(index, reading);
+    this.tookFailure(reading);
+    return undefined;
+  }
+
+  private tookFailure(reading: InputReading): void {
+    this.unread += reading.unread;
+    this.unreadable ||= reading.unreadable;
+    this.kept.add(this.options.severityOf ? applySeverities(reading.diagnostics, this.options.severityOf) : reading.diagnostics);
+  }
+
   // The catalogue with the definitions found so far, built when a profile first needs it.
   private judged(): CatalogueExtension {
     this.extended ??= this.catalogue.withDefinitions(this.definitions);
     return this.extended;
   }
 
-  private judge(read: ReadInput): FileResult {
+  private judge(index: number, read: ReadInput): void {
     const diagnostics = [...read.diagnostics];
     let outcome: ProfileOutcome | undefined;
     let resolution: ResolvedProfile | undefined;
@@ -180,60 +246,75 @@ class LintRun {
       outcome = { file: document.file, bindings: evaluation.bindings, clean: read.clean && evaluation.resolved !== undefined };
       if (options.keepResolved !== false) resolution = evaluation.resolution;
     }
-    // A file with diagnostics keeps its text only, not what was read from it, nor its line index
-    // where that is built again the same if its lines are printed (most of a large run's are
-    // not: the report shows its first problems). The fast path never reads a text holding a
-    // suppression comment.
-    const source = diagnostics.length > 0 || (!read.isFast && read.source.text.includes(SUPPRESSION_KEYWORD)) ? read.source.kept() : undefined;
-    const definitionSource = read.definitions.length > 0 ? () => read.source : undefined;
-    return { report: read.report, diagnostics, outcome, resolution, source, definitionSource };
+    // The fast path never reads a text holding a suppression comment.
+    const hasComments = !read.isFast && read.source.text.includes(SUPPRESSION_KEYWORD);
+    if (read.definitions.length > 0) {
+      // A file with diagnostics keeps its text only, not what was read from it, nor its line
+      // index where that is built again the same if its lines are printed.
+      const source = diagnostics.length > 0 || hasComments ? read.source.kept() : undefined;
+      this.held.set(index, { report: read.report, diagnostics, outcome, resolution, source, definitionSource: read.source });
+      this.results[index] = { report: read.report, outcome };
+      return;
+    }
+    // Comments in the file first, then the configuration's severities (which may also set those of unused-suppression).
+    const silenced = hasComments ? applySuppressions(diagnostics, new Map([[read.report.path, read.source]])) : diagnostics;
+    const judged = this.options.severityOf ? applySeverities(silenced, this.options.severityOf) : silenced;
+    if (outcome) resolveAsJudged(read.report, hasErrors(judged), resolution);
+    // Most files of a large run keep nothing: the report shows its first problems only.
+    this.kept.add(judged, () => read.source.kept());
+    this.results[index] = { report: read.report, outcome };
   }
 
   private assemble(): LintReport {
     const extended = this.judged();
-    const diagnostics: Diagnostic[] = [...this.reading.diagnostics];
+    // The run's own problems first, then those of the files holding definitions, in input order.
+    const diagnostics: Diagnostic[] = [...this.aheadReading.diagnostics];
     for (const d of extended.diagnostics) diagnostics.push(d);
     if (this.options.lock && !this.options.lock.update) for (const d of changedDefinitions(extended.catalogue, this.options.lock)) diagnostics.push(d);
     // Files the definitions' own problems are positioned in: their sources are shown too.
     const named = new Set(diagnostics.map((d) => d.file));
+    const heldSources = new Map<string, SourceText>();
+    for (const held of this.held.values()) {
+      for (const d of held.diagnostics) diagnostics.push(d);
+      if (held.source) heldSources.set(held.report.path, held.source);
+      else if (named.has(held.report.path)) heldSources.set(held.report.path, held.definitionSource);
+    }
+    const silenced = applySuppressions(diagnostics, heldSources);
+    const judged = this.options.severityOf ? applySeverities(silenced, this.options.severityOf) : silenced;
+    const failing = new Set(judged.filter((d) => hasErrors([d])).map((d) => d.file));
+    for (const held of this.held.values()) if (held.outcome) resolveAsJudged(held.report, failing.has(held.report.path), held.resolution);
     const files: FileReport[] = [];
-    const sources = new Map<string, SourceText>();
     const profiles: ProfileOutcome[] = [];
     for (const result of this.results) {
       if (!result) continue;
       files.push(result.report);
-      for (const d of result.diagnostics) diagnostics.push(d);
       if (result.outcome) profiles.push(result.outcome);
-      if (result.source) sources.set(result.report.path, result.source);
-      else if (result.definitionSource && named.has(result.report.path)) sources.set(result.report.path, result.definitionSource());
     }
-    // Comments in the files first, then the configuration's severities (which may also set those of unused-suppression).
-    const silenced = applySuppressions(diagnostics, sources);
-    const judged = this.options.severityOf ? applySeverities(silenced, this.options.severityOf) : silenced;
-    if (judged !== diagnostics) this.resolveAsJudged(judged);
-    judged.sort(compareDiagnostics);
+    const kept = this.kept.result();
+    const all = [...judged, ...kept.diagnostics].sort(compareDiagnostics);
+    const sources = new Map<string, SourceText>(kept.texts);
+    for (const [file, source] of heldSources) sources.set(file, source);
     return {
-      diagnostics: judged,
+      diagnostics: all,
+      ...(kept.leftOut ? { leftOut: kept.leftOut } : {}),
       files,
       sources,
       catalogue: extended.catalogue,
       profiles,
-      unread: this.reading.unread,
-      unreadable: this.reading.unreadable,
+      unread: this.aheadReading.unread + this.unread,
+      unreadable: this.aheadReading.unreadable || this.unreadable,
       definitionsInInputs: this.isScanned,
     };
   }
+}
 
-  // A profile is resolved exactly when no error remains for it once severities were applied: a
-  // raised warning takes `resolved` away, a lowered error gives it.
-  private resolveAsJudged(diagnostics: readonly Diagnostic[]): void {
-    const failing = new Set(diagnostics.filter((d) => hasErrors([d])).map((d) => d.file));
-    for (const result of this.results) {
-      if (!result?.outcome) continue;
-      if (failing.has(result.report.path)) delete result.report.resolved;
-      else if (result.resolution) result.report.resolved ??= result.resolution;
-    }
-  }
+/**
+ * A profile is resolved exactly when no error remains for it once severities were applied: a
+ * raised warning takes `resolved` away, a lowered error gives it.
+ */
+function resolveAsJudged(report: FileReport, failing: boolean, resolution: ResolvedProfile | undefined): void {
+  if (failing) delete report.resolved;
+  else if (resolution) report.resolved ??= resolution;
 }
 
 /** Where read failures of deferred inputs go. */

@@ -4,6 +4,7 @@ import { fileDiagnostic } from '../../src/core/diagnostics.js';
 import type { DeferredInputFile, InputFile, RunInput } from '../../src/core/input.js';
 import { mayHoldDefinition } from '../../src/documents/read-input.js';
 import { lintInputs } from '../../src/operations/lint.js';
+import { reportProblems } from '../../src/operations/report-problems.js';
 
 // Issue 17: lint reads each file when its turn comes and keeps a text only when it has
 // diagnostics, while the definitions found among the inputs still apply to every profile.
@@ -136,6 +137,43 @@ describe('lintInputs', () => {
     const report = lintInputs([arg('b.yaml', profile(2)), arg('z.yaml', definition())], createCatalogue(), { keepResolved: false });
     expect(report.files.map((f) => f.resolved)).toEqual([undefined, undefined]);
     expect(report.profiles).toEqual([{ file: 'b.yaml', bindings: [], clean: true }]);
+  });
+});
+
+describe('lintInputs with a report limit', () => {
+  // Profiles with one error each (size 5 > 3), a clean one, a file that cannot be read, a
+  // suppressed problem and a definition after them all: every path a problem can take.
+  const inputs = (reads: Map<string, number>): RunInput[] => [
+    deferred('a.yaml', profile(5), reads),
+    deferred('b.yaml', profile(2), reads),
+    deferred('c.yaml', profile(4), reads),
+    deferred('d.yaml', undefined, reads),
+    deferred('e.yaml', profile(7).replace('        size: 7', '        # kurel-disable-next-line invalid-value -- known\n        size: 7'), reads),
+    deferred('f.yaml', profile(6), reads),
+    deferred('g.yaml', profile(9).replace('name: staging', 'name: staging\n  name: again'), reads),
+    deferred('z.yaml', definition(), reads),
+  ];
+
+  it('keeps only the problems a report can show and their texts, and reports what a run of all of them reports', () => {
+    const all = lintInputs(inputs(new Map()), createCatalogue());
+    const reads = new Map<string, number>();
+    const limited = lintInputs(inputs(reads), createCatalogue(), { reportLimit: 2 });
+    expect(reportProblems(limited.diagnostics, { limit: 2, leftOut: limited.leftOut })).toEqual(reportProblems(all.diagnostics, { limit: 2 }));
+    expect(limited.diagnostics.map((d) => [d.file, d.code, d.suppressed !== undefined])).toEqual([
+      ['a.yaml', 'invalid-value', false],
+      ['c.yaml', 'invalid-value', false],
+      ['e.yaml', 'invalid-value', true],
+    ]);
+    expect(limited.leftOut).toEqual({ errors: 4, warnings: 0, first: all.diagnostics.find((d) => d.file === 'd.yaml') });
+    // The texts of the files shown; d.yaml, the first not shown, has none to keep.
+    expect([...limited.sources.keys()].sort()).toEqual(['a.yaml', 'c.yaml', 'e.yaml']);
+    expect({ unread: limited.unread, unreadable: limited.unreadable, files: limited.files }).toEqual({
+      unread: all.unread,
+      unreadable: all.unreadable,
+      files: all.files,
+    });
+    // The definition came last: the files before it were judged again, the unreadable one not read again.
+    expect(Object.fromEntries(reads)).toEqual({ 'a.yaml': 2, 'b.yaml': 2, 'c.yaml': 2, 'd.yaml': 1, 'e.yaml': 2, 'f.yaml': 2, 'g.yaml': 2, 'z.yaml': 1 });
   });
 });
 

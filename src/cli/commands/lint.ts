@@ -10,7 +10,7 @@ import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
 import { type ConfigurableOptions, type Configured, configureCommand } from '../apply-config.js';
-import { EXIT, exitCodeOf } from '../exit-code.js';
+import { EXIT, exitCodeOfCounts } from '../exit-code.js';
 import { renderReport } from '../format/index.js';
 import { type ColorChoice, formatText, type Palette, PLAIN, paletteFor, summarize } from '../format/text.js';
 import { globMatcher } from '../glob.js';
@@ -133,8 +133,9 @@ async function lintGathered(
   }
   const diagnostics = [...extra, ...report.diagnostics];
   const strict = options.strict === true;
-  const code = exitCodeOf(diagnostics, { fatal, strict });
-  const reported = reportProblems(diagnostics);
+  // The run kept only the problems a report can show; those it left out are counted.
+  const reported = reportProblems(diagnostics, { leftOut: report.leftOut });
+  const code = exitCodeOfCounts(reported, { fatal, strict });
   const view = {
     valid: code === 0,
     diagnostics: reported.diagnostics,
@@ -211,7 +212,7 @@ async function lintOrRefuse(
   return lintInputs(inputs, judging.catalogue.catalogue, options);
 }
 
-type LintOutcome = Pick<LintReport, 'diagnostics' | 'files' | 'sources' | 'unread' | 'unreadable'>;
+type LintOutcome = Pick<LintReport, 'diagnostics' | 'leftOut' | 'files' | 'sources' | 'unread' | 'unreadable'>;
 
 // With no catalogue nothing is linted, but a path that cannot be read is still reported.
 function readFailures(inputs: readonly RunInput[]): LintOutcome {
