@@ -200,9 +200,11 @@ export function checkLifecycleDeclaration(node: Readonly<Record<string, unknown>
       );
     } else if (isMap(perValue)) {
       const strings = values.filter((v): v is string => typeof v === 'string');
+      // A set, so a long enum with a lifecycle for each value costs linear time.
+      const known = new Set(strings);
       for (const value of Object.keys(perValue)) {
         const entry = perValue[value];
-        if (!strings.includes(value)) {
+        if (!known.has(value)) {
           const hint = didYouMean(value, strings);
           issues.push(
             error(
