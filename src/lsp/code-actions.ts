@@ -3,8 +3,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { RAISE_ONLY_CODES } from '../core/diagnostics.js';
 import { compareVersions } from '../core/versions.js';
-import type { LintOptions, ProfileOutcome } from '../operations/lint.js';
-import { migrateInputs } from '../operations/migrate.js';
+import type { ProfileOutcome } from '../operations/lint.js';
 import { editYamlText } from '../yaml/text-edits.js';
 import { dataOf } from './protocol-diagnostics.js';
 import { placeAt } from './yaml-at.js';
@@ -18,7 +17,6 @@ export interface ActionContext {
   /** The catalogue and profile of the file's last judgement, for the binding actions. */
   catalogue: Catalogue | undefined;
   profile: ProfileOutcome | undefined;
-  lintOptions: LintOptions;
 }
 
 /** How many later versions a binding offers to migrate to (the newest first). */
@@ -28,8 +26,8 @@ const MIGRATION_CHOICES = 3;
  * The quick fixes of a range (docs/editors.md): a diagnostic's hint applied (the did-you-mean
  * key, a value quoted or unquoted as the hint writes it, the `version` an unpinned binding
  * needs), a `# kurel-disable-next-line` comment for any diagnostic a comment may silence, and
- * the migration of the binding under the cursor to a later version, through `kurel migrate`'s
- * own edits.
+ * the pin of an unpinned binding under the cursor. Its migrations to later versions are
+ * computed by `kurel migrate` in the judging thread ({@link migrationsWanted}).
  */
 export function codeActions(document: TextDocument, range: Range, context: ActionContext): CodeAction[] {
   const actions: CodeAction[] = [];
@@ -91,44 +89,59 @@ function suppression(document: TextDocument, diagnostic: LspDiagnostic, code: st
   };
 }
 
-// On a binding of a versioned definition: pin it to the version it resolves to, when it has no pin; migrate it to a later version.
-function bindingActions(document: TextDocument, range: Range, context: ActionContext): CodeAction[] {
+/** The migrations a range offers: the binding under the cursor to its later versions, the newest first. */
+export interface WantedMigrations {
+  /** The binding's capability type, as `kurel migrate --to TYPE@VERSION` names it. */
+  type: string;
+  versions: string[];
+}
+
+// The binding of a versioned definition under the cursor, with what it resolved to.
+function bindingAt(document: TextDocument, range: Range, context: ActionContext) {
   const { catalogue, profile } = context;
-  if (!catalogue || !profile) return [];
-  const text = document.getText();
-  const place = placeAt(text, document.offsetAt(range.start));
-  if (!place || place.path.length < 3 || place.path[0] !== 'spec' || place.path[1] !== 'capabilities') return [];
+  if (!catalogue || !profile) return undefined;
+  const place = placeAt(document.getText(), document.offsetAt(range.start));
+  if (!place || place.path.length < 3 || place.path[0] !== 'spec' || place.path[1] !== 'capabilities') return undefined;
   const binding = profile.bindings.find((b) => b.key === place.path[2]);
-  if (!binding?.version || catalogue.versionSource(binding.type) !== 'definition') return [];
-  const from = binding.version;
-  const actions: CodeAction[] = [];
+  if (!binding?.version || catalogue.versionSource(binding.type) !== 'definition') return undefined;
+  return { binding: { ...binding, version: binding.version }, catalogue };
+}
+
+// On a binding of a versioned definition: pin it to the version it resolves to, when it has no pin.
+function bindingActions(document: TextDocument, range: Range, context: ActionContext): CodeAction[] {
+  const at = bindingAt(document, range, context);
+  if (!at) return [];
+  const { binding } = at;
   // Without --require-pinned there is no diagnostic (and no hint): the pin is the exact version it resolves to.
-  if (binding.pin === undefined && !context.diagnostics.some((d) => d.code === 'unpinned-capability')) {
-    const edits = yamlEdits(document, [{ kind: 'insert-first', path: ['spec', 'capabilities', binding.key], key: 'version', value: from }]);
-    if (edits) actions.push({ title: `pin ${binding.key} to version "${from}"`, kind: 'refactor.rewrite', edit: { changes: { [document.uri]: edits } } });
-  }
-  const later = catalogue
-    .versionsOf(binding.type)
+  if (binding.pin !== undefined || context.diagnostics.some((d) => d.code === 'unpinned-capability')) return [];
+  const edits = yamlEdits(document, [{ kind: 'insert-first', path: ['spec', 'capabilities', binding.key], key: 'version', value: binding.version }]);
+  return edits ? [{ title: `pin ${binding.key} to version "${binding.version}"`, kind: 'refactor.rewrite', edit: { changes: { [document.uri]: edits } } }] : [];
+}
+
+/** The later versions the binding under the cursor may migrate to, when it is a binding of a versioned definition. */
+export function migrationsWanted(document: TextDocument, range: Range, context: ActionContext): WantedMigrations | undefined {
+  const at = bindingAt(document, range, context);
+  if (!at) return undefined;
+  const from = at.binding.version;
+  const versions = at.catalogue
+    .versionsOf(at.binding.type)
     .filter((v) => compareVersions(v, from) > 0)
     .sort((a, b) => compareVersions(b, a))
     .slice(0, MIGRATION_CHOICES);
-  for (const version of later) {
-    const { lintOptions } = context;
-    const report = migrateInputs([{ file: context.file, content: text, origin: 'argument' }], catalogue, [{ name: binding.type, version }], {
-      strictCapabilities: lintOptions.strictCapabilities === true,
-      requirePinned: lintOptions.requirePinned === true,
-      platform: lintOptions.platform,
-      lock: lintOptions.lock,
-    });
-    const migrated = report.files.find((f) => f.path === context.file);
-    if (report.fatal || !migrated?.changed) continue;
-    actions.push({
-      title: `migrate ${binding.type} to ${version} (kurel migrate)`,
-      kind: 'refactor.rewrite',
-      edit: { changes: { [document.uri]: [wholeChange(document, migrated.before, migrated.after)] } },
-    });
-  }
-  return actions;
+  return versions.length > 0 ? { type: at.binding.type, versions } : undefined;
+}
+
+/** The code actions of migrations `kurel migrate` made of a text: each the whole text's change, as one edit. */
+export function migrationActions(
+  document: TextDocument,
+  type: string,
+  migrations: readonly { version: string; before: string; after: string }[],
+): CodeAction[] {
+  return migrations.map((m) => ({
+    title: `migrate ${type} to ${m.version} (kurel migrate)`,
+    kind: 'refactor.rewrite',
+    edit: { changes: { [document.uri]: [wholeChange(document, m.before, m.after)] } },
+  }));
 }
 
 // One edit spanning what differs between the texts, so the editor keeps the cursor and folds elsewhere.

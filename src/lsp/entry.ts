@@ -11,7 +11,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CONFIG_FILE_NAME } from '../documents/kurel-config.js';
-import { codeActions } from './code-actions.js';
+import { codeActions, migrationActions, migrationsWanted } from './code-actions.js';
 import { completionsAt } from './completion.js';
 import { definitionAt } from './definition.js';
 import { hoverAt } from './hover.js';
@@ -195,16 +195,27 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
     if (roots.length > 0) stale(roots);
   });
 
-  connection.onCodeAction((params): CodeAction[] => {
+  connection.onCodeAction(async (params): Promise<CodeAction[]> => {
     const at = known(params.textDocument.uri);
     if (!at) return [];
-    return codeActions(at.document, params.range, {
+    const context = {
       file: displayName(at.path, at.repository.cwd),
       diagnostics: params.context.diagnostics,
       catalogue: at.file.judgement?.catalogue,
       profile: at.file.judgement?.profile,
-      lintOptions: at.repository.lintOptions,
-    });
+    };
+    const actions = codeActions(at.document, params.range, context);
+    // A migration judges the whole text: it runs in the judging thread, so a large file never holds up this one.
+    const wanted = migrationsWanted(at.document, params.range, context);
+    if (!wanted) return actions;
+    const { document } = at;
+    const { version } = document;
+    const isCurrent = () => documents.get(document.uri)?.version === version;
+    const request = { root: at.repository.cwd, path: at.path, text: document.getText(), ...wanted };
+    const migrated = await thread.migrate(request, deadlineMs, isCurrent);
+    // Without an answer in time there is no migration to offer (`kurel migrate` still makes it),
+    // and one of a text typed over since would place its edit wrongly: the client asks again.
+    return migrated.ok && isCurrent() ? [...actions, ...migrationActions(document, wanted.type, migrated.migrations)] : actions;
   });
 
   // What hovers, completion and go to definition read: the open text and its last judgement.

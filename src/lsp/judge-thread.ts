@@ -4,13 +4,21 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { packageRoot } from '../files/package-files.js';
 import type { ProfileOutcome } from '../operations/lint.js';
 import type { JudgeReply, JudgeRequest } from './judge-messages.js';
+import type { TextMigration } from './migrations.js';
 import type { RepositoryFlags } from './repository.js';
 
+/** Why a request to the judging thread gave no answer. */
+export type ThreadFailure = { ok: false; reason: 'deadline' | 'failed'; message: string } | { ok: false; reason: 'superseded' };
+
 /** The outcome of one judgement in the judging thread. */
-export type ThreadJudgement =
-  | { ok: true; diagnostics: Diagnostic[]; profile: ProfileOutcome | undefined }
-  | { ok: false; reason: 'deadline' | 'failed'; message: string }
-  | { ok: false; reason: 'superseded' };
+export type ThreadJudgement = { ok: true; diagnostics: Diagnostic[]; profile: ProfileOutcome | undefined } | ThreadFailure;
+
+/** The outcome of migrating one text in the judging thread. */
+export type ThreadMigration = { ok: true; migrations: TextMigration[] } | ThreadFailure;
+
+// A request as the thread's caller writes it: the thread numbers it.
+type Unnumbered<Request> = Request extends { id: number } ? Omit<Request, 'id'> : never;
+type Answer = Extract<JudgeReply, { ok: true }>;
 
 /** The judging thread's heap limit by default: a 16 MiB file (the largest lint reads) judged with room to spare. */
 export const HEAP_MIB = 1_024;
@@ -24,7 +32,7 @@ export class JudgeThread {
   private worker: Worker | undefined;
   private nextId = 1;
   private queue: Promise<unknown> = Promise.resolve();
-  private current: { id: number; worker: Worker; start: () => void; settle: (reply: ThreadJudgement) => void } | undefined;
+  private current: { id: number; worker: Worker; what: string; start: () => void; settle: (reply: Answer | ThreadFailure) => void } | undefined;
 
   constructor(
     private readonly flags: RepositoryFlags,
@@ -36,9 +44,35 @@ export class JudgeThread {
    * Judges `text` as the file at `path` of the repository judged from `root`; `isCurrent` is
    * asked when its turn comes, so a text typed over while others were judged is skipped.
    */
-  judge(root: string, path: string, text: string, deadlineMs: number, isCurrent: () => boolean = () => true): Promise<ThreadJudgement> {
+  async judge(root: string, path: string, text: string, deadlineMs: number, isCurrent: () => boolean = () => true): Promise<ThreadJudgement> {
+    const answer = await this.queued({ kind: 'judge', root, path, text }, deadlineMs, isCurrent, 'judge this file');
+    if (!answer.ok || 'diagnostics' in answer) return answer;
+    return { ok: false, reason: 'failed', message: 'kurel could not judge this file: the judging thread answered something else' };
+  }
+
+  /**
+   * Migrates the bindings of `type` in `text` to each of `versions`, as `kurel migrate` would
+   * rewrite the file at `path`, in turn with the judgements and within the same deadline.
+   */
+  async migrate(
+    request: { root: string; path: string; text: string; type: string; versions: string[] },
+    deadlineMs: number,
+    isCurrent: () => boolean = () => true,
+  ): Promise<ThreadMigration> {
+    const answer = await this.queued({ kind: 'migrate', ...request }, deadlineMs, isCurrent, 'migrate this file');
+    if (!answer.ok || 'migrations' in answer) return answer;
+    return { ok: false, reason: 'failed', message: 'kurel could not migrate this file: the judging thread answered something else' };
+  }
+
+  // Requests run one at a time in the order asked; one no longer current when its turn comes is skipped.
+  private queued(
+    request: Unnumbered<Exclude<JudgeRequest, { kind: 'stale' }>>,
+    deadlineMs: number,
+    isCurrent: () => boolean,
+    what: string,
+  ): Promise<Answer | ThreadFailure> {
     const run = this.queue.then(
-      (): Promise<ThreadJudgement> => (isCurrent() ? this.run(root, path, text, deadlineMs) : Promise.resolve({ ok: false, reason: 'superseded' })),
+      (): Promise<Answer | ThreadFailure> => (isCurrent() ? this.run(request, deadlineMs, what) : Promise.resolve({ ok: false, reason: 'superseded' })),
     );
     this.queue = run.catch(() => undefined);
     return run;
@@ -56,25 +90,25 @@ export class JudgeThread {
     await worker?.terminate();
   }
 
-  private run(root: string, path: string, text: string, deadlineMs: number): Promise<ThreadJudgement> {
+  private run(request: Unnumbered<Exclude<JudgeRequest, { kind: 'stale' }>>, deadlineMs: number, what: string): Promise<Answer | ThreadFailure> {
     const worker = this.started();
     const id = this.nextId++;
-    return new Promise<ThreadJudgement>((resolve) => {
+    return new Promise<Answer | ThreadFailure>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       // The deadline is the judgement's: the thread's start and the repository's opening come before it.
       const start = () => {
         timer ??= setTimeout(() => {
           this.restart();
-          settle({ ok: false, reason: 'deadline', message: `kurel could not judge this file within ${deadlineMs} ms` });
+          settle({ ok: false, reason: 'deadline', message: `kurel could not ${what} within ${deadlineMs} ms` });
         }, deadlineMs);
       };
-      const settle = (reply: ThreadJudgement) => {
+      const settle = (reply: Answer | ThreadFailure) => {
         clearTimeout(timer);
         if (this.current?.id === id) this.current = undefined;
         resolve(reply);
       };
-      this.current = { id, worker, start, settle };
-      worker.postMessage({ kind: 'judge', id, root, path, text } satisfies JudgeRequest);
+      this.current = { id, worker, what, start, settle };
+      worker.postMessage({ ...request, id } satisfies JudgeRequest);
     });
   }
 
@@ -86,18 +120,14 @@ export class JudgeThread {
     worker.on('message', (reply: JudgeReply) => {
       if (this.current?.id !== reply.id || this.current.worker !== worker) return;
       if ('started' in reply) return this.current.start();
-      this.current.settle(
-        reply.ok
-          ? { ok: true, diagnostics: reply.diagnostics, profile: reply.profile }
-          : { ok: false, reason: 'failed', message: `kurel could not judge this file: ${reply.message}` },
-      );
+      this.current.settle(reply.ok ? reply : { ok: false, reason: 'failed', message: `kurel could not ${this.current.what}: ${reply.message}` });
     });
-    const fail = (message: string) => {
+    const fail = (why: string) => {
       if (this.worker === worker) this.worker = undefined;
-      if (this.current?.worker === worker) this.current.settle({ ok: false, reason: 'failed', message });
+      if (this.current?.worker === worker) this.current.settle({ ok: false, reason: 'failed', message: `kurel could not ${this.current.what}: ${why}` });
     };
-    worker.on('error', (err) => fail(`kurel could not judge this file: ${err.message}`));
-    worker.on('exit', () => fail('kurel could not judge this file: the judging thread stopped'));
+    worker.on('error', (err) => fail(err.message));
+    worker.on('exit', () => fail('the judging thread stopped'));
     // The thread must not keep the server alive once the client has gone.
     worker.unref();
     this.worker = worker;

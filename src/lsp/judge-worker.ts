@@ -1,9 +1,10 @@
-// The entry of `kurel lsp`'s judging thread (bundled as dist/lsp-worker.js): it judges one text at
-// a time, so the server's own thread keeps answering while a large file is judged, and a
-// judgement past its deadline is ended by ending the thread (docs/editors.md).
+// The entry of `kurel lsp`'s judging thread (bundled as dist/lsp-worker.js): it judges or migrates
+// one text at a time, so the server's own thread keeps answering while a large file is judged,
+// and a judgement past its deadline is ended by ending the thread (docs/editors.md).
 import { parentPort, workerData } from 'node:worker_threads';
 import { judgeText } from './judge.js';
 import type { JudgeReply, JudgeRequest } from './judge-messages.js';
+import { migrateText } from './migrations.js';
 import { openRepository, type Repository, type RepositoryFlags } from './repository.js';
 
 const flags = workerData as RepositoryFlags;
@@ -17,7 +18,7 @@ parentPort?.on('message', (request: JudgeRequest) => {
   void answer(request).then((reply) => parentPort?.postMessage(reply satisfies JudgeReply));
 });
 
-async function answer(request: Extract<JudgeRequest, { kind: 'judge' }>): Promise<JudgeReply> {
+async function answer(request: Exclude<JudgeRequest, { kind: 'stale' }>): Promise<JudgeReply> {
   try {
     let repository = repositories.get(request.root);
     if (!repository) {
@@ -26,6 +27,9 @@ async function answer(request: Extract<JudgeRequest, { kind: 'judge' }>): Promis
     }
     const opened = await repository;
     parentPort?.postMessage({ id: request.id, started: true } satisfies JudgeReply);
+    if (request.kind === 'migrate') {
+      return { id: request.id, ok: true, migrations: await migrateText(opened, request.path, request.text, request.type, request.versions) };
+    }
     const judgement = await judgeText(opened, request.path, request.text);
     return { id: request.id, ok: true, diagnostics: judgement.diagnostics, profile: judgement.profile };
   } catch (err) {

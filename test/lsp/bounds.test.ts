@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runKurel } from '../helpers/cli.js';
 import { LspClient } from './client.js';
-import { EDGE_PROXY, PROFILE, writeRepository } from './repository-fixture.js';
+import { EDGE_PROXY, PROFILE, redisSidecar, writeRepository } from './repository-fixture.js';
 
 const COSTLY = readFileSync(fileURLToPath(new URL('../fixtures/plugins/costly.mjs', import.meta.url)), 'utf8');
 
@@ -78,6 +78,35 @@ describe('kurel lsp bounds', () => {
       kind: 'markdown',
       value: '**hostNetwork** (capability `edge-proxy`)\n\nType: boolean\n\nLifecycle: introduced in Kubernetes 1.10 (at kubernetes 1.32: available)',
     });
+  });
+
+  // A migration judges the whole text as lint does: the server's own thread answers meanwhile.
+  it("migrates a large profile's binding in the judging thread, answering a hover meanwhile", { timeout: 120_000 }, async () => {
+    const text = largeProfile(1024 * 1024).replace(
+      '  capabilities:\n',
+      '  capabilities:\n    redis-sidecar:\n      version: "1.0"\n      rendering: {image: "redis:7"}\n',
+    );
+    const root = writeRepository({
+      '.kurel.yaml': 'definitions: [definitions]\n',
+      'definitions/edge-proxy.yaml': EDGE_PROXY,
+      'definitions/redis-sidecar-1.0.0.yaml': redisSidecar('1.0.0'),
+      'definitions/redis-sidecar-1.1.0.yaml': redisSidecar('1.1.0', ['port: {type: integer, default: 6379}']),
+    });
+    client = await LspClient.start(root, ['--deadline', '60000']);
+    const uri = await client.open(join(root, 'clusters/large.yaml'), text);
+    expect(await client.diagnostics(uri, () => true, 90_000)).toEqual([]);
+    const answered: string[] = [];
+    const actions = client.codeActions(uri, { start: { line: 8, character: 6 }, end: { line: 8, character: 6 } }, []).then((a) => {
+      answered.push('code actions');
+      return a;
+    });
+    const hover = client.hover(uri, { line: 14, character: 10 }).then((h) => {
+      answered.push('hover');
+      return h;
+    });
+    expect((await hover)?.contents).toMatchObject({ value: expect.stringContaining('**hostNetwork**') });
+    expect((await actions).map((a) => a.title)).toContain('migrate redis-sidecar to 1.1.0 (kurel migrate)');
+    expect(answered).toEqual(['hover', 'code actions']);
   });
 
   it('reports a judgement past its deadline on the file, and goes on judging', async () => {

@@ -16,7 +16,6 @@ function fixed(text: string, code: string, hint: string, line: number, start: nu
     diagnostics: [diagnostic],
     catalogue: undefined,
     profile: undefined,
-    lintOptions: {},
   }).find((a) => a.isPreferred);
   return action ? { title: action.title, text: applyEdits(text, action.edit!.changes![URI]!) } : undefined;
 }
@@ -50,7 +49,6 @@ describe('quick fixes from hints', () => {
         diagnostics: [{ range, severity: 2, code, source: 'kurel', message: 'm', data: { path: '/spec/capabilities/mystery' } }],
         catalogue: undefined,
         profile: undefined,
-        lintOptions: {},
       });
     const [silence] = of('unknown-capability');
     expect(applyEdits(text, silence!.edit!.changes![URI]!)).toBe(
