@@ -157,7 +157,8 @@ export class SourceDocument implements YamlDocument {
     if (exhausted) this.diagnostics.push(yamlErrorDiagnostic(source, exhausted));
     const syntax = fatal.filter((e) => e.code !== 'RESOURCE_EXHAUSTION');
     const lineOf = (offset: number) => source.lineCounter.linePos(offset).line;
-    for (const problem of explainSyntaxErrors(source.text, syntax, yamlMessage, lineOf, [directivesFrom, Math.max(until, doc.range[2])])) {
+    const message = (err: YAMLError) => yamlMessage(err, source.text);
+    for (const problem of explainSyntaxErrors(source.text, syntax, message, lineOf, [directivesFrom, Math.max(until, doc.range[2])])) {
       const diagnostic = source.diagnosticAt('yaml-syntax', problem.message, problem.range);
       if (problem.hint !== undefined) diagnostic.hint = problem.hint;
       this.diagnostics.push(diagnostic);
@@ -468,7 +469,10 @@ function parseDocuments(source: SourceText): ParsedDocument[] {
   }
   const last = documents[documents.length - 1];
   if (last && last.until === undefined) last.until = text.length;
-  if (text !== source.text) indexLines(source);
+  // The line index comes from the text, never from what the parser counted as it read: for a
+  // scalar left open at the end of a text that differs (past the last line), and it would then
+  // depend on whether runs of marker lines were collapsed.
+  indexLines(source);
   return documents;
 }
 
@@ -493,36 +497,47 @@ function hasNoContent(doc: Document.Parsed): boolean {
 
 /**
  * The text the parser reads: in each run of three or more `---` lines, the lines between the
- * first and the last become one line of spaces of the same length. The parser then builds two
- * empty documents for the run instead of one per line (each cost it more than a thousand
- * bytes and a line to lex), while every offset and verdict stays what it was: an empty
+ * first and the last become one line of spaces of the same length; in each run of four or more
+ * `...` lines, those between the second and the last. The parser then builds two or three
+ * empty documents for the run instead of one per line (each cost it more than a thousand bytes
+ * and a line to lex, and a `...` line about 10 µs), while every offset and verdict stays what it
+ * was: the empty documents it still builds are the run's first two and its last, an empty
  * document in the middle of a stream changes no verdict beyond the first one (the second
  * document of a profile), and those at the end are dropped. The line index is then built from
  * the real text.
  */
 export function withoutEmptyRuns(text: string): string {
-  if (!text.includes('---')) return text;
+  if (!isCollapsingRuns || (!text.includes('---') && !text.includes('...'))) return text;
   // Scanned line by line: a regular expression over a run of millions of lines overflows its stack.
   const parts: string[] = [];
   let copied = 0;
+  // The run being read: its marker, the start of its first and of its last line, and its length.
+  let marker = '';
   let runStart = -1;
   let runLast = -1;
   let runLength = 0;
   const flush = () => {
-    if (runLength >= 3) {
-      const first = text.indexOf('\n', runStart) + 1;
-      parts.push(text.slice(copied, first), ' '.repeat(runLast - first - 1), '\n');
+    // `---` keeps its first line, `...` its first two: the document the second line ends is the run's first empty one.
+    const kept = marker === '---' ? 1 : 2;
+    if (runLength >= kept + 2) {
+      let from = runStart;
+      for (let line = 0; line < kept; line++) from = text.indexOf('\n', from) + 1;
+      parts.push(text.slice(copied, from), ' '.repeat(runLast - from - 1), '\n');
       copied = runLast;
     }
     runLength = 0;
   };
   for (let at = 0; at < text.length; ) {
-    const end = markerLineEnd(text, at);
-    if (end !== -1) {
-      if (runLength === 0) runStart = at;
+    const line = markerLineOf(text, at);
+    if (line) {
+      if (runLength > 0 && line.marker !== marker) flush();
+      if (runLength === 0) {
+        runStart = at;
+        marker = line.marker;
+      }
       runLast = at;
       runLength++;
-      at = end;
+      at = line.end;
       continue;
     }
     flush();
@@ -535,13 +550,30 @@ export function withoutEmptyRuns(text: string): string {
   return parts.join('');
 }
 
-// The offset after a `---` line (trailing blanks allowed) starting at `at`, or -1 for any other line.
-function markerLineEnd(text: string, at: number): number {
-  if (!text.startsWith('---', at)) return -1;
+let isCollapsingRuns = true;
+
+/**
+ * Runs `work` (synchronous) with every run of marker lines parsed as written: the differential
+ * test compares the verdicts both ways.
+ */
+export function withRunsAsWritten<T>(work: () => T): T {
+  const outer = isCollapsingRuns;
+  isCollapsingRuns = false;
+  try {
+    return work();
+  } finally {
+    isCollapsingRuns = outer;
+  }
+}
+
+// A `---` or `...` line (trailing blanks allowed) starting at `at`, with the offset after it; undefined for any other line.
+function markerLineOf(text: string, at: number): { marker: '---' | '...'; end: number } | undefined {
+  const marker = text.startsWith('---', at) ? '---' : text.startsWith('...', at) ? '...' : undefined;
+  if (!marker) return undefined;
   let i = at + 3;
   while (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09) i++;
   if (text.charCodeAt(i) === 0x0d) i++;
-  return text.charCodeAt(i) === 0x0a ? i + 1 : -1;
+  return text.charCodeAt(i) === 0x0a ? { marker, end: i + 1 } : undefined;
 }
 
 function* watchedTokens(text: string, parser: Parser, watch: NestingWatch): Generator<CST.Token> {
@@ -621,12 +653,21 @@ function yamlErrorDiagnostic(source: SourceText, err: YAMLError, severity: 'erro
     const at = findTooDeep(source.text, err.pos[1]);
     return source.diagnosticAt('too-deep', TOO_DEEP, at === undefined ? err.pos : [at, at + 1], [], severity);
   }
-  return source.diagnosticAt('yaml-syntax', yamlMessage(err), err.pos, [], severity);
+  return source.diagnosticAt('yaml-syntax', yamlMessage(err, source.text), err.pos, [], severity);
 }
 
-/** The parser's message in kurel's style: lowercase, no position, no trailing period. */
-function yamlMessage(err: YAMLError): string {
-  const cut = err.message.indexOf(' at line ');
-  const message = (cut === -1 ? err.message : err.message.slice(0, cut)).trim();
+// The parser's message for a token it did not expect, which quotes the token as the parser read it.
+const UNEXPECTED_TOKEN = /^(Unexpected [\w-]+ token in YAML stream): "/;
+
+/**
+ * The parser's message in kurel's style: lowercase, no position, no trailing period. A token it
+ * quotes is quoted from `text`: the parser read runs of marker lines blanked (`withoutEmptyRuns`).
+ */
+function yamlMessage(err: YAMLError, text: string): string {
+  let written = err.message;
+  const unexpected = err.code === 'UNEXPECTED_TOKEN' ? UNEXPECTED_TOKEN.exec(written) : null;
+  if (unexpected) written = `${unexpected[1]}: ${JSON.stringify(text.slice(err.pos[0], err.pos[1]))}`;
+  const cut = written.indexOf(' at line ');
+  const message = (cut === -1 ? written : written.slice(0, cut)).trim();
   return message.charAt(0).toLowerCase() + message.slice(1).replace(/\.$/, '');
 }

@@ -1,5 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseYamlStream, withoutEmptyRuns } from '../../src/yaml/source.js';
+import { createCatalogue } from '../../src/catalogue/catalogue.js';
+import { lintInputs } from '../../src/operations/lint.js';
+import { withoutFastPath } from '../../src/yaml/read-yaml.js';
+import { parseYamlStream, withoutEmptyRuns, withRunsAsWritten } from '../../src/yaml/source.js';
 import { lintInFolder, PROFILE_HEAD, pinned } from './in-process.js';
 
 // Issue 25, row 2: a file of `---\n` × 4,190,000 (16 MB) was 4.4 GB and an abort after 57 s:
@@ -17,9 +21,15 @@ describe('millions of empty documents (issue 25, row 2)', () => {
     expect(pinned(run.json)).toEqual([{ code: 'empty-document', file: 'dashes.yaml', line: 1, column: 1, path: '' }]);
   });
 
-  it('a file of 65,536 `...` lines is one empty-document at 1:1', async () => {
-    const run = await lintInFolder({ 'dots.yaml': '...\n'.repeat(65_536) }, ['dots.yaml']);
+  // Each `...` line cost the parser about 10 µs: 16 MB of them took about 45 s.
+  it('a 16 MB file of `...` lines is one empty-document at 1:1', async () => {
+    const run = await lintInFolder({ 'dots.yaml': '...\n'.repeat(4_190_000) }, ['dots.yaml']);
     expect(pinned(run.json)).toEqual([{ code: 'empty-document', file: 'dots.yaml', line: 1, column: 1, path: '' }]);
+  });
+
+  it('a profile, a million `...` lines and a definition: multiple-documents at the second `...`', async () => {
+    const run = await lintInFolder({ 'prof.yaml': `${PROFILE}${'...\n'.repeat(1_048_576)}${definition('cache')}` }, ['prof.yaml']);
+    expect(pinned(run.json)).toEqual([{ code: 'multiple-documents', file: 'prof.yaml', line: 8, column: 1, path: '' }]);
   });
 
   it('a profile followed by a million `---` lines is clean', async () => {
@@ -52,6 +62,57 @@ describe('the text the parser reads', () => {
     expect(withoutEmptyRuns('--- \r\n---\t\n---\n---\nx')).toBe('--- \r\n        \n---\nx');
     expect(withoutEmptyRuns('---\n---\n')).toBe('---\n---\n');
     expect(withoutEmptyRuns('x: |\n  ---\n  ---\n  ---\n')).toBe('x: |\n  ---\n  ---\n  ---\n');
+  });
+
+  it('blanks the lines between the second and the last of a run of four or more `...` lines, and never mixes the two markers', () => {
+    expect(withoutEmptyRuns('a\n...\n...\n...\n...\nb\n...\n...\n...\n')).toBe('a\n...\n...\n   \n...\nb\n...\n...\n...\n');
+    expect(withoutEmptyRuns('... \r\n...\t\n...\n...\n...\nx')).toBe('... \r\n...\t\n       \n...\nx');
+    expect(withoutEmptyRuns('---\n---\n...\n...\n')).toBe('---\n---\n...\n...\n');
+    expect(withoutEmptyRuns('---\n---\n---\n...\n...\n...\n...\n')).toBe('---\n   \n---\n...\n...\n   \n...\n');
+  });
+
+  // The rule is that no verdict changes: lint reports the same of any text, its runs collapsed or as written.
+  it('lint reports the same of a text with runs of marker lines as of the text parsed as written (property)', () => {
+    const catalogue = createCatalogue();
+    const line = fc.constantFrom(
+      'apiVersion: launcher.gokure.dev/v1alpha1',
+      'kind: ClusterProfile',
+      'kind: CapabilityDefinition',
+      'metadata:',
+      '  name: prod',
+      'spec:',
+      '  capabilities: {}',
+      '  rendering:',
+      '    properties: {}',
+      'x: "quoted',
+      'tail"',
+      'y: [a,',
+      ' b]',
+      'z: |',
+      '  text',
+      '# a comment',
+      '',
+      '%YAML 1.2',
+      '...',
+      '---',
+      '... # end',
+      '--- # start',
+    );
+    const piece = fc.oneof(
+      line.map((l) => [l]),
+      fc.tuple(fc.constantFrom('---', '...', '...  '), fc.integer({ min: 1, max: 9 })).map(([marker, count]) => Array(count).fill(marker) as string[]),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 14 }), fc.boolean(), (pieces, isDefinition) => {
+        const text = `${pieces.flat().join('\n')}\n`;
+        const judge = () => {
+          const report = lintInputs([{ file: 'f.yaml', content: text, origin: isDefinition ? 'definition' : 'argument' }], catalogue);
+          return { diagnostics: report.diagnostics, files: report.files };
+        };
+        expect(withoutFastPath(judge)).toEqual(withRunsAsWritten(() => withoutFastPath(judge)));
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it('keeps the lines and the documents the parser reports around a run', () => {

@@ -38,10 +38,14 @@ describe('SourceText.kept', () => {
     );
   });
 
-  it('keeps the source a parse stopped in as it is: its index leaves out the lines the parse did not reach', () => {
+  // The parser counted the lines it read: a parse that stopped at a syntax error left out the
+  // lines after it, and a diagnostic placed there got the last line it counted.
+  it('indexes every line of a text whose parse stopped, from the text, and keeps it without its index', () => {
     const parsed = asParsed('a: ]\n"a\n  b": ""');
-    expect(parsed.lineCounter.lineStarts).toEqual([0, 5]);
-    expect(parsed.kept()).toBe(parsed);
+    expect(parsed.lineCounter.lineStarts).toEqual([0, 5, 8]);
+    expect(parsed.span(10, 11)).toEqual({ line: 3, column: 3, endLine: 3, endColumn: 4 });
+    expect(parsed.kept()).not.toBe(parsed);
+    expectSameLines(parsed.kept(), parsed);
   });
 
   it('indexes CRLF and LF line ends and a last line without a line end, from the text', () => {
