@@ -4,8 +4,9 @@ import type { Catalogue } from '../catalogue/catalogue.js';
 import { RAISE_ONLY_CODES } from '../core/diagnostics.js';
 import { compareVersions } from '../core/versions.js';
 import type { ProfileOutcome } from '../operations/lint.js';
-import { editYamlText } from '../yaml/text-edits.js';
+import type { TextChange, TextEdit } from '../yaml/text-edits.js';
 import { dataOf } from './protocol-diagnostics.js';
+import type { TextActions, TextActionsRequest } from './text-actions.js';
 import { placeAt } from './yaml-at.js';
 
 /** What the code actions of one request may use besides the document. */
@@ -23,24 +24,63 @@ export interface ActionContext {
 const MIGRATION_CHOICES = 3;
 
 /**
+ * Where the parts of code actions that parse the whole text are made: the judging thread, so a
+ * large file never holds up the server. Undefined when there is no answer in time.
+ */
+export type ActionWork = (request: TextActionsRequest) => Promise<TextActions | undefined>;
+
+// A code action whose edits are made from the parsed text, by data path.
+interface PlannedAction {
+  action: Omit<CodeAction, 'edit'>;
+  edits: TextEdit[];
+}
+
+/**
  * The quick fixes of a range (docs/editors.md): a diagnostic's hint applied (the did-you-mean
  * key, a value quoted or unquoted as the hint writes it, the `version` an unpinned binding
- * needs), a `# kurel-disable-next-line` comment for any diagnostic a comment may silence, and
- * the pin of an unpinned binding under the cursor. Its migrations to later versions are
- * computed by `kurel migrate` in the judging thread ({@link migrationsWanted}).
+ * needs), a `# kurel-disable-next-line` comment for any diagnostic a comment may silence, and on
+ * a binding of a versioned definition under the cursor its pin and its migrations to later
+ * versions through `kurel migrate`'s own edits. Edits that need the text parsed (a pin, a
+ * migration) are made by `work`; the others here. An action whose edits `work` could not make
+ * is left out.
  */
-export function codeActions(document: TextDocument, range: Range, context: ActionContext): CodeAction[] {
-  const actions: CodeAction[] = [];
+export async function codeActions(document: TextDocument, range: Range, context: ActionContext, work: ActionWork): Promise<CodeAction[]> {
+  const slots: (CodeAction | PlannedAction)[] = [];
   for (const diagnostic of context.diagnostics) {
     const data = dataOf(diagnostic);
     if (!data) continue;
     const fix = data.hint === undefined ? undefined : hintFix(document, diagnostic, data.hint, data.path);
-    if (fix)
-      actions.push({ title: fix.title, kind: 'quickfix', diagnostics: [diagnostic], isPreferred: true, edit: { changes: { [document.uri]: fix.edits } } });
+    if (fix) {
+      const action = { title: fix.title, kind: 'quickfix', diagnostics: [diagnostic], isPreferred: true };
+      slots.push('edits' in fix ? { action, edits: fix.edits } : { ...action, edit: { changes: { [document.uri]: fix.changes } } });
+    }
     const code = typeof diagnostic.code === 'string' ? diagnostic.code : undefined;
-    if (code && !RAISE_ONLY_CODES.has(code)) actions.push(suppression(document, diagnostic, code));
+    if (code && !RAISE_ONLY_CODES.has(code)) slots.push(suppression(document, diagnostic, code));
   }
-  for (const action of bindingActions(document, range, context)) actions.push(action);
+  const pin = pinAction(document, range, context);
+  if (pin) slots.push(pin);
+  const plans = slots.filter((slot): slot is PlannedAction => 'edits' in slot);
+  const migrate = migrationsWanted(document, range, context);
+  if (plans.length === 0 && !migrate) return slots as CodeAction[];
+  const made = await work({ plans: plans.map((p) => p.edits), migrate });
+  const actions: CodeAction[] = [];
+  for (const slot of slots) {
+    if (!('edits' in slot)) {
+      actions.push(slot);
+      continue;
+    }
+    const changes = made?.changes[plans.indexOf(slot)];
+    if (changes) actions.push({ ...slot.action, edit: { changes: { [document.uri]: lspEdits(document, changes) } } });
+  }
+  if (migrate && made) {
+    for (const m of made.migrations) {
+      actions.push({
+        title: `migrate ${migrate.type} to ${m.version} (kurel migrate)`,
+        kind: 'refactor.rewrite',
+        edit: { changes: { [document.uri]: [wholeChange(document, m.before, m.after)] } },
+      });
+    }
+  }
   return actions;
 }
 
@@ -53,8 +93,13 @@ const REPLACEMENTS: readonly { pattern: RegExp; title: (text: string) => string;
   { pattern: /^write (\S+) without quotes$/, title: (t) => `write ${t}`, text: (m) => m[1]! },
 ];
 
-function hintFix(document: TextDocument, diagnostic: LspDiagnostic, hint: string, pointer: string): { title: string; edits: LspTextEdit[] } | undefined {
-  if (diagnostic.code === 'unpinned-capability') return pinFix(document, hint, pointer);
+function hintFix(
+  document: TextDocument,
+  diagnostic: LspDiagnostic,
+  hint: string,
+  pointer: string,
+): { title: string; changes: LspTextEdit[] } | { title: string; edits: TextEdit[] } | undefined {
+  if (diagnostic.code === 'unpinned-capability') return pinFix(hint, pointer);
   for (const replacement of REPLACEMENTS) {
     const match = hint.match(replacement.pattern);
     if (!match) continue;
@@ -62,18 +107,17 @@ function hintFix(document: TextDocument, diagnostic: LspDiagnostic, hint: string
     const written = document.getText(diagnostic.range);
     // A renamed key keeps the quotes it was written with.
     if (diagnostic.code === 'unknown-field' && /^["']/.test(written)) text = `${written[0]}${text}${written[0]}`;
-    return { title: replacement.title(text), edits: [{ range: diagnostic.range, newText: text }] };
+    return { title: replacement.title(text), changes: [{ range: diagnostic.range, newText: text }] };
   }
   return undefined;
 }
 
 // `add version: "1.1" to stay on 1.1.0`: the binding gets that `version`, as `kurel migrate` writes a key.
-function pinFix(document: TextDocument, hint: string, pointer: string): { title: string; edits: LspTextEdit[] } | undefined {
+function pinFix(hint: string, pointer: string): { title: string; edits: TextEdit[] } | undefined {
   const match = hint.match(/^add version: ("[^"]*")/);
   if (!match) return undefined;
   const version = JSON.parse(match[1]!) as string;
-  const edits = yamlEdits(document, [{ kind: 'insert-first', path: pathOf(pointer), key: 'version', value: version }]);
-  return edits ? { title: `pin to version "${version}"`, edits } : undefined;
+  return { title: `pin to version "${version}"`, edits: [{ kind: 'insert-first', path: pathOf(pointer), key: 'version', value: version }] };
 }
 
 function suppression(document: TextDocument, diagnostic: LspDiagnostic, code: string): CodeAction {
@@ -89,8 +133,8 @@ function suppression(document: TextDocument, diagnostic: LspDiagnostic, code: st
   };
 }
 
-/** The migrations a range offers: the binding under the cursor to its later versions, the newest first. */
-export interface WantedMigrations {
+// The migrations a range offers: the binding under the cursor to its later versions, the newest first.
+interface WantedMigrations {
   /** The binding's capability type, as `kurel migrate --to TYPE@VERSION` names it. */
   type: string;
   versions: string[];
@@ -108,18 +152,20 @@ function bindingAt(document: TextDocument, range: Range, context: ActionContext)
 }
 
 // On a binding of a versioned definition: pin it to the version it resolves to, when it has no pin.
-function bindingActions(document: TextDocument, range: Range, context: ActionContext): CodeAction[] {
+function pinAction(document: TextDocument, range: Range, context: ActionContext): PlannedAction | undefined {
   const at = bindingAt(document, range, context);
-  if (!at) return [];
+  if (!at) return undefined;
   const { binding } = at;
   // Without --require-pinned there is no diagnostic (and no hint): the pin is the exact version it resolves to.
-  if (binding.pin !== undefined || context.diagnostics.some((d) => d.code === 'unpinned-capability')) return [];
-  const edits = yamlEdits(document, [{ kind: 'insert-first', path: ['spec', 'capabilities', binding.key], key: 'version', value: binding.version }]);
-  return edits ? [{ title: `pin ${binding.key} to version "${binding.version}"`, kind: 'refactor.rewrite', edit: { changes: { [document.uri]: edits } } }] : [];
+  if (binding.pin !== undefined || context.diagnostics.some((d) => d.code === 'unpinned-capability')) return undefined;
+  return {
+    action: { title: `pin ${binding.key} to version "${binding.version}"`, kind: 'refactor.rewrite' },
+    edits: [{ kind: 'insert-first', path: ['spec', 'capabilities', binding.key], key: 'version', value: binding.version }],
+  };
 }
 
-/** The later versions the binding under the cursor may migrate to, when it is a binding of a versioned definition. */
-export function migrationsWanted(document: TextDocument, range: Range, context: ActionContext): WantedMigrations | undefined {
+// The later versions the binding under the cursor may migrate to, when it is a binding of a versioned definition.
+function migrationsWanted(document: TextDocument, range: Range, context: ActionContext): WantedMigrations | undefined {
   const at = bindingAt(document, range, context);
   if (!at) return undefined;
   const from = at.binding.version;
@@ -129,19 +175,6 @@ export function migrationsWanted(document: TextDocument, range: Range, context: 
     .sort((a, b) => compareVersions(b, a))
     .slice(0, MIGRATION_CHOICES);
   return versions.length > 0 ? { type: at.binding.type, versions } : undefined;
-}
-
-/** The code actions of migrations `kurel migrate` made of a text: each the whole text's change, as one edit. */
-export function migrationActions(
-  document: TextDocument,
-  type: string,
-  migrations: readonly { version: string; before: string; after: string }[],
-): CodeAction[] {
-  return migrations.map((m) => ({
-    title: `migrate ${type} to ${m.version} (kurel migrate)`,
-    kind: 'refactor.rewrite',
-    edit: { changes: { [document.uri]: [wholeChange(document, m.before, m.after)] } },
-  }));
 }
 
 // One edit spanning what differs between the texts, so the editor keeps the cursor and folds elsewhere.
@@ -157,15 +190,8 @@ function wholeChange(document: TextDocument, before: string, after: string): Lsp
   };
 }
 
-function yamlEdits(document: TextDocument, edits: Parameters<typeof editYamlText>[1]): LspTextEdit[] | undefined {
-  try {
-    const edited = editYamlText(document.getText(), edits);
-    if (edited.refusals.length > 0) return undefined;
-    return edited.changes.map((c) => ({ range: { start: document.positionAt(c.start), end: document.positionAt(c.end) }, newText: c.text }));
-  } catch {
-    // The text changed since it was judged and no longer holds the path.
-    return undefined;
-  }
+function lspEdits(document: TextDocument, changes: readonly TextChange[]): LspTextEdit[] {
+  return changes.map((c) => ({ range: { start: document.positionAt(c.start), end: document.positionAt(c.end) }, newText: c.text }));
 }
 
 /** A JSON Pointer as a data path (RFC 6901); every segment a key, which is how a binding path reads. */

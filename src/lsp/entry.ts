@@ -11,7 +11,7 @@ import {
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { CONFIG_FILE_NAME } from '../documents/kurel-config.js';
-import { codeActions, migrationActions, migrationsWanted } from './code-actions.js';
+import { codeActions } from './code-actions.js';
 import { completionsAt } from './completion.js';
 import { definitionAt } from './definition.js';
 import { hoverAt } from './hover.js';
@@ -198,24 +198,23 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
   connection.onCodeAction(async (params): Promise<CodeAction[]> => {
     const at = known(params.textDocument.uri);
     if (!at) return [];
+    const { document } = at;
+    const { version } = document;
+    const isCurrent = () => documents.get(document.uri)?.version === version;
     const context = {
       file: displayName(at.path, at.repository.cwd),
       diagnostics: params.context.diagnostics,
       catalogue: at.file.judgement?.catalogue,
       profile: at.file.judgement?.profile,
     };
-    const actions = codeActions(at.document, params.range, context);
-    // A migration judges the whole text: it runs in the judging thread, so a large file never holds up this one.
-    const wanted = migrationsWanted(at.document, params.range, context);
-    if (!wanted) return actions;
-    const { document } = at;
-    const { version } = document;
-    const isCurrent = () => documents.get(document.uri)?.version === version;
-    const request = { root: at.repository.cwd, path: at.path, text: document.getText(), ...wanted };
-    const migrated = await thread.migrate(request, deadlineMs, isCurrent);
-    // Without an answer in time there is no migration to offer (`kurel migrate` still makes it),
-    // and one of a text typed over since would place its edit wrongly: the client asks again.
-    return migrated.ok && isCurrent() ? [...actions, ...migrationActions(document, wanted.type, migrated.migrations)] : actions;
+    // A pin or a migration parses the whole text: the judging thread makes them, so a large file
+    // never holds up this one. Without an answer in time those actions are left out (`kurel
+    // migrate` still makes them), as are those of a text typed over since, whose edits would be
+    // placed wrongly: the client asks again.
+    return codeActions(document, params.range, context, async (request) => {
+      const made = await thread.act({ root: at.repository.cwd, path: at.path, text: document.getText(), ...request }, deadlineMs, isCurrent);
+      return made.ok && isCurrent() ? made : undefined;
+    });
   });
 
   // What hovers, completion and go to definition read: the open text and its last judgement.

@@ -4,8 +4,8 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import { packageRoot } from '../files/package-files.js';
 import type { ProfileOutcome } from '../operations/lint.js';
 import type { JudgeReply, JudgeRequest } from './judge-messages.js';
-import type { TextMigration } from './migrations.js';
 import type { RepositoryFlags } from './repository.js';
+import type { TextActions, TextActionsRequest } from './text-actions.js';
 
 /** Why a request to the judging thread gave no answer. */
 export type ThreadFailure = { ok: false; reason: 'deadline' | 'failed'; message: string } | { ok: false; reason: 'superseded' };
@@ -13,8 +13,8 @@ export type ThreadFailure = { ok: false; reason: 'deadline' | 'failed'; message:
 /** The outcome of one judgement in the judging thread. */
 export type ThreadJudgement = { ok: true; diagnostics: Diagnostic[]; profile: ProfileOutcome | undefined } | ThreadFailure;
 
-/** The outcome of migrating one text in the judging thread. */
-export type ThreadMigration = { ok: true; migrations: TextMigration[] } | ThreadFailure;
+/** The outcome of a text's code actions in the judging thread. */
+export type ThreadActions = ({ ok: true } & TextActions) | ThreadFailure;
 
 // A request as the thread's caller writes it: the thread numbers it.
 type Unnumbered<Request> = Request extends { id: number } ? Omit<Request, 'id'> : never;
@@ -51,17 +51,17 @@ export class JudgeThread {
   }
 
   /**
-   * Migrates the bindings of `type` in `text` to each of `versions`, as `kurel migrate` would
-   * rewrite the file at `path`, in turn with the judgements and within the same deadline.
+   * Makes the parts of the code actions of `text` (the file at `path`) that parse it: YAML
+   * edits and migrations, in turn with the judgements and within the same deadline.
    */
-  async migrate(
-    request: { root: string; path: string; text: string; type: string; versions: string[] },
+  async act(
+    request: { root: string; path: string; text: string } & TextActionsRequest,
     deadlineMs: number,
     isCurrent: () => boolean = () => true,
-  ): Promise<ThreadMigration> {
-    const answer = await this.queued({ kind: 'migrate', ...request }, deadlineMs, isCurrent, 'migrate this file');
-    if (!answer.ok || 'migrations' in answer) return answer;
-    return { ok: false, reason: 'failed', message: 'kurel could not migrate this file: the judging thread answered something else' };
+  ): Promise<ThreadActions> {
+    const answer = await this.queued({ kind: 'act', ...request }, deadlineMs, isCurrent, 'make code actions for this file');
+    if (!answer.ok || 'changes' in answer) return answer;
+    return { ok: false, reason: 'failed', message: 'kurel could not make code actions for this file: the judging thread answered something else' };
   }
 
   // Requests run one at a time in the order asked; one no longer current when its turn comes is skipped.

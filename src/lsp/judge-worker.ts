@@ -1,11 +1,11 @@
-// The entry of `kurel lsp`'s judging thread (bundled as dist/lsp-worker.js): it judges or migrates
-// one text at a time, so the server's own thread keeps answering while a large file is judged,
+// The entry of `kurel lsp`'s judging thread (bundled as dist/lsp-worker.js): it judges one text,
+// or parses it for code actions, at a time, so the server's own thread keeps answering while a large file is judged,
 // and a judgement past its deadline is ended by ending the thread (docs/editors.md).
 import { parentPort, workerData } from 'node:worker_threads';
 import { judgeText } from './judge.js';
 import type { JudgeReply, JudgeRequest } from './judge-messages.js';
-import { migrateText } from './migrations.js';
 import { openRepository, type Repository, type RepositoryFlags } from './repository.js';
+import { actOnText } from './text-actions.js';
 
 const flags = workerData as RepositoryFlags;
 const repositories = new Map<string, Promise<Repository>>();
@@ -27,8 +27,9 @@ async function answer(request: Exclude<JudgeRequest, { kind: 'stale' }>): Promis
     }
     const opened = await repository;
     parentPort?.postMessage({ id: request.id, started: true } satisfies JudgeReply);
-    if (request.kind === 'migrate') {
-      return { id: request.id, ok: true, migrations: await migrateText(opened, request.path, request.text, request.type, request.versions) };
+    if (request.kind === 'act') {
+      const actions = await actOnText(opened, request.path, request.text, { plans: request.plans, migrate: request.migrate });
+      return { id: request.id, ok: true, ...actions };
     }
     const judgement = await judgeText(opened, request.path, request.text);
     return { id: request.id, ok: true, diagnostics: judgement.diagnostics, profile: judgement.profile };
