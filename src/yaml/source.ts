@@ -566,9 +566,11 @@ export function withRunsAsWritten<T>(work: () => T): T {
   }
 }
 
+const MARKERS = ['---', '...'] as const;
+
 // A `---` or `...` line (trailing blanks allowed) starting at `at`, with the offset after it; undefined for any other line.
 function markerLineOf(text: string, at: number): { marker: '---' | '...'; end: number } | undefined {
-  const marker = text.startsWith('---', at) ? '---' : text.startsWith('...', at) ? '...' : undefined;
+  const marker = MARKERS.find((m) => text.startsWith(m, at));
   if (!marker) return undefined;
   let i = at + 3;
   while (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09) i++;
