@@ -5,7 +5,7 @@ import { availableParallelism } from 'node:os';
 import type { PluginRef } from '../catalogue/load-plugins.js';
 import type { SeverityRules } from '../documents/kurel-config.js';
 import type { Platform } from '../schema/platform-version.js';
-import type { KurelApp } from './app.js';
+import type { AppCore } from './app-core.js';
 import type { Logger } from './logger.js';
 import type { RunningServer, TlsOptions } from './server.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './service-limits.js';
@@ -105,7 +105,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
           }),
         )
       : undefined;
-  const { batchedDestination, createApp, createLogger, diagnosticLines, startServer, watchDefinitions } = await import('./serving.js');
+  const { batchedDestination, createAppCore, createLogger, diagnosticLines, stagedListener, startServer } = await import('./serving.js');
   const destination = batchedDestination((text) => io.stdout(text));
   // The lines of the last turn of the event loop still go out when the process ends.
   process.once('exit', destination.flush);
@@ -146,16 +146,18 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   const state = started;
   // Under the supervisor: it is handed connections once it can judge, reloads and metrics span every process.
   let stopBySupervisor: (cut: boolean) => void = () => undefined;
-  let kurelApp: KurelApp | undefined;
+  let served: AppCore | undefined;
   const link = supervisorLink({
     reload: async () => (await state.reload()).ok,
     stop: (cut) => stopBySupervisor(cut),
-    metrics: async () => (kurelApp ? kurelApp.metrics.registry.getMetricsAsJSON() : []),
+    metrics: async () => (served ? served.metrics.registry.getMetricsAsJSON() : []),
   });
   if (link) state.joinPeers(link);
   const warnings = state.lastReload.diagnostics;
   if (warnings.length > 0) log.warn({ warnings: diagnosticLines(warnings) }, 'definitions loaded with warnings');
-  const kurel = createApp({
+  // The parts every route shares, without express: the process takes requests with them as soon
+  // as it can judge, and express loads after (docs/service.md "During start").
+  const core = createAppCore({
     state,
     logger: log,
     limits,
@@ -165,7 +167,9 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     ...(options.severity ? { severity: options.severity } : {}),
     ...(adminToken === undefined ? {} : { adminToken }),
   });
-  kurelApp = kurel;
+  served = core;
+  const staged = stagedListener(core);
+  const kurel = { ...core, listener: staged.listener };
   if (link) {
     kurel.metrics.gatherWith(() => link.gatherMetrics());
     link.followInFlight(kurel.requestIdsInFlight);
@@ -196,6 +200,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   }
   let watching: DefinitionsWatch | undefined;
   if (options.watchedDirs && options.watchedDirs.length > 0) {
+    const { watchDefinitions } = await import('./watch-definitions.js');
     watching = await watchDefinitions(options.watchedDirs, state, { logger: log });
   } else if (options.watchedDirs) {
     log.warn('--watch-definitions has no --definitions folder to watch');
@@ -250,6 +255,9 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     },
     'listening',
   );
+  // Express and the other routes load now; what arrived for them meanwhile was held, and goes to them once they have.
+  const { expressApp } = await import('./serving-express.js');
+  staged.complete(expressApp(core).listener);
   void state.whenStarted().then((every) => {
     // Once a stop signal has come, the service is draining, not ready, and a pool it closed
     // before every worker loaded is no failure to report.

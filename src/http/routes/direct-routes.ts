@@ -5,7 +5,7 @@ import type { Edge } from '../edge/edge.js';
 import type { InFlightRequest } from '../edge/in-flight.js';
 import type { Logger } from '../logger.js';
 import { HttpProblem } from '../problem.js';
-import { type BodyKind, mediaTypeReader } from '../read-body.js';
+import { type BodyKind, mediaTypeReader } from '../request-body.js';
 import { type Answerable, isAnswered } from '../respond.js';
 import type { ServedAnswer, WorkAnswer, WorkTask } from '../work/task.js';
 import { runWork, sendWorkAnswer, type WorkRouteOptions } from './work.js';

@@ -16,7 +16,7 @@ import type { Platform } from '../../schema/platform-version.js';
 import { decodeJsonBody } from '../decode-json-body.js';
 import { platformOfQuery } from '../platform-input.js';
 import { HttpProblem } from '../problem.js';
-import type { BodyKind } from '../read-body.js';
+import type { BodyKind } from '../request-body.js';
 import { isEnvelope, readEnvelope } from '../request-envelope.js';
 import type { VersionOptions, WorkAnswer, WorkTask, WorkVerdict } from './task.js';
 
