@@ -15,6 +15,11 @@ export interface SupervisorOptions {
   port: number;
   /** The serving processes serve HTTPS: the supervisor cannot answer a connection itself. */
   tls: boolean;
+  /**
+   * What each serving process runs (service.ts's `ServiceOptions`), sent to it when it asks, so
+   * that it reads no command line or configuration of its own; relayed, never read here.
+   */
+  service: unknown;
 }
 
 /** One serving process, as the supervisor follows it. */
@@ -139,6 +144,9 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     const entry = served.get(worker.id);
     if (!entry) return;
     switch (message.kurel) {
+      case 'options?':
+        send(worker, { kurel: 'options', options: options.service });
+        break;
       case 'listening':
         entry.listening = true;
         if (entry.startErrors.length > 0) io.stderr(entry.startErrors.splice(0).join(''));
