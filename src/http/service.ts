@@ -88,6 +88,15 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const workers = options.workers ?? availableParallelism();
   let logger: Logger | undefined;
+  // Until the process takes requests, its own catalogue is all it builds: its workers start then.
+  let takingRequests = false;
+  let takeRequests: () => void = () => undefined;
+  const untilTakingRequests = new Promise<void>((resolve) => {
+    takeRequests = () => {
+      takingRequests = true;
+      resolve();
+    };
+  });
   const starting =
     unusableToken === undefined
       ? ServiceState.start(
@@ -102,6 +111,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
             inlineMaxBytes: options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES,
             // Used once the pool is in service, when the logger exists.
             logger: { info: (fields, message) => logger?.info(fields, message), error: (fields, message) => logger?.error(fields, message) },
+            workersWait: () => (takingRequests ? undefined : untilTakingRequests),
           }),
         )
       : undefined;
@@ -115,6 +125,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   logger = log;
   const refuse = async (message: string, errors: string[] = []): Promise<number> => {
     // A pool that started all the same is stopped first, so the process can end.
+    takeRequests();
     const state = await starting;
     if (state instanceof ServiceState) await state.close();
     io.stderr(`${errors.map((line) => `${line}\n`).join('')}kurel serve: refusing to start: ${message}${errors.length > 0 ? ' (listed above)' : ''}\n`);
@@ -235,6 +246,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     for (const signal of STOP_SIGNALS) process.on(signal, stop);
   });
   link?.listening(running.url, (socket) => handTo(socket));
+  takeRequests();
   // Logged once the signal handlers are in place: a supervisor may signal as soon as it reads this.
   log.info(
     {
