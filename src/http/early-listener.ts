@@ -27,11 +27,12 @@ const PROBES: ReadonlyMap<string, (core: AppCore, res: Answerable) => void> = ne
  * here, ordinary `POST /v1/validate` and `POST /v1/admission` by the direct routes, each through
  * the edge with the same answer, access log line and metrics as once express serves; every
  * other request (and a direct-route request express is to read) is held, never refused, and
- * handed to express once it has loaded, its deadline counted from its arrival. Once
+ * handed to express once it has loaded, its deadline counted from its arrival (`onHold` is called
+ * for each, so that express can be loaded at once). Once
  * {@link StagedListener.complete} is called the listener is app.ts's, and nothing is answered
  * here any more.
  */
-export function stagedListener(core: AppCore, options: { maxHeld?: number } = {}): StagedListener {
+export function stagedListener(core: AppCore, options: { maxHeld?: number; onHold?: () => void } = {}): StagedListener {
   const maxHeld = options.maxHeld ?? MAX_HELD;
   const held: { req: IncomingMessage; res: ServerResponse; at: number }[] = [];
   let app: RequestListener | undefined;
@@ -41,6 +42,7 @@ export function stagedListener(core: AppCore, options: { maxHeld?: number } = {}
     if (held.length >= maxHeld) return refuse(core, req, res, STARTING);
     const entry = { req, res, at };
     held.push(entry);
+    options.onHold?.();
     // A client that leaves while its request is held is forgotten at once.
     res.once('close', () => {
       const at = held.indexOf(entry);

@@ -61,6 +61,9 @@ export const SERVICE_EXIT = { stopped: 0, cut: 1, refused: 2 } as const;
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
+/** How long after it takes requests a serving process starts loading its workers and express (unless a request needs express sooner). */
+export const LOAD_THE_REST_AFTER_MS = 50;
+
 /**
  * Runs the validation service until SIGTERM or SIGINT: reads the definitions, starts the worker
  * pool (every worker imports the plugins and builds the catalogue; the service refuses to start
@@ -179,7 +182,22 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     ...(adminToken === undefined ? {} : { adminToken }),
   });
   served = core;
-  const staged = stagedListener(core);
+  // The rest (the workers, express and its routes) loads a moment after the process takes
+  // requests: loading blocks this thread for tens of milliseconds, and the probes and validations
+  // that come as the supervisor hands the process its first connections are answered first. A
+  // request that needs express starts the load at once; what arrived for express meanwhile was
+  // held, and goes to it once it has loaded (docs/service.md "During start").
+  let loading = false;
+  let soon: NodeJS.Timeout | undefined;
+  const loadTheRest = () => {
+    clearTimeout(soon);
+    if (loading) return;
+    loading = true;
+    takeRequests();
+    // A failure to load is a failure of the process: it ends, and the supervisor replaces it.
+    void import('./serving-express.js').then(({ expressApp }) => staged.complete(expressApp(core).listener));
+  };
+  const staged = stagedListener(core, { onHold: loadTheRest });
   const kurel = { ...core, listener: staged.listener };
   if (link) {
     kurel.metrics.gatherWith(() => link.gatherMetrics());
@@ -246,7 +264,6 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     for (const signal of STOP_SIGNALS) process.on(signal, stop);
   });
   link?.listening(running.url, (socket) => handTo(socket));
-  takeRequests();
   // Logged once the signal handlers are in place: a supervisor may signal as soon as it reads this.
   log.info(
     {
@@ -267,9 +284,8 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     },
     'listening',
   );
-  // Express and the other routes load now; what arrived for them meanwhile was held, and goes to them once they have.
-  const { expressApp } = await import('./serving-express.js');
-  staged.complete(expressApp(core).listener);
+  // The rest loads a moment after the process takes requests (see loadTheRest).
+  soon = setTimeout(loadTheRest, LOAD_THE_REST_AFTER_MS);
   void state.whenStarted().then((every) => {
     // Once a stop signal has come, the service is draining, not ready, and a pool it closed
     // before every worker loaded is no failure to report.

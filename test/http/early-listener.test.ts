@@ -106,7 +106,8 @@ describe('a serving process before express has loaded', () => {
 
   it('holds a request for another route, or one express is to read, and answers it once express has loaded, as express does', async () => {
     const { core, log } = coreOf();
-    const staged = stagedListener(core);
+    let holds = 0;
+    const staged = stagedListener(core, { onHold: () => holds++ });
     const port = await serve(staged.listener);
     const reference = coreOf();
     const referencePort = await serve(expressApp(reference.core).listener);
@@ -119,6 +120,8 @@ describe('a serving process before express has loaded', () => {
     ];
     const held = requests.map((request) => exchange(port, request));
     expect(await answeredWithin(Promise.race(held), 150)).toBe(false);
+    // Each held request asks for express at once.
+    expect(holds).toBe(requests.length);
     // Not logged either: nothing was answered.
     expect(log.lines.filter((line) => String(line['requestId']).startsWith('h-'))).toEqual([]);
     staged.complete(expressApp(core).listener);
