@@ -164,7 +164,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   const link = supervisorLink({
     reload: async () => (await state.reload()).ok,
     stop: (cut) => stopBySupervisor(cut),
-    metrics: async () => (served ? served.metrics.registry.getMetricsAsJSON() : []),
+    metrics: async () => (served ? served.metrics.asJson() : []),
   });
   if (link) state.joinPeers(link);
   const warnings = state.lastReload.diagnostics;
@@ -194,6 +194,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     if (loading) return;
     loading = true;
     takeRequests();
+    void core.metrics.startProcessSeries();
     // A failure to load is a failure of the process: it ends, and the supervisor replaces it.
     void import('./serving-express.js').then(({ expressApp }) => staged.complete(expressApp(core).listener));
   };
