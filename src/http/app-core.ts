@@ -2,7 +2,7 @@ import type { SeverityRules } from '../documents/kurel-config.js';
 import type { Platform } from '../schema/platform-version.js';
 import { type Admission, admission } from './edge/admission.js';
 import { type Edge, edge } from './edge/edge.js';
-import { type Logger, silentLogger } from './logger.js';
+import type { Logger } from './log-lines.js';
 import { createMetrics, type ServiceMetrics } from './metrics.js';
 import type { DirectRoute } from './routes/direct-routes.js';
 import { logReloads } from './routes/operations.js';
@@ -13,6 +13,7 @@ import type { TaskRunner, VersionOptions } from './work/task.js';
 
 /** What an app serves from: a runner over a fixed catalogue, or a service state that can reload. */
 export type AppOptions = ({ runner: TaskRunner; state?: undefined } | { state: ServiceState; runner?: undefined }) & {
+  /** Where the app logs; nothing is logged without one. */
   logger?: Logger;
   limits?: Partial<ServiceLimits>;
   /** Add Node's process series (memory, CPU, event loop) to `/metrics`. */
@@ -56,9 +57,9 @@ export interface AppCore {
 const NO_DEADLINE = new Set(['/v1/reload']);
 
 /** Builds the parts of the service every route shares (see {@link AppCore}); loads neither express nor the console. */
-export function createAppCore(options: AppOptions): AppCore {
+export function createAppCore(options: AppOptions & { logger: Logger }): AppCore {
   const state = options.state ?? new ServiceState(options.runner);
-  const logger = options.logger ?? silentLogger();
+  const { logger } = options;
   const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const metrics = createMetrics(state, { processMetrics: options.processMetrics ?? false });
   logReloads(state, logger);

@@ -4,7 +4,8 @@ import { readOpenApiText } from '../files/package-files.js';
 import { type AppCore, type AppOptions, createAppCore } from './app-core.js';
 import { consoleAssetRoute, consolePageRoute } from './console.js';
 import { answerError } from './edge/answer-error.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './log-lines.js';
+import { silentLogger } from './logger.js';
 import type { ServiceMetrics } from './metrics.js';
 import { HttpProblem, sendProblem } from './problem.js';
 import { type BodyKind, bodyBytes, readBody } from './read-body.js';
@@ -60,7 +61,7 @@ const RELOAD_BODY_BYTES = 1024;
  * admission limit; probes, metrics, reload and the static routes answer on the main thread.
  */
 export function createApp(options: AppOptions): KurelApp {
-  return expressApp(createAppCore(options));
+  return expressApp(createAppCore({ ...options, logger: options.logger ?? silentLogger() }));
 }
 
 /**

@@ -6,7 +6,7 @@ import type { PluginRef } from '../catalogue/load-plugins.js';
 import type { SeverityRules } from '../documents/kurel-config.js';
 import type { Platform } from '../schema/platform-version.js';
 import type { AppCore } from './app-core.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './log-lines.js';
 import type { RunningServer, TlsOptions } from './server.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './service-limits.js';
 import { ServiceState } from './service-state.js';
@@ -118,11 +118,21 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
           }),
         )
       : undefined;
-  const { batchedDestination, createAppCore, createLogger, diagnosticLines, stagedListener, startServer } = await import('./serving.js');
+  const { batchedDestination, createAppCore, diagnosticLines, logClock, pendingLogger, stagedListener, startServer } = await import('./serving.js');
   const destination = batchedDestination((text) => io.stdout(text));
   // The lines of the last turn of the event loop still go out when the process ends.
   process.once('exit', destination.flush);
-  const base = createLogger(io.env['LOG_LEVEL'], destination);
+  // pino loads with the rest of the process, once it takes requests (or once it refuses to
+  // start, or stops): its lines wait until then, each with its own time.
+  const base = pendingLogger(io.env['LOG_LEVEL']);
+  let pinoLoading: Promise<void> | undefined;
+  const loadPino = () => {
+    pinoLoading ??= import('./logger.js').then(({ createLogger }) => {
+      const clock = logClock();
+      base.settle(createLogger(io.env['LOG_LEVEL'], destination, clock), clock);
+    });
+    return pinoLoading;
+  };
   // Beside other serving processes, each line says which process wrote it.
   const log = cluster.isWorker ? base.child({ pid: process.pid }) : base;
   logger = log;
@@ -135,6 +145,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     // The log line stands alone (a collector never sees standard error): it says it is a
     // refusal and carries every reason, as `reload failed` does.
     log.fatal(errors.length > 0 ? { errors } : {}, `refusing to start: ${message}`);
+    await loadPino();
     return SERVICE_EXIT.refused;
   };
   if (unusableToken !== undefined) return refuse(unusableToken);
@@ -196,7 +207,9 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     takeRequests();
     void core.metrics.startProcessSeries();
     // A failure to load is a failure of the process: it ends, and the supervisor replaces it.
-    void import('./serving-express.js').then(({ expressApp }) => staged.complete(expressApp(core).listener));
+    void loadPino()
+      .then(() => import('./serving-express.js'))
+      .then(({ expressApp }) => staged.complete(expressApp(core).listener));
   };
   const staged = stagedListener(core, { onHold: loadTheRest });
   const kurel = { ...core, listener: staged.listener };
@@ -207,8 +220,13 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     // which requests were in flight.
     process.on('uncaughtException', (err) => {
       log.fatal({ err, requestIds: kurel.requestIdsInFlight() }, 'uncaught failure: this process ends and the supervisor replaces it');
-      destination.flush();
-      process.exit(70);
+      const end = () => {
+        destination.flush();
+        process.exit(70);
+      };
+      // Before pino has loaded, the line waits for it: only as long as that takes.
+      if (base.settled) end();
+      else void loadPino().then(end, end);
     });
   }
   // Under the supervisor, which owns the listening socket, connections are handed over once the
@@ -298,6 +316,8 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     else log.error({ errors: diagnosticLines(every.diagnostics) }, 'a worker could not load: the service answers on the others and does not report ready');
   });
   const code = await stopped;
+  // Stopped before the rest loaded: what it logged is written all the same.
+  await loadPino();
   await watching?.close();
   await state.close();
   process.off('SIGHUP', reload);

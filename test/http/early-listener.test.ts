@@ -6,6 +6,7 @@ import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { expressApp } from '../../src/http/app.js';
 import { type AppOptions, createAppCore } from '../../src/http/app-core.js';
 import { stagedListener } from '../../src/http/early-listener.js';
+import type { Logger } from '../../src/http/log-lines.js';
 import { createLogger } from '../../src/http/logger.js';
 import { ServiceState } from '../../src/http/service-state.js';
 import { inProcessRunner } from '../../src/http/work/in-process.js';
@@ -37,7 +38,7 @@ function coreOf(options: Partial<AppOptions> = {}) {
     },
   });
   const base = options.state ? { state: options.state } : { runner: inProcessRunner(createCatalogue()) };
-  const core = createAppCore({ ...options, ...base, logger: createLogger('debug', sink) } as AppOptions);
+  const core = createAppCore({ ...options, ...base, logger: createLogger('debug', sink) } as AppOptions & { logger: Logger });
   return { core, log };
 }
 

@@ -3,7 +3,7 @@ import { type Admission, admissionRefusal } from '../edge/admission.js';
 import { answerError } from '../edge/answer-error.js';
 import type { Edge } from '../edge/edge.js';
 import type { InFlightRequest } from '../edge/in-flight.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log-lines.js';
 import { HttpProblem } from '../problem.js';
 import { type BodyKind, mediaTypeReader } from '../request-body.js';
 import { type Answerable, isAnswered } from '../respond.js';

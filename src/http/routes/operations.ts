@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import type { Diagnostic } from '../../core/diagnostics.js';
-import { diagnosticLines, type Logger } from '../logger.js';
+import { diagnosticLines, type Logger } from '../log-lines.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { type Answerable, endInTurn, sendJson, sendText } from '../respond.js';
 import type { ReloadRecord, ServiceState } from '../service-state.js';
