@@ -1,7 +1,7 @@
 import type { Catalogue } from '../../catalogue/catalogue.js';
-import { summaryOf } from './in-process.js';
 import { inlineRunner } from './inline-runner.js';
 import type { PoolLog, PoolStart } from './pool.js';
+import { summaryOf } from './registry-summary.js';
 import type { EveryWorker, ServedAnswer, TaskControl, TaskRunner, WorkTask } from './task.js';
 
 /**
