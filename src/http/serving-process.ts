@@ -5,7 +5,7 @@ import type { ServiceIo } from './supervisor/service-io.js';
 
 /** True in a serving process that `kurel serve`'s supervisor forked (see supervisor/early-start.ts's `forkServing`). */
 export function isServingProcess(): boolean {
-  return cluster.isWorker && process.env['KUREL_SUPERVISED_ADDRESS'] !== undefined && typeof process.send === 'function';
+  return cluster.isWorker && process.env['KUREL_SUPERVISED'] === '1' && typeof process.send === 'function';
 }
 
 /**
@@ -39,6 +39,8 @@ function optionsFromSupervisor(): Promise<ServiceOptions | undefined> {
   return new Promise((resolve) => {
     const onMessage = (message: unknown) => {
       if (!isKurelMessage<SupervisorMessage>(message) || message.kurel !== 'options') return;
+      // Where the link to the supervisor (supervisor/link.ts) says the process takes requests.
+      process.env['KUREL_SUPERVISED_ADDRESS'] = message.address;
       // The supervisor relays what the CLI built for this very type (commands/serve.ts).
       done(message.options as ServiceOptions);
     };

@@ -1,8 +1,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { spawnKurel } from '../helpers/cli.js';
 import { keepAliveLoad } from '../helpers/keep-alive-load.js';
 import { type ServedProcess, startServe, waitFor } from '../helpers/serve.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, startSlowRequest } from './support.js';
@@ -138,6 +140,23 @@ describe('kurel serve --processes', () => {
       expect(reloaded.status).toBe(200);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // The first serving process is forked before the supervisor's socket listens (it starts while
+  // the socket opens): a port in use still refuses the start once, and leaves no process behind.
+  it('refuses to start, exit 2, when its port is in use, and its early serving process ends with it', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const run = await spawnKurel(['serve', '--port', String(port), '--processes', '1', '--workers', '1'], { cwd: ROOT, env: { LOG_LEVEL: 'silent' } });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(
+        `kurel serve: refusing to start: cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`,
+      );
+    } finally {
+      taken.close();
     }
   });
 

@@ -26,9 +26,10 @@ export type ProcessMessage =
 export type SupervisorMessage =
   /**
    * The options of the service (service.ts's `ServiceOptions`, as plain data), as the command line
-   * and the configuration the supervisor read gave them: the process reads neither itself.
+   * and the configuration the supervisor read gave them (the process reads neither itself), and
+   * the address of the front, which hands the process its connections.
    */
-  | { kurel: 'options'; options: unknown }
+  | { kurel: 'options'; options: unknown; address: string }
   /** A connection the supervisor accepted, sent with the message as its handle: the process serves it. */
   | { kurel: 'connection' }
   /** Reload the definitions (SIGHUP, or another process's `POST /v1/reload`); answer `reloaded`. */

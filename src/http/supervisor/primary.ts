@@ -148,7 +148,7 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     if (!entry) return;
     switch (message.kurel) {
       case 'options?':
-        send(worker, { kurel: 'options', options: options.service });
+        send(worker, { kurel: 'options', options: options.service, address: front.address });
         break;
       case 'listening':
         entry.listening = true;
@@ -234,7 +234,7 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     else worker.process.once('close', closed);
   };
 
-  const fork = () => adopt(forkServing(front.address));
+  const fork = () => adopt(forkServing());
 
   const codes: number[] = [];
   const exited = (entry: Served, code: number | null, signal: NodeJS.Signals | null) => {
