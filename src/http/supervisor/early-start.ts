@@ -1,6 +1,6 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Socket } from 'node:net';
-import type { Front } from './front.js';
+import { type Front, openFront } from './front.js';
 import { type FrontArguments, frontArguments } from './front-arguments.js';
 
 /**
@@ -29,9 +29,9 @@ export interface EarlyStart {
 let early: { args: FrontArguments; front: Promise<Front | { error: Error }>; process?: EarlyProcess; keep: () => void } | undefined;
 
 /**
- * In the supervisor of `kurel serve <args>`, before anything else loads: forks the first serving
- * process, which loads while the supervisor loads the CLI, and opens the front from the host,
- * port and TLS flags of `args` (a front that cannot listen stops the process). Neither keeps the supervisor running until
+ * In the supervisor of `kurel serve <args>`, before anything else loads: opens the front from the
+ * host, port and TLS flags of `args` and forks the first serving process, which loads while the
+ * supervisor loads the CLI (a front that cannot listen stops it). Neither keeps the supervisor running until
  * {@link takeEarlyStart} takes them: a command line the CLI refuses ends the supervisor, and the
  * process is stopped with it.
  */
@@ -39,7 +39,9 @@ export function startEarly(args: readonly string[]): void {
   const parsed = frontArguments(args);
   if (!parsed) return;
   let kept = false;
-  // Forked first: the process starts while the front opens (node:http loads) and the CLI loads.
+  // The front listens first, so /healthz answers as soon as it can; the process is forked at once
+  // after, not once the front has listened, so it starts while the supervisor loads the CLI.
+  const front = openFront(parsed.host, parsed.port, { answers: !parsed.tls, unref: true });
   const worker = forkServing();
   const started: EarlyProcess = { worker, messages: [] };
   // The process, its channel and the pipe of its standard error would each keep this one running.
@@ -55,7 +57,7 @@ export function startEarly(args: readonly string[]): void {
   });
   const state: NonNullable<typeof early> = {
     args: parsed,
-    front: import('./front.js').then(({ openFront }) => openFront(parsed.host, parsed.port, { answers: !parsed.tls, unref: true })),
+    front,
     process: started,
     keep: () => {
       kept = true;

@@ -1,7 +1,6 @@
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../core/listen-defaults.js';
 
-// Apart from front.ts, which loads node:http: the supervisor reads these and forks its first
-// serving process before it loads anything else (early-start.ts).
+// Where `kurel serve` listens, read from its command line before the CLI loads (early-start.ts).
 
 /** Where `kurel serve` listens, from its command line, when the supervisor can open its front before the CLI loads. */
 export interface FrontArguments {
