@@ -14,15 +14,15 @@ import type { EveryWorker, ServedAnswer, TaskControl, TaskRunner, WorkTask } fro
  * (it cannot, from the same bytes), every task goes to the pool once it has started.
  */
 export function runnerBeforeThePool(starting: Promise<PoolStart>, catalogue: Catalogue, maxBytes: number, logger: PoolLog): TaskRunner {
-  const pool = poolOnceStarted(starting, summaryOf(catalogue));
+  const own = summaryOf(catalogue);
+  const pool = poolOnceStarted(starting, own);
   const inline = inlineRunner(pool, catalogue, maxBytes);
-  const ownDigest = pool.registry.digest;
   let agreed = true;
   void starting.then((started) => {
-    if (!started.ok || started.pool.registry.digest === ownDigest) return;
+    if (!started.ok || started.pool.registry.digest === own.digest) return;
     agreed = false;
     logger.error(
-      { digest: ownDigest, workerDigest: started.pool.registry.digest },
+      { digest: own.digest, workerDigest: started.pool.registry.digest },
       "the workers' catalogue differs from the serving thread's: every request goes to the workers",
     );
   });
