@@ -91,6 +91,8 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const workers = options.workers ?? availableParallelism();
   let logger: Logger | undefined;
+  // A task that needs a worker before the rest has loaded loads it at once (see loadTheRest).
+  let wantTheRest: () => void = () => undefined;
   // Until the process takes requests, its own catalogue is all it builds: its workers start then.
   let takingRequests = false;
   let takeRequests: () => void = () => undefined;
@@ -115,6 +117,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
             // Used once the pool is in service, when the logger exists.
             logger: { info: (fields, message) => logger?.info(fields, message), error: (fields, message) => logger?.error(fields, message) },
             workersWait: () => (takingRequests ? undefined : untilTakingRequests),
+            workersWanted: () => wantTheRest(),
           }),
         )
       : undefined;
@@ -212,6 +215,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
       .then(({ expressApp }) => staged.complete(expressApp(core).listener));
   };
   const staged = stagedListener(core, { onHold: loadTheRest });
+  wantTheRest = loadTheRest;
   const kurel = { ...core, listener: staged.listener };
   if (link) {
     kurel.metrics.gatherWith(() => link.gatherMetrics());

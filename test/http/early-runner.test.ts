@@ -156,7 +156,7 @@ describe('poolLoader, with small bodies judged on the serving thread', () => {
     dir = '';
   });
 
-  function loaderFor(definition: string, inlineMaxBytes: number, workersWait?: () => Promise<void> | undefined) {
+  function loaderFor(definition: string, inlineMaxBytes: number, workersWait?: () => Promise<void> | undefined, workersWanted?: () => void) {
     dir ||= mkdtempSync(join(tmpdir(), 'kurel-early-'));
     writeFileSync(join(dir, 'redis.yaml'), definition);
     return poolLoader({
@@ -168,6 +168,7 @@ describe('poolLoader, with small bodies judged on the serving thread', () => {
       inlineMaxBytes,
       logger: QUIET,
       ...(workersWait ? { workersWait } : {}),
+      ...(workersWanted ? { workersWanted } : {}),
     });
   }
 
@@ -189,14 +190,17 @@ describe('poolLoader, with small bodies judged on the serving thread', () => {
 
   it('starts no worker until the process takes requests, and judges small bodies meanwhile', async () => {
     const { workersWait, open } = gate();
-    const loaded = await loaderFor(REDIS_DEFINITION, 2048, workersWait)();
+    let wanted = 0;
+    const loaded = await loaderFor(REDIS_DEFINITION, 2048, workersWait, () => wanted++)();
     if (!loaded.ok) throw new Error('the definitions were refused');
     try {
       const task: WorkTask = { kind: 'validate', bodyKind: 'yaml', body: text(REDIS_PROFILE), versions: VERSIONS };
       expect(loaded.runner.judgeInline?.(task)).toMatchObject({ status: 200, verdict: { operation: 'validate', valid: true } });
-      // A large body waits for the first worker, which has not started.
+      expect(wanted).toBe(0);
+      // A large body waits for the first worker, which has not started; it asks for the workers.
       const large = loaded.runner.run({ ...task, body: text(REDIS_PROFILE.padEnd(4096)) }, control());
       expect(await settledWithin(Promise.race([loaded.runner.ready, large]), 1500)).toBe(false);
+      expect(wanted).toBe(1);
       open();
       expect(await loaded.runner.ready).toEqual({ ok: true });
       expect(await large).toMatchObject({ status: 200, verdict: { operation: 'validate', valid: true } });

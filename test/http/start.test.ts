@@ -104,12 +104,21 @@ describe('kurel serve while it starts', () => {
       if ('status' in answer && answer.status === 200) break;
     }
     // At once, before express or any worker has loaded: the catalogue (a worker's task, through
-    // express), the console page (express), a build body too large to judge here (a worker).
+    // express), the contract (express), a build body too large to judge here (express, a worker),
+    // and a validation too large to judge here (answered before express, by a worker).
     const large = JSON.stringify({ application: { padding: 'x'.repeat(4096) }, profile: 'kind: ClusterProfile' });
-    const early = await Promise.all([once(`${url}/v1/capabilities`), once(`${url}/openapi.yaml`), once(`${url}/v1/build`, 'POST', large)]);
+    const largeProfile = JSON.stringify({ kind: 'ClusterProfile', padding: 'x'.repeat(4096) });
+    const requests = () =>
+      Promise.all([
+        once(`${url}/v1/capabilities`),
+        once(`${url}/openapi.yaml`),
+        once(`${url}/v1/build`, 'POST', large),
+        once(`${url}/v1/validate`, 'POST', largeProfile),
+      ]);
+    const early = await requests();
     await waitFor(() => lines.find((l) => l['msg'] === 'ready: every worker has loaded'), 'every worker to load');
-    const later = await Promise.all([once(`${url}/v1/capabilities`), once(`${url}/openapi.yaml`), once(`${url}/v1/build`, 'POST', large)]);
-    expect(early.map((a) => ('status' in a ? a.status : a.error))).toEqual([200, 200, 200]);
+    const later = await requests();
+    expect(early.map((a) => ('status' in a ? a.status : a.error))).toEqual([200, 200, 200, 200]);
     expect(early).toEqual(later);
   });
 });

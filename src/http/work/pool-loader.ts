@@ -46,6 +46,8 @@ export interface PoolSources {
    * it can judge (docs/service.md "During start"); any other load starts them at once.
    */
   workersWait?: () => Promise<void> | undefined;
+  /** Called when a task needs a worker while the workers wait (`workersWait`), so that they start at once. */
+  workersWanted?: () => void;
 }
 
 /**
@@ -104,7 +106,7 @@ export function poolLoader(sources: PoolSources): RunnerLoader {
     const inline = await inlineCatalogue(sources, definitions, lockfile).catch(() => undefined);
     if (inline?.ok) {
       starting ??= (wait ?? Promise.resolve()).then(start);
-      const runner = runnerBeforeThePool(starting, inline.catalogue, sources.inlineMaxBytes ?? 0, sources.logger);
+      const runner = runnerBeforeThePool(starting, inline.catalogue, sources.inlineMaxBytes ?? 0, sources.logger, sources.workersWanted);
       return { ok: true, runner, diagnostics: [...gatheredDiagnostics, ...inline.diagnostics] };
     }
     starting ??= start();
