@@ -1,20 +1,18 @@
 import type { RequestListener } from 'node:http';
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
-import type { SeverityRules } from '../documents/kurel-config.js';
 import { readOpenApiText } from '../files/package-files.js';
-import type { Platform } from '../schema/platform-version.js';
+import { type AppCore, type AppOptions, createAppCore } from './app-core.js';
 import { consoleAssetRoute, consolePageRoute } from './console.js';
-import { admission } from './edge/admission.js';
 import { answerError } from './edge/answer-error.js';
-import { edge } from './edge/edge.js';
-import { type Logger, silentLogger } from './logger.js';
-import { createMetrics, type ServiceMetrics } from './metrics.js';
+import type { Logger } from './log-lines.js';
+import { silentLogger } from './logger.js';
+import type { ServiceMetrics } from './metrics.js';
 import { HttpProblem, sendProblem } from './problem.js';
 import { type BodyKind, bodyBytes, readBody } from './read-body.js';
 import { reloadAccess } from './reload-access.js';
 import { codeExplanationRoute } from './routes/codes.js';
-import { type DirectRoute, directRoutes } from './routes/direct-routes.js';
-import { healthRoute, logReloads, metricsRoute, openApiRoute, readinessRoute, reloadRoute } from './routes/operations.js';
+import { directRoutes } from './routes/direct-routes.js';
+import { healthRoute, metricsRoute, openApiRoute, readinessRoute, reloadRoute } from './routes/operations.js';
 import {
   admissionTask,
   buildTask,
@@ -26,25 +24,10 @@ import {
   validateTask,
   workRoute,
 } from './routes/work.js';
-import { ADMISSION_BODY_BYTES, DEFAULT_LIMITS, type ServiceLimits } from './service-limits.js';
-import { ServiceState } from './service-state.js';
-import type { TaskRunner, VersionOptions } from './work/task.js';
+import { ADMISSION_BODY_BYTES, type ServiceLimits } from './service-limits.js';
+import type { ServiceState } from './service-state.js';
 
-/** What an app serves from: a runner over a fixed catalogue, or a service state that can reload. */
-export type AppOptions = ({ runner: TaskRunner; state?: undefined } | { state: ServiceState; runner?: undefined }) & {
-  logger?: Logger;
-  limits?: Partial<ServiceLimits>;
-  /** Add Node's process series (memory, CPU, event loop) to `/metrics`. */
-  processMetrics?: boolean;
-  /** The admin token `POST /v1/reload` requires; without one, only loopback callers may reload. */
-  adminToken?: string;
-  /** `--require-pinned`: a request's binding of a versioned definition without `version` is an error. */
-  requirePinned?: boolean;
-  /** The config file's `platform`, under each request's profile and its `platform` member. */
-  platformDefault?: Platform | undefined;
-  /** The config file's severities, applied to every validation as lint applies them. */
-  severity?: SeverityRules | undefined;
-};
+export type { AppOptions } from './app-core.js';
 
 /** An express app serving the kurel API, with what its server needs to run it. */
 export interface KurelApp {
@@ -67,9 +50,6 @@ interface RouteSpec {
   methods: Partial<Record<Method, RequestHandler[]>>;
 }
 
-/** Paths whose answers have no request deadline: a reload is bounded by the loading of its workers. */
-const NO_DEADLINE = new Set(['/v1/reload']);
-
 /** The largest body `POST /v1/reload` reads (and ignores). */
 const RELOAD_BODY_BYTES = 1024;
 
@@ -81,20 +61,18 @@ const RELOAD_BODY_BYTES = 1024;
  * admission limit; probes, metrics, reload and the static routes answer on the main thread.
  */
 export function createApp(options: AppOptions): KurelApp {
-  const state = options.state ?? new ServiceState(options.runner);
-  const logger = options.logger ?? silentLogger();
-  const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const metrics = createMetrics(state, { processMetrics: options.processMetrics ?? false });
-  logReloads(state, logger);
+  return expressApp(createAppCore({ ...options, logger: options.logger ?? silentLogger() }));
+}
+
+/**
+ * The express app on the parts `core` already holds (app-core.ts): a serving process takes
+ * requests with those parts alone while express loads, then serves with this app
+ * (docs/service.md "During start"). The listener is the same as {@link createApp}'s.
+ */
+export function expressApp(core: AppCore): KurelApp {
+  const { state, logger, limits, metrics, versions, work } = core;
   const body = (...kinds: BodyKind[]) => readBody(kinds, limits.maxBodyBytes);
-  const admitted = admission(limits);
-  const admit = admitted.handler;
-  const work = { state, metrics, limits };
-  const versions: VersionOptions = {
-    requirePinned: options.requirePinned === true,
-    ...(options.platformDefault ? { platformDefault: options.platformDefault } : {}),
-    ...(options.severity ? { severity: options.severity } : {}),
-  };
+  const admit = core.admission.handler;
 
   const routes: RouteSpec[] = [
     { path: '/v1/validate', methods: { post: [admit, ...body('json', 'yaml'), workRoute(work, validateTask(versions))] } },
@@ -115,7 +93,7 @@ export function createApp(options: AppOptions): KurelApp {
     { path: '/v1/schema/cluster-profile', methods: { get: [admit, workRoute(work, clusterProfileSchemaTask)] } },
     {
       path: '/v1/reload',
-      methods: { post: [reloadAccess(options.adminToken), ...readBody(['json'], RELOAD_BODY_BYTES), reloadRoute(state)] },
+      methods: { post: [reloadAccess(core.adminToken), ...readBody(['json'], RELOAD_BODY_BYTES), reloadRoute(state)] },
     },
     { path: '/healthz', methods: { get: [healthRoute()] } },
     { path: '/readyz', methods: { get: [readinessRoute(state)] } },
@@ -132,8 +110,7 @@ export function createApp(options: AppOptions): KurelApp {
   app.disable('etag');
   app.set('case sensitive routing', true);
   app.set('strict routing', true);
-  const inFlight = edge({ logger, metrics, state, limits, noDeadline: NO_DEADLINE });
-  app.use(inFlight.handler);
+  app.use(core.edge.handler);
   for (const spec of routes) {
     const route = app.route(spec.path);
     for (const [method, handlers] of Object.entries(spec.methods) as [Method, RequestHandler[]][]) route[method](...handlers);
@@ -141,24 +118,8 @@ export function createApp(options: AppOptions): KurelApp {
   }
   app.use(notFound);
   app.use(answerErrors(logger, limits));
-  const direct: DirectRoute[] = [
-    {
-      path: '/v1/validate',
-      accepted: ['json', 'yaml'],
-      maxBytes: limits.maxBodyBytes,
-      task: (bodyKind, bytes) => ({ kind: 'validate', bodyKind, body: bytes, versions }),
-    },
-    {
-      path: '/v1/admission',
-      accepted: ['json'],
-      maxBytes: ADMISSION_BODY_BYTES,
-      // A copy for the worker, as admissionTask makes: the request keeps its own bytes for reviewOfFailure.
-      task: (_kind, bytes) => ({ kind: 'admission', body: new Uint8Array(bytes), versions }),
-      answerFailure: reviewOfFailure,
-    },
-  ];
-  const listener = directRoutes({ edge: inFlight, admission: admitted, work, logger }, direct, app);
-  return { app, listener, state, metrics, logger, limits, requestIdsInFlight: inFlight.requestIds };
+  const listener = directRoutes({ edge: core.edge, admission: core.admission, work, logger }, core.direct, app);
+  return { app, listener, state, metrics, logger, limits, requestIdsInFlight: core.requestIdsInFlight };
 }
 
 /** The methods a route answers, as the `Allow` header lists them (HEAD comes with GET). */

@@ -1,6 +1,8 @@
 // The service's one door for the CLI (ARCHITECTURE.md). It loads nothing heavy: `kurel serve`'s
-// supervisor opens its front through it before the CLI loads, and the service itself
-// (service.ts) and the supervisor (supervisor/primary.ts) load only in the process that runs them.
+// supervisor opens its front through it before the CLI loads, a serving process runs the service
+// through it without loading the CLI at all (the supervisor sends it the options), and the
+// service itself (service.ts) and the supervisor (supervisor/primary.ts) load only in the process
+// that runs them.
 import cluster from 'node:cluster';
 import type { ServiceOptions } from './service.js';
 import { startEarly } from './supervisor/early-start.js';
@@ -8,6 +10,7 @@ import type { SupervisorOptions } from './supervisor/primary.js';
 import type { ServiceIo } from './supervisor/service-io.js';
 
 export type { ServiceOptions } from './service.js';
+export { isServingProcess, runServingProcess } from './serving-process.js';
 export { availableCpus, defaultWorkers } from './supervisor/cpus.js';
 export type { SupervisorOptions } from './supervisor/primary.js';
 export type { ServiceIo } from './supervisor/service-io.js';
@@ -24,9 +27,10 @@ export function openFrontEarly(args: readonly string[]): void {
 
 /**
  * Runs the supervisor of `kurel serve` (node:cluster's primary), which forks and keeps the
- * serving processes; loaded only in the supervisor. Resolves to the exit code.
+ * serving processes and sends each `options.service`; loaded only in the supervisor. Resolves to
+ * the exit code.
  */
-export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): Promise<number> {
+export async function runSupervisor(options: SupervisorOptions & { service: ServiceOptions }, io: ServiceIo): Promise<number> {
   const { runSupervisor: supervise } = await import('./supervisor/primary.js');
   return supervise(options, io);
 }

@@ -1,55 +1,22 @@
-import { type DestinationStream, type Logger, pino } from 'pino';
-import type { Diagnostic } from '../core/diagnostics.js';
+import { type DestinationStream, pino } from 'pino';
+import { type LogClock, type Logger, logLevelOf } from './log-lines.js';
 
-export type { Logger } from 'pino';
-
-const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
-
-/** The service's structured JSON logger (one line per event); `level` falls back to `info` when unknown. */
-export function createLogger(level: string | undefined, destination?: DestinationStream): Logger {
-  const options = { level: level && LEVELS.has(level) ? level : 'info', base: { service: 'kurel' } };
-  return destination ? pino(options, destination) : pino(options);
-}
-
-/** A log destination that batches: lines logged in one turn of the event loop go out in one write. */
-export interface BatchedDestination extends DestinationStream {
-  /** Writes what is pending now (at exit, say). */
-  flush(): void;
-}
+export { type BatchedDestination, batchedDestination, diagnosticLines, type Logger } from './log-lines.js';
 
 /**
- * Batches log lines into `write` (standard output, say): a busy service then makes one write
- * per turn of the event loop instead of one per request, and a quiet one still writes each
- * line at once.
+ * The service's structured JSON logger (one line per event, pino); `level` falls back to `info`
+ * when unknown. Each line's `time` is read from `clock` when one is given (see pending-logger.ts).
  */
-export function batchedDestination(write: (text: string) => void): BatchedDestination {
-  let pending: string[] = [];
-  let scheduled = false;
-  const flush = () => {
-    scheduled = false;
-    if (pending.length === 0) return;
-    const text = pending.join('');
-    pending = [];
-    write(text);
+export function createLogger(level: string | undefined, destination?: DestinationStream, clock?: LogClock): Logger {
+  const options = {
+    level: logLevelOf(level),
+    base: { service: 'kurel' },
+    ...(clock ? { timestamp: () => `,"time":${clock.now()}` } : {}),
   };
-  return {
-    write(line: string) {
-      pending.push(line);
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    },
-    flush,
-  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /** A logger that writes nothing. */
 export function silentLogger(): Logger {
   return pino({ level: 'silent' });
-}
-
-/** Diagnostics as log fields: one `file:line:column severity code message` string each. */
-export function diagnosticLines(diagnostics: readonly Diagnostic[]): string[] {
-  return diagnostics.map((d) => `${d.file}:${d.line}:${d.column} ${d.severity} ${d.code} ${d.message}`);
 }

@@ -1,4 +1,12 @@
-import { AggregatorRegistry, Counter, collectDefaultMetrics, Gauge, Histogram, Registry as MetricsRegistry } from 'prom-client';
+import type { Registry as MetricsRegistry } from 'prom-client';
+// prom-client's index loads everything it has: its push gateway (node:https, node:zlib), its
+// cluster aggregator and its default metrics, about 10 ms of a serving process's start before it
+// can take requests (docs/performance.md). These four are all that takes; the others load when
+// they are first used (prom-client-parts.d.ts types them).
+import Counter from 'prom-client/lib/counter.js';
+import Gauge from 'prom-client/lib/gauge.js';
+import Histogram from 'prom-client/lib/histogram.js';
+import Registry from 'prom-client/lib/registry.js';
 import type { ServiceState } from './service-state.js';
 
 /** The Prometheus series of one service (docs/service.md). */
@@ -17,11 +25,15 @@ export interface ServiceMetrics {
    * gauges by their own rule.
    */
   gatherWith(gather: () => Promise<unknown[][]>): void;
+  /** This registry's metrics, as `getMetricsAsJSON` gives them (for another process's {@link gatherWith}). */
+  asJson(): Promise<unknown[]>;
+  /** Starts Node's process series when they were asked for (they load apart; a scrape waits for them). */
+  startProcessSeries(): Promise<void>;
 }
 
 /** Creates the service's metrics on a registry of their own; `processMetrics` adds Node's process series. */
 export function createMetrics(state: ServiceState, options: { processMetrics?: boolean } = {}): ServiceMetrics {
-  const registry = new MetricsRegistry();
+  const registry = new Registry();
   const requests = new Counter({
     name: 'kurel_http_requests_total',
     help: 'HTTP requests answered, by method, route (the path template; "unmatched" for 404) and status',
@@ -99,7 +111,13 @@ export function createMetrics(state: ServiceState, options: { processMetrics?: b
   reloads.inc({ result: 'success' }, 0);
   reloads.inc({ result: 'failure' }, 0);
   state.onReload((record) => reloads.inc({ result: record.ok ? 'success' : 'failure' }));
-  if (options.processMetrics) collectDefaultMetrics({ register: registry });
+  let processSeries: Promise<void> | undefined;
+  const startProcessSeries = () => {
+    processSeries ??= options.processMetrics
+      ? import('prom-client/lib/defaultMetrics.js').then(({ default: collectDefaultMetrics }) => collectDefaultMetrics({ register: registry }))
+      : Promise.resolve();
+    return processSeries;
+  };
   let gather: (() => Promise<unknown[][]>) | undefined;
   return {
     registry,
@@ -110,11 +128,18 @@ export function createMetrics(state: ServiceState, options: { processMetrics?: b
       countInFlight = count;
     },
     async exposition() {
+      await startProcessSeries();
       if (!gather) return registry.metrics();
-      return AggregatorRegistry.aggregate(await gather()).metrics();
+      const [{ default: AggregatorRegistry }, every] = await Promise.all([import('prom-client/lib/cluster.js'), gather()]);
+      return AggregatorRegistry.aggregate(every as Parameters<typeof AggregatorRegistry.aggregate>[0]).metrics();
     },
     gatherWith(collect) {
       gather = collect;
     },
+    async asJson() {
+      await startProcessSeries();
+      return registry.getMetricsAsJSON();
+    },
+    startProcessSeries,
   };
 }

@@ -16,6 +16,9 @@ export interface HandedConnections {
   connect(accept: (socket: Socket) => void): void;
 }
 
+/** What a server serves: a listener and the parts of the service it runs with (an app, or app-core.ts's parts before express has loaded). */
+export type ServedApp = Pick<KurelApp, 'listener' | 'state' | 'limits' | 'logger' | 'metrics'>;
+
 /** A listening service and the way to stop it. */
 export interface RunningServer {
   server: Server;
@@ -42,7 +45,7 @@ export interface TlsOptions {
  * it, over HTTPS only when `tls` is given; resolves once it listens (or takes connections).
  */
 export async function startServer(
-  kurel: KurelApp,
+  kurel: ServedApp,
   options: { host: string; port: number; tls?: TlsOptions; handed?: HandedConnections | undefined },
 ): Promise<RunningServer> {
   const { listener, state, limits } = kurel;

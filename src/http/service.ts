@@ -5,8 +5,8 @@ import { availableParallelism } from 'node:os';
 import type { PluginRef } from '../catalogue/load-plugins.js';
 import type { SeverityRules } from '../documents/kurel-config.js';
 import type { Platform } from '../schema/platform-version.js';
-import type { KurelApp } from './app.js';
-import type { Logger } from './logger.js';
+import type { AppCore } from './app-core.js';
+import type { Logger } from './log-lines.js';
 import type { RunningServer, TlsOptions } from './server.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './service-limits.js';
 import { ServiceState } from './service-state.js';
@@ -61,6 +61,9 @@ export const SERVICE_EXIT = { stopped: 0, cut: 1, refused: 2 } as const;
 
 const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 
+/** How long after it takes requests a serving process starts loading its workers and express (unless a request needs express sooner). */
+export const LOAD_THE_REST_AFTER_MS = 50;
+
 /**
  * Runs the validation service until SIGTERM or SIGINT: reads the definitions, starts the worker
  * pool (every worker imports the plugins and builds the catalogue; the service refuses to start
@@ -88,6 +91,17 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const workers = options.workers ?? availableParallelism();
   let logger: Logger | undefined;
+  // A task that needs a worker before the rest has loaded loads it at once (see loadTheRest).
+  let wantTheRest: () => void = () => undefined;
+  // Until the process takes requests, its own catalogue is all it builds: its workers start then.
+  let takingRequests = false;
+  let takeRequests: () => void = () => undefined;
+  const untilTakingRequests = new Promise<void>((resolve) => {
+    takeRequests = () => {
+      takingRequests = true;
+      resolve();
+    };
+  });
   const starting =
     unusableToken === undefined
       ? ServiceState.start(
@@ -102,25 +116,39 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
             inlineMaxBytes: options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES,
             // Used once the pool is in service, when the logger exists.
             logger: { info: (fields, message) => logger?.info(fields, message), error: (fields, message) => logger?.error(fields, message) },
+            workersWait: () => (takingRequests ? undefined : untilTakingRequests),
+            workersWanted: () => wantTheRest(),
           }),
         )
       : undefined;
-  const { batchedDestination, createApp, createLogger, diagnosticLines, startServer, watchDefinitions } = await import('./serving.js');
+  const { batchedDestination, createAppCore, diagnosticLines, logClock, pendingLogger, stagedListener, startServer } = await import('./serving.js');
   const destination = batchedDestination((text) => io.stdout(text));
   // The lines of the last turn of the event loop still go out when the process ends.
   process.once('exit', destination.flush);
-  const base = createLogger(io.env['LOG_LEVEL'], destination);
+  // pino loads with the rest of the process, once it takes requests (or once it refuses to
+  // start, or stops): its lines wait until then, each with its own time.
+  const base = pendingLogger(io.env['LOG_LEVEL']);
+  let pinoLoading: Promise<void> | undefined;
+  const loadPino = () => {
+    pinoLoading ??= import('./logger.js').then(({ createLogger }) => {
+      const clock = logClock();
+      base.settle(createLogger(io.env['LOG_LEVEL'], destination, clock), clock);
+    });
+    return pinoLoading;
+  };
   // Beside other serving processes, each line says which process wrote it.
   const log = cluster.isWorker ? base.child({ pid: process.pid }) : base;
   logger = log;
   const refuse = async (message: string, errors: string[] = []): Promise<number> => {
     // A pool that started all the same is stopped first, so the process can end.
+    takeRequests();
     const state = await starting;
     if (state instanceof ServiceState) await state.close();
     io.stderr(`${errors.map((line) => `${line}\n`).join('')}kurel serve: refusing to start: ${message}${errors.length > 0 ? ' (listed above)' : ''}\n`);
     // The log line stands alone (a collector never sees standard error): it says it is a
     // refusal and carries every reason, as `reload failed` does.
     log.fatal(errors.length > 0 ? { errors } : {}, `refusing to start: ${message}`);
+    await loadPino();
     return SERVICE_EXIT.refused;
   };
   if (unusableToken !== undefined) return refuse(unusableToken);
@@ -146,16 +174,18 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   const state = started;
   // Under the supervisor: it is handed connections once it can judge, reloads and metrics span every process.
   let stopBySupervisor: (cut: boolean) => void = () => undefined;
-  let kurelApp: KurelApp | undefined;
+  let served: AppCore | undefined;
   const link = supervisorLink({
     reload: async () => (await state.reload()).ok,
     stop: (cut) => stopBySupervisor(cut),
-    metrics: async () => (kurelApp ? kurelApp.metrics.registry.getMetricsAsJSON() : []),
+    metrics: async () => (served ? served.metrics.asJson() : []),
   });
   if (link) state.joinPeers(link);
   const warnings = state.lastReload.diagnostics;
   if (warnings.length > 0) log.warn({ warnings: diagnosticLines(warnings) }, 'definitions loaded with warnings');
-  const kurel = createApp({
+  // The parts every route shares, without express: the process takes requests with them as soon
+  // as it can judge, and express loads after (docs/service.md "During start").
+  const core = createAppCore({
     state,
     logger: log,
     limits,
@@ -165,7 +195,28 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     ...(options.severity ? { severity: options.severity } : {}),
     ...(adminToken === undefined ? {} : { adminToken }),
   });
-  kurelApp = kurel;
+  served = core;
+  // The rest (the workers, express and its routes) loads a moment after the process takes
+  // requests: loading blocks this thread for tens of milliseconds, and the probes and validations
+  // that come as the supervisor hands the process its first connections are answered first. A
+  // request that needs express starts the load at once; what arrived for express meanwhile was
+  // held, and goes to it once it has loaded (docs/service.md "During start").
+  let loading = false;
+  let soon: NodeJS.Timeout | undefined;
+  const loadTheRest = () => {
+    clearTimeout(soon);
+    if (loading) return;
+    loading = true;
+    takeRequests();
+    void core.metrics.startProcessSeries();
+    // A failure to load is a failure of the process: it ends, and the supervisor replaces it.
+    void loadPino()
+      .then(() => import('./serving-express.js'))
+      .then(({ expressApp }) => staged.complete(expressApp(core).listener));
+  };
+  const staged = stagedListener(core, { onHold: loadTheRest });
+  wantTheRest = loadTheRest;
+  const kurel = { ...core, listener: staged.listener };
   if (link) {
     kurel.metrics.gatherWith(() => link.gatherMetrics());
     link.followInFlight(kurel.requestIdsInFlight);
@@ -173,8 +224,13 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     // which requests were in flight.
     process.on('uncaughtException', (err) => {
       log.fatal({ err, requestIds: kurel.requestIdsInFlight() }, 'uncaught failure: this process ends and the supervisor replaces it');
-      destination.flush();
-      process.exit(70);
+      const end = () => {
+        destination.flush();
+        process.exit(70);
+      };
+      // Before pino has loaded, the line waits for it: only as long as that takes.
+      if (base.settled) end();
+      else void loadPino().then(end, end);
     });
   }
   // Under the supervisor, which owns the listening socket, connections are handed over once the
@@ -196,6 +252,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   }
   let watching: DefinitionsWatch | undefined;
   if (options.watchedDirs && options.watchedDirs.length > 0) {
+    const { watchDefinitions } = await import('./watch-definitions.js');
     watching = await watchDefinitions(options.watchedDirs, state, { logger: log });
   } else if (options.watchedDirs) {
     log.warn('--watch-definitions has no --definitions folder to watch');
@@ -250,6 +307,8 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     },
     'listening',
   );
+  // The rest loads a moment after the process takes requests (see loadTheRest).
+  soon = setTimeout(loadTheRest, LOAD_THE_REST_AFTER_MS);
   void state.whenStarted().then((every) => {
     // Once a stop signal has come, the service is draining, not ready, and a pool it closed
     // before every worker loaded is no failure to report.
@@ -261,6 +320,8 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     else log.error({ errors: diagnosticLines(every.diagnostics) }, 'a worker could not load: the service answers on the others and does not report ready');
   });
   const code = await stopped;
+  // Stopped before the rest loaded: what it logged is written all the same.
+  await loadPino();
   await watching?.close();
   await state.close();
   process.off('SIGHUP', reload);

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:https';
 import { dirname } from 'node:path';
 import { createSecureContext } from 'node:tls';
 import { Counter, Gauge, type Registry as MetricsRegistry } from 'prom-client';
-import type { Logger } from './logger.js';
+import type { Logger } from './log-lines.js';
 
 /** The certificate and key files `kurel serve --tls-cert --tls-key` names. */
 export interface TlsFiles {

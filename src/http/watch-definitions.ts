@@ -1,4 +1,4 @@
-import type { Logger } from './logger.js';
+import type { Logger } from './log-lines.js';
 import type { ServiceState } from './service-state.js';
 
 /** Quiet time after the last change before a reload: a ConfigMap update or an editor's save is several events. */

@@ -156,7 +156,7 @@ describe('poolLoader, with small bodies judged on the serving thread', () => {
     dir = '';
   });
 
-  function loaderFor(definition: string, inlineMaxBytes: number) {
+  function loaderFor(definition: string, inlineMaxBytes: number, workersWait?: () => Promise<void> | undefined, workersWanted?: () => void) {
     dir ||= mkdtempSync(join(tmpdir(), 'kurel-early-'));
     writeFileSync(join(dir, 'redis.yaml'), definition);
     return poolLoader({
@@ -167,8 +167,63 @@ describe('poolLoader, with small bodies judged on the serving thread', () => {
       workerMemoryMiB: 128,
       inlineMaxBytes,
       logger: QUIET,
+      ...(workersWait ? { workersWait } : {}),
+      ...(workersWanted ? { workersWanted } : {}),
     });
   }
+
+  /** A gate the test opens by hand, as the service opens it once the process takes requests. */
+  function gate() {
+    let open = false;
+    let opened: () => void = () => undefined;
+    const wait = new Promise<void>((resolve) => {
+      opened = () => {
+        open = true;
+        resolve();
+      };
+    });
+    return { workersWait: () => (open ? undefined : wait), open: () => opened() };
+  }
+
+  const settledWithin = (promise: Promise<unknown>, ms: number) =>
+    Promise.race([promise.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms))]);
+
+  it('starts no worker until the process takes requests, and judges small bodies meanwhile', async () => {
+    const { workersWait, open } = gate();
+    let wanted = 0;
+    const loaded = await loaderFor(REDIS_DEFINITION, 2048, workersWait, () => wanted++)();
+    if (!loaded.ok) throw new Error('the definitions were refused');
+    try {
+      const task: WorkTask = { kind: 'validate', bodyKind: 'yaml', body: text(REDIS_PROFILE), versions: VERSIONS };
+      expect(loaded.runner.judgeInline?.(task)).toMatchObject({ status: 200, verdict: { operation: 'validate', valid: true } });
+      expect(wanted).toBe(0);
+      // A large body waits for the first worker, which has not started; it asks for the workers.
+      const large = loaded.runner.run({ ...task, body: text(REDIS_PROFILE.padEnd(4096)) }, control());
+      expect(await settledWithin(Promise.race([loaded.runner.ready, large]), 1500)).toBe(false);
+      expect(wanted).toBe(1);
+      open();
+      expect(await loaded.runner.ready).toEqual({ ok: true });
+      expect(await large).toMatchObject({ status: 200, verdict: { operation: 'validate', valid: true } });
+    } finally {
+      open();
+      await loaded.runner.close();
+    }
+  });
+
+  it('starts the workers at once when it cannot judge here: they check the definitions', async () => {
+    const broken = REDIS_DEFINITION.replace('port: {type: integer, default: 6379}', 'port: {type: integer, default: six}');
+    // Refused here, the first worker's report says why: the gate does not hold it.
+    const refused = await loaderFor(broken, 2048, gate().workersWait)();
+    expect(refused.ok).toBe(false);
+    expect(refused.diagnostics.length).toBeGreaterThan(0);
+    const pooled = await loaderFor(REDIS_DEFINITION, 0, gate().workersWait)();
+    if (!pooled.ok) throw new Error('the definitions were refused');
+    try {
+      expect(await pooled.runner.ready).toEqual({ ok: true });
+    } finally {
+      await pooled.runner.close();
+    }
+  });
 
   it('refuses definitions with an error exactly as the first worker does', async () => {
     const broken = REDIS_DEFINITION.replace('port: {type: integer, default: 6379}', 'port: {type: integer, default: six}');

@@ -83,4 +83,42 @@ describe('kurel serve while it starts', () => {
     expect(lines.some((l) => l['msg'] === 'serving: a process takes requests')).toBe(true);
     expect(await once(`${url}/healthz`)).toEqual({ status: 200, body: '{"status":"ok"}' });
   });
+  it('answers a request for an express route or a worker sent the moment /readyz turns 200, as it does once every worker has loaded', async () => {
+    work = mkdtempSync(join(tmpdir(), 'kurel-start-'));
+    child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--processes', '1', '--workers', '1'], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'info' },
+    });
+    const lines: Record<string, unknown>[] = [];
+    let buffered = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const parts = buffered.split('\n');
+      buffered = parts.pop()!;
+      for (const part of parts) lines.push(JSON.parse(part) as Record<string, unknown>);
+    });
+    const supervising = await waitFor(() => lines.find((l) => l['msg'] === 'supervising'), 'the supervisor to start');
+    const url = `http://${String(supervising['address'])}`;
+    for (;;) {
+      const answer = await once(`${url}/readyz`);
+      if ('status' in answer && answer.status === 200) break;
+    }
+    // At once, before express or any worker has loaded: the catalogue (a worker's task, through
+    // express), the contract (express), a build body too large to judge here (express, a worker),
+    // and a validation too large to judge here (answered before express, by a worker).
+    const large = JSON.stringify({ application: { padding: 'x'.repeat(4096) }, profile: 'kind: ClusterProfile' });
+    const largeProfile = JSON.stringify({ kind: 'ClusterProfile', padding: 'x'.repeat(4096) });
+    const requests = () =>
+      Promise.all([
+        once(`${url}/v1/capabilities`),
+        once(`${url}/openapi.yaml`),
+        once(`${url}/v1/build`, 'POST', large),
+        once(`${url}/v1/validate`, 'POST', largeProfile),
+      ]);
+    const early = await requests();
+    await waitFor(() => lines.find((l) => l['msg'] === 'ready: every worker has loaded'), 'every worker to load');
+    const later = await requests();
+    expect(early.map((a) => ('status' in a ? a.status : a.error))).toEqual([200, 200, 200, 200]);
+    expect(early).toEqual(later);
+  });
 });

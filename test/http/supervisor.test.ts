@@ -1,8 +1,13 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { spawnKurel } from '../helpers/cli.js';
 import { keepAliveLoad } from '../helpers/keep-alive-load.js';
 import { type ServedProcess, startServe, waitFor } from '../helpers/serve.js';
-import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, startSlowRequest } from './support.js';
+import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, startSlowRequest } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -77,6 +82,82 @@ describe('kurel serve --processes', () => {
       return pids.size === 2 ? pids : undefined;
     }, 'both processes to reload');
     expect([...reloaded].sort()).toEqual(servingPids(served).sort());
+  });
+
+  // A serving process loads no CLI: the supervisor sends it the options its command line and
+  // configuration gave, and each process serves exactly what the CLI read (docs/service.md).
+  it('serves in every process with the options of the command line and the configuration the supervisor read', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'kurel-supervised-'));
+    try {
+      mkdirSync(join(dir, '.git'));
+      mkdirSync(join(dir, 'defs'));
+      writeFileSync(join(dir, 'defs', 'redis-sidecar.yaml'), REDIS_DEFINITION);
+      // The configuration turns unknown capabilities into errors (strictCapabilities).
+      writeFileSync(join(dir, '.kurel.yaml'), 'strictCapabilities: true\n');
+      writeFileSync(join(dir, 'token'), 'sesame\n');
+      const served = await startServe(
+        [
+          ...['--port', '0', '--host', '127.0.0.1', '--processes', '2', '--workers', '1', '--definitions', 'defs'],
+          ...['--request-timeout', '7s', '--send-timeout', '9s', '--worker-memory', '96', '--inline-max-bytes', '1024', '--admin-token-file', 'token'],
+        ],
+        { cwd: dir },
+      );
+      started.push(served);
+      await waitFor(() => (servingPids(served).length === 2 ? true : undefined), 'both processes to listen');
+      const listening = served.lines.filter((l) => l['msg'] === 'listening');
+      for (const line of listening) {
+        expect(line).toMatchObject({
+          url: served.url,
+          tls: false,
+          reloadAccess: 'token',
+          workers: 1,
+          processes: 2,
+          inlineMaxBytes: 1024,
+          definitions: 1,
+          limits: expect.objectContaining({ requestTimeoutMs: 7000, sendTimeoutMs: 9000, workerMemoryMiB: 96 }),
+        });
+      }
+      expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      // Judged on the folder named by --definitions, with the configuration's severities, in each process in turn.
+      const profile = `${REDIS_PROFILE}    expose.internal:\n      rendering: {controllerType: gateway, gatewayName: gw}\n    nope:\n      rendering: {}\n`;
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(`${served.url}/v1/validate`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/yaml', Connection: 'close' },
+          body: profile,
+        });
+        const answer = (await res.json()) as { valid: boolean; diagnostics: { code: string; severity: string; path: string }[] };
+        expect(answer.diagnostics.map((d) => [d.code, d.severity, d.path])).toEqual([['unknown-capability', 'error', '/spec/capabilities/nope']]);
+        expect(answer.valid).toBe(false);
+      }
+      // The token file was read: a reload without it is refused, with it allowed.
+      const refused = await fetch(`${served.url}/v1/reload`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
+      expect(refused.status).toBe(403);
+      const reloaded = await fetch(`${served.url}/v1/reload`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer sesame' },
+      });
+      expect(reloaded.status).toBe(200);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  // The first serving process is forked before the supervisor's socket listens (it starts while
+  // the socket opens): a port in use still refuses the start once, and leaves no process behind.
+  it('refuses to start, exit 2, when its port is in use, and its early serving process ends with it', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      const run = await spawnKurel(['serve', '--port', String(port), '--processes', '1', '--workers', '1'], { cwd: ROOT, env: { LOG_LEVEL: 'silent' } });
+      expect(run.code).toBe(2);
+      expect(run.stderr).toBe(
+        `kurel serve: refusing to start: cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`,
+      );
+    } finally {
+      taken.close();
+    }
   });
 
   // Issue 25: the supervisor outlives its last serving process, and the replacement listens on

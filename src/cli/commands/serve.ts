@@ -4,7 +4,7 @@ import { isAbsolute, relative } from 'node:path';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { locateLockfile } from '../../files/lockfile-location.js';
 import { embeddedDefinitionsDir } from '../../files/package-files.js';
-import { availableCpus, type DefinitionFolder, defaultWorkers, runService, runSupervisor } from '../../http/entry.js';
+import { availableCpus, type DefinitionFolder, defaultWorkers, runService, runSupervisor, type ServiceOptions } from '../../http/entry.js';
 import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
 import { EXIT } from '../exit-code.js';
 import { formatUsage } from '../format/text.js';
@@ -98,34 +98,34 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
   // versioned redis-sidecar never meets the embedded unversioned one.
   const named = options.definitions.length + options.capabilityDef.length > 0;
   const severity = severityLayers(run, {}, io.cwd, () => false, STRICT_CAPABILITY_CODES)('request');
-  // The supervisor (node:cluster's primary) forks the serving processes, which run this
-  // command again with the same flags; the CPUs are the container's quota, not the host's.
+  // The supervisor (node:cluster's primary) forks the serving processes and sends each the
+  // options below; the CPUs are the container's quota, not the host's.
   const cpus = availableCpus();
   const processCount = processes ?? cpus;
   const tls = options.tlsCert !== undefined && options.tlsKey !== undefined ? { certFile: options.tlsCert, keyFile: options.tlsKey } : undefined;
-  if (cluster.isPrimary) return runSupervisor({ processes: processCount, host: options.host, port, tls: tls !== undefined }, io);
-  const code = await runService(
-    {
-      ...(lockfile ? { lockfile: { path: lockfile.path, display: lockfile.display } } : {}),
-      requirePinned: options.requirePinned === true,
-      ...(options.platformDefault ? { platformDefault: options.platformDefault } : {}),
-      ...(Object.keys(severity).length > 0 ? { severity } : {}),
-      host: options.host,
-      port,
-      definitionFolders: named ? options.definitions.map((dir) => ({ path: dir, name: dir })) : embeddedFolders(io.cwd),
-      definitionFiles: options.capabilityDef,
-      watchedDirs: options.watchDefinitions ? options.definitions : undefined,
-      plugins: options.plugin,
-      cwd: io.cwd,
-      ...(tls ? { tls } : {}),
-      workers: workers ?? defaultWorkers(cpus, processCount),
-      processes: processCount,
-      limits: { workerMemoryMiB, requestTimeoutMs, sendTimeoutMs },
-      inlineMaxBytes,
-      adminTokenFile: options.adminTokenFile,
-    },
-    io,
-  );
+  const service: ServiceOptions = {
+    ...(lockfile ? { lockfile: { path: lockfile.path, display: lockfile.display } } : {}),
+    requirePinned: options.requirePinned === true,
+    ...(options.platformDefault ? { platformDefault: options.platformDefault } : {}),
+    ...(Object.keys(severity).length > 0 ? { severity } : {}),
+    host: options.host,
+    port,
+    definitionFolders: named ? options.definitions.map((dir) => ({ path: dir, name: dir })) : embeddedFolders(io.cwd),
+    definitionFiles: options.capabilityDef,
+    watchedDirs: options.watchDefinitions ? options.definitions : undefined,
+    plugins: options.plugin,
+    cwd: io.cwd,
+    ...(tls ? { tls } : {}),
+    workers: workers ?? defaultWorkers(cpus, processCount),
+    processes: processCount,
+    limits: { workerMemoryMiB, requestTimeoutMs, sendTimeoutMs },
+    inlineMaxBytes,
+    adminTokenFile: options.adminTokenFile,
+  };
+  // Each serving process is sent `service` by the supervisor rather than reading the command line
+  // and the configuration again (it loads no CLI, so it can judge sooner).
+  if (cluster.isPrimary) return runSupervisor({ processes: processCount, host: options.host, port, tls: tls !== undefined, service }, io);
+  const code = await runService(service, io);
   // The channel to the supervisor would keep a stopped or refused process alive; closed this
   // way, node:cluster lets the process end with its own exit code.
   if (cluster.isWorker && process.connected) cluster.worker?.disconnect();

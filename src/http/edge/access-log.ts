@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log-lines.js';
 import type { ServiceMetrics } from '../metrics.js';
 import type { InFlightRequest } from './in-flight.js';
 

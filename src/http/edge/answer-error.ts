@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log-lines.js';
 import { HttpProblem, sendProblem } from '../problem.js';
 import { type Answerable, isAnswered } from '../respond.js';
 import type { ServiceLimits } from '../service-limits.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Request, RequestHandler } from 'express';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log-lines.js';
 import type { ServiceMetrics } from '../metrics.js';
 import type { Answerable } from '../respond.js';
 import type { ServiceLimits } from '../service-limits.js';

@@ -6,6 +6,23 @@ import type { TaskControl } from '../work/task.js';
 /** Where a request stood when its deadline passed. */
 export type Expiry = 'receiving' | 'queued' | 'running' | 'waiting';
 
+/** When requests held before they were followed arrived (see {@link markArrival}). */
+const arrivals = new WeakMap<IncomingMessage, number>();
+
+/**
+ * Remembers that `req` arrived now, for a request held before the edge follows it (while express
+ * loads, early-listener.ts): its deadline then counts from its arrival, not from when it was followed.
+ * Returns the time of its arrival.
+ */
+export function markArrival(req: IncomingMessage): number {
+  let at = arrivals.get(req);
+  if (at === undefined) {
+    at = performance.now();
+    arrivals.set(req, at);
+  }
+  return at;
+}
+
 /**
  * One request from its arrival until its answer is out and its work has ended (a task keeps
  * running after its client leaves, so it stays here, and in its admission slot, until the task
@@ -13,7 +30,7 @@ export type Expiry = 'receiving' | 'queued' | 'running' | 'waiting';
  */
 export class InFlightRequest {
   /** When the request arrived (its headers were read), on the `performance.now()` clock. */
-  readonly arrivedAt = performance.now();
+  readonly arrivedAt: number;
   /** Where the request stood when its deadline passed; undefined while it has not. */
   expired: Expiry | undefined;
   /** When the answer was first seen going out, for the send timeout. */
@@ -38,6 +55,7 @@ export class InFlightRequest {
     readonly path: string,
     readonly route?: string,
   ) {
+    this.arrivedAt = arrivals.get(req) ?? performance.now();
     // Node also emits 'finish' when the connection was destroyed under an answer still being
     // written; only a finish on a live connection is a delivery. Listened to before Node's own
     // listener, which may close the connection right after the last answer. Both events come

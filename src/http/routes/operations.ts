@@ -1,15 +1,18 @@
 import type { RequestHandler } from 'express';
 import type { Diagnostic } from '../../core/diagnostics.js';
-import { diagnosticLines, type Logger } from '../logger.js';
+import { diagnosticLines, type Logger } from '../log-lines.js';
 import type { ServiceMetrics } from '../metrics.js';
-import { endInTurn, sendJson, sendText } from '../respond.js';
+import { type Answerable, endInTurn, sendJson, sendText } from '../respond.js';
 import type { ReloadRecord, ServiceState } from '../service-state.js';
 
 /** `GET /healthz`: the process is up and answering. */
 export function healthRoute(): RequestHandler {
-  return (_req, res) => {
-    sendJson(res, 200, { status: 'ok' });
-  };
+  return (_req, res) => answerHealth(res);
+}
+
+/** The answer of `GET /healthz`, without express (also given before express has loaded, see early-listener.ts). */
+export function answerHealth(res: Answerable): void {
+  sendJson(res, 200, { status: 'ok' });
 }
 
 /**
@@ -20,15 +23,18 @@ export function healthRoute(): RequestHandler {
  * registry in service, so the service stays ready). Replacing a worker never changes readiness.
  */
 export function readinessRoute(state: ServiceState): RequestHandler {
-  return (_req, res) => {
-    const registry = state.registry;
-    const status = readiness(state);
-    sendJson(res, status === 'ready' ? 200 : 503, {
-      status,
-      registry: { loadedAt: state.loadedAt.toISOString(), handlers: registry.handlers, definitions: registry.definitions, digest: registry.digest },
-      lastReload: describeReload(state.lastReload),
-    });
-  };
+  return (_req, res) => answerReadiness(state, res);
+}
+
+/** The answer of `GET /readyz` (see {@link readinessRoute}), without express (also given before express has loaded, see early-listener.ts). */
+export function answerReadiness(state: ServiceState, res: Answerable): void {
+  const registry = state.registry;
+  const status = readiness(state);
+  sendJson(res, status === 'ready' ? 200 : 503, {
+    status,
+    registry: { loadedAt: state.loadedAt.toISOString(), handlers: registry.handlers, definitions: registry.definitions, digest: registry.digest },
+    lastReload: describeReload(state.lastReload),
+  });
 }
 
 function readiness(state: ServiceState): 'starting' | 'ready' | 'draining' {

@@ -4,7 +4,7 @@ import { deadlineProblem } from '../edge/deadlines.js';
 import { type InFlightRequest, inFlightOf } from '../edge/in-flight.js';
 import type { ServiceMetrics } from '../metrics.js';
 import { HttpProblem } from '../problem.js';
-import { type BodyKind, bodyBytes } from '../read-body.js';
+import { type BodyKind, bodyBytes } from '../request-body.js';
 import { isAnswered, sendBytes, sendText } from '../respond.js';
 import type { ServiceLimits } from '../service-limits.js';
 import type { ServiceState } from '../service-state.js';

@@ -1,12 +1,16 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { Socket } from 'node:net';
-import { type Front, type FrontArguments, frontArguments, openFront } from './front.js';
+import { type Front, openFront } from './front.js';
+import { type FrontArguments, frontArguments } from './front-arguments.js';
 
-/** Forks one serving process (this program again, with its arguments) that is handed its connections by the front at `address`. */
-export function forkServing(address: string): Worker {
+/**
+ * Forks one serving process (this program again, with its arguments), which asks the supervisor
+ * for the service's options and the address of the front that hands it its connections.
+ */
+export function forkServing(): Worker {
   // Standard error is relayed, so a refused start is told once, not by every process.
   cluster.setupPrimary({ stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
-  return cluster.fork({ KUREL_SUPERVISED_ADDRESS: address });
+  return cluster.fork({ KUREL_SUPERVISED: '1' });
 }
 
 /** The first serving process, forked before the supervisor ran: what it said meanwhile, and whether it ended. */
@@ -16,7 +20,7 @@ export interface EarlyProcess {
   closed?: { code: number | null; signal: NodeJS.Signals | null };
 }
 
-/** What the supervisor finds started for it: the front, and the first serving process once the front listened. */
+/** What the supervisor finds started for it: the front, and the first serving process (none when the front could not listen). */
 export interface EarlyStart {
   front: Front | { error: Error };
   process: EarlyProcess | undefined;
@@ -26,8 +30,8 @@ let early: { args: FrontArguments; front: Promise<Front | { error: Error }>; pro
 
 /**
  * In the supervisor of `kurel serve <args>`, before anything else loads: opens the front from the
- * host, port and TLS flags of `args`, and once it listens forks the first serving process, which
- * loads while the supervisor loads the CLI. Neither keeps the supervisor running until
+ * host, port and TLS flags of `args` and forks the first serving process, which loads while the
+ * supervisor loads the CLI (a front that cannot listen stops it). Neither keeps the supervisor running until
  * {@link takeEarlyStart} takes them: a command line the CLI refuses ends the supervisor, and the
  * process is stopped with it.
  */
@@ -35,30 +39,34 @@ export function startEarly(args: readonly string[]): void {
   const parsed = frontArguments(args);
   if (!parsed) return;
   let kept = false;
+  // The front listens first, so /healthz answers as soon as it can; the process is forked at once
+  // after, not once the front has listened, so it starts while the supervisor loads the CLI.
+  const front = openFront(parsed.host, parsed.port, { answers: !parsed.tls, unref: true });
+  const worker = forkServing();
+  const started: EarlyProcess = { worker, messages: [] };
+  // The process, its channel and the pipe of its standard error would each keep this one running.
+  worker.process.unref();
+  worker.process.channel?.unref();
+  (worker.process.stderr as Socket | null)?.unref();
+  worker.on('message', (message: unknown) => started.messages.push(message));
+  worker.process.once('close', (code, signal) => {
+    started.closed = { code, signal };
+  });
+  process.once('exit', () => {
+    if (!kept) worker.process.kill('SIGKILL');
+  });
   const state: NonNullable<typeof early> = {
     args: parsed,
-    front: openFront(parsed.host, parsed.port, { answers: !parsed.tls, unref: true }),
+    front,
+    process: started,
     keep: () => {
       kept = true;
     },
   };
   early = state;
+  // A front that cannot listen refuses the start: the process has nothing to serve.
   void state.front.then((front) => {
-    if ('error' in front || early !== state) return;
-    const worker = forkServing(front.address);
-    const started: EarlyProcess = { worker, messages: [] };
-    // The process, its channel and the pipe of its standard error would each keep this one running.
-    worker.process.unref();
-    worker.process.channel?.unref();
-    (worker.process.stderr as Socket | null)?.unref();
-    worker.on('message', (message: unknown) => started.messages.push(message));
-    worker.process.once('close', (code, signal) => {
-      started.closed = { code, signal };
-    });
-    process.once('exit', () => {
-      if (!kept) worker.process.kill('SIGKILL');
-    });
-    state.process = started;
+    if ('error' in front) worker.process.kill('SIGKILL');
   });
 }
 

@@ -5,6 +5,8 @@
 
 /** A serving process to the supervisor. */
 export type ProcessMessage =
+  /** The process has started and waits for the options of the service it is to run (answered with `options`). */
+  | { kurel: 'options?' }
   /** The process takes requests (the connections the supervisor accepts at `url`). */
   | { kurel: 'listening'; url: string }
   /** Every worker of the process has loaded (or one could not). */
@@ -22,6 +24,12 @@ export type ProcessMessage =
 
 /** The supervisor to a serving process. */
 export type SupervisorMessage =
+  /**
+   * The options of the service (service.ts's `ServiceOptions`, as plain data), as the command line
+   * and the configuration the supervisor read gave them (the process reads neither itself), and
+   * the address of the front, which hands the process its connections.
+   */
+  | { kurel: 'options'; options: unknown; address: string }
   /** A connection the supervisor accepted, sent with the message as its handle: the process serves it. */
   | { kurel: 'connection' }
   /** Reload the definitions (SIGHUP, or another process's `POST /v1/reload`); answer `reloaded`. */

@@ -15,6 +15,11 @@ export interface SupervisorOptions {
   port: number;
   /** The serving processes serve HTTPS: the supervisor cannot answer a connection itself. */
   tls: boolean;
+  /**
+   * What each serving process runs (service.ts's `ServiceOptions`), sent to it when it asks, so
+   * that it reads no command line or configuration of its own; relayed, never read here.
+   */
+  service: unknown;
 }
 
 /** One serving process, as the supervisor follows it. */
@@ -31,6 +36,9 @@ interface Served {
 }
 
 const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60, silent: Number.POSITIVE_INFINITY };
+
+/** How long after the first serving process takes requests the others start. */
+const OTHERS_AFTER_MS = 50;
 
 /** How long a reload of the other processes, or a gathering of their metrics, may take. */
 const RELOAD_WAIT_MS = 120_000;
@@ -139,6 +147,9 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     const entry = served.get(worker.id);
     if (!entry) return;
     switch (message.kurel) {
+      case 'options?':
+        send(worker, { kurel: 'options', options: options.service, address: front.address });
+        break;
       case 'listening':
         entry.listening = true;
         if (entry.startErrors.length > 0) io.stderr(entry.startErrors.splice(0).join(''));
@@ -147,8 +158,16 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
         if (!serving) {
           serving = true;
           log('info', { address: front.address, startupMs: Math.round(performance.now()) }, 'serving: a process takes requests');
-          // The others start once the first can judge, so that it had the cores to itself.
-          for (let i = 1; i < options.processes; i++) fork();
+          // The others start once the first can judge, so that it had the cores to itself, and a
+          // moment later still: starting a process blocks this thread, which hands the first its
+          // first connections now (docs/service.md "During start").
+          if (options.processes > 1) {
+            const others = setTimeout(() => {
+              pendingRestarts.delete(others);
+              if (!stopping) for (let i = 1; i < options.processes; i++) fork();
+            }, OTHERS_AFTER_MS);
+            pendingRestarts.add(others);
+          }
         }
         break;
       case 'ready':
@@ -189,7 +208,7 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
       worker.send({ kurel: 'connection' } satisfies SupervisorMessage, socket, (err: Error | null) => done(err));
     },
   });
-  /** Restarts waiting for their delay; cleared when the service stops. */
+  /** Restarts (and the start of the other processes) waiting for their delay; cleared when the service stops. */
   const pendingRestarts = new Set<NodeJS.Timeout>();
   /** Follows a serving process (forked early, with what it said and did meanwhile, or now). */
   const adopt = (worker: Worker, before?: EarlyProcess) => {
@@ -215,7 +234,7 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     else worker.process.once('close', closed);
   };
 
-  const fork = () => adopt(forkServing(front.address));
+  const fork = () => adopt(forkServing());
 
   const codes: number[] = [];
   const exited = (entry: Served, code: number | null, signal: NodeJS.Signals | null) => {

@@ -1,7 +1,7 @@
 import type { Catalogue } from '../../catalogue/catalogue.js';
-import { summaryOf } from './in-process.js';
 import { inlineRunner } from './inline-runner.js';
 import type { PoolLog, PoolStart } from './pool.js';
+import { summaryOf } from './registry-summary.js';
 import type { EveryWorker, ServedAnswer, TaskControl, TaskRunner, WorkTask } from './task.js';
 
 /**
@@ -10,19 +10,20 @@ import type { EveryWorker, ServedAnswer, TaskControl, TaskRunner, WorkTask } fro
  * the main thread built and checked from the same bytes as the workers; every other task waits
  * for the first worker, with its deadline, and is never refused for that reason. `ready` settles
  * once every worker has loaded or the pool could not start; a pool that cannot start answers the
- * tasks that need it with 503. Should the workers' catalogue differ in any way from `catalogue`
+ * tasks that need it with 503; `wanted` is called when a task needs the pool before it has
+ * started (its workers may be waiting to start). Should the workers' catalogue differ in any way from `catalogue`
  * (it cannot, from the same bytes), every task goes to the pool once it has started.
  */
-export function runnerBeforeThePool(starting: Promise<PoolStart>, catalogue: Catalogue, maxBytes: number, logger: PoolLog): TaskRunner {
-  const pool = poolOnceStarted(starting, summaryOf(catalogue));
+export function runnerBeforeThePool(starting: Promise<PoolStart>, catalogue: Catalogue, maxBytes: number, logger: PoolLog, wanted?: () => void): TaskRunner {
+  const own = summaryOf(catalogue);
+  const pool = poolOnceStarted(starting, own, wanted);
   const inline = inlineRunner(pool, catalogue, maxBytes);
-  const ownDigest = pool.registry.digest;
   let agreed = true;
   void starting.then((started) => {
-    if (!started.ok || started.pool.registry.digest === ownDigest) return;
+    if (!started.ok || started.pool.registry.digest === own.digest) return;
     agreed = false;
     logger.error(
-      { digest: ownDigest, workerDigest: started.pool.registry.digest },
+      { digest: own.digest, workerDigest: started.pool.registry.digest },
       "the workers' catalogue differs from the serving thread's: every request goes to the workers",
     );
   });
@@ -42,7 +43,7 @@ export function runnerBeforeThePool(starting: Promise<PoolStart>, catalogue: Cat
  * its signal), `registry` is `before` until the pool has started, and closing waits for the start
  * to settle (bounded by the pool's load timeout) and then closes the pool.
  */
-function poolOnceStarted(starting: Promise<PoolStart>, before: TaskRunner['registry']): TaskRunner {
+function poolOnceStarted(starting: Promise<PoolStart>, before: TaskRunner['registry'], wanted?: () => void): TaskRunner {
   let started: PoolStart | undefined;
   void starting.then((outcome) => {
     started = outcome;
@@ -54,6 +55,7 @@ function poolOnceStarted(starting: Promise<PoolStart>, before: TaskRunner['regis
     },
     ready,
     async run(task: WorkTask, control: TaskControl): Promise<ServedAnswer> {
+      if (!started) wanted?.();
       const outcome = started ?? (await untilSettledOrAborted(starting, control.signal));
       if (!outcome.ok) {
         const reasons = outcome.diagnostics.map((d) => d.message).join('; ');

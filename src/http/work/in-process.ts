@@ -1,7 +1,9 @@
 import type { Catalogue } from '../../catalogue/catalogue.js';
-import { registryDigest } from '../../catalogue/registry-digest.js';
 import { performTaskAsText } from './perform.js';
-import type { RegistrySummary, TaskRunner } from './task.js';
+import { summaryOf } from './registry-summary.js';
+import type { TaskRunner } from './task.js';
+
+export { summaryOf } from './registry-summary.js';
 
 /**
  * A runner that does each task on the calling thread, for a program embedding the app and for
@@ -20,9 +22,4 @@ export function inProcessRunner(catalogue: Catalogue): TaskRunner {
     },
     async close() {},
   };
-}
-
-/** What `/readyz` and `/metrics` tell of a catalogue. */
-export function summaryOf(catalogue: Catalogue): RegistrySummary {
-  return { handlers: catalogue.listHandlers().length, definitions: catalogue.listDefinitions().length, digest: registryDigest(catalogue) };
 }

@@ -1,5 +1,5 @@
 import type { Catalogue } from '../../catalogue/catalogue.js';
-import { performTaskAsText } from './perform.js';
+import { judgeAsText } from './judge-task.js';
 import type { ServedAnswer, TaskRunner, WorkTask } from './task.js';
 
 /**
@@ -25,7 +25,7 @@ export function inlineRunner(pool: TaskRunner, catalogue: Catalogue, maxBytes: n
     if (!judgedInline(task, maxBytes)) return undefined;
     let answer: ServedAnswer | undefined;
     try {
-      answer = performTaskAsText(catalogue, task);
+      answer = judgeAsText(catalogue, task);
     } catch {
       // An unexpected failure is the pool's to report, as it would have been without this path.
     }
@@ -55,7 +55,7 @@ export function inlineRunner(pool: TaskRunner, catalogue: Catalogue, maxBytes: n
 }
 
 /** Whether a task is judged on the calling thread: a validation or a build whose body is at most `maxBytes`. */
-export function judgedInline(task: WorkTask, maxBytes: number): boolean {
+export function judgedInline(task: WorkTask, maxBytes: number): task is Extract<WorkTask, { kind: 'validate' | 'build' }> {
   return (task.kind === 'validate' || task.kind === 'build') && task.body.byteLength <= maxBytes;
 }
 

@@ -1,27 +1,22 @@
 import type { Catalogue } from '../../catalogue/catalogue.js';
 import type { InputFile } from '../../core/input.js';
 import type { JsonSchema } from '../../core/json-schema.js';
-import { compactJson } from '../../core/json-text.js';
 import { admitReview, readReviewIdentity } from '../../operations/admission.js';
-import { buildApplication } from '../../operations/build-application.js';
 import { capabilitySchema, chooseCapabilityVersion, renderingSchemaDocument } from '../../operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
-import type { LintOptions } from '../../operations/lint.js';
 import { type CapabilityListing, listCapabilities } from '../../operations/list-capabilities.js';
 import { migrateInputs, readMigrationTargets } from '../../operations/migrate.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import { unifiedDiff } from '../../operations/unified-diff.js';
-import { type ProfileVerdict, validateJsonProfile, validateProfile } from '../../operations/validate-profile.js';
 import type { Platform } from '../../schema/platform-version.js';
 import { decodeJsonBody } from '../decode-json-body.js';
 import { platformOfQuery } from '../platform-input.js';
 import { HttpProblem } from '../problem.js';
-import type { BodyKind } from '../read-body.js';
-import { isEnvelope, readEnvelope } from '../request-envelope.js';
-import type { VersionOptions, WorkAnswer, WorkTask, WorkVerdict } from './task.js';
+import { readEnvelope } from '../request-envelope.js';
+import { jsonAnswer, judgeAsText, judgingOptions, REQUEST_FILE, verdictAnswer } from './judge-task.js';
+import type { VersionOptions, WorkAnswer, WorkTask } from './task.js';
 
-/** The file name diagnostics about the profile carry (docs/profiles.md). */
-export const REQUEST_FILE = 'request';
+export { REQUEST_FILE } from './judge-task.js';
 
 /**
  * Does the work of one request against `catalogue` and encodes the answer as UTF-8 bytes of
@@ -43,9 +38,8 @@ export function performTaskAsText(catalogue: Catalogue, task: WorkTask): WorkAns
   try {
     switch (task.kind) {
       case 'validate':
-        return verdictAnswer('validate', validate(catalogue, task.bodyKind, task.body, task.versions));
       case 'build':
-        return verdictAnswer('build', build(catalogue, task.body, task.versions));
+        return judgeAsText(catalogue, task);
       case 'admission':
         return admissionAnswer(catalogue, task.body, task.versions);
       case 'migrate':
@@ -61,63 +55,6 @@ export function performTaskAsText(catalogue: Catalogue, task: WorkTask): WorkAns
     if (err instanceof HttpProblem) return { problem: { status: err.status, detail: err.detail, extensions: { ...err.extensions } } };
     throw err;
   }
-}
-
-/**
- * `POST /v1/validate`: a ClusterProfile as YAML or JSON, or the JSON envelope
- * `{profile, definitions?, platform?}`; the verdict whatever it is, its problems cut for
- * reporting as every command's are.
- */
-function validate(catalogue: Catalogue, bodyKind: BodyKind, body: Uint8Array, versions: VersionOptions): ProfileVerdict {
-  const verdict = judge(catalogue, bodyKind, body, judgingOptions(versions));
-  return { ...verdict, diagnostics: reportProblems(verdict.diagnostics).diagnostics };
-}
-
-/** How the service's version options judge a profile: pins, the platform default and the configuration's severities. */
-function judgingOptions(versions: VersionOptions): LintOptions {
-  const severity = versions.severity;
-  return {
-    requirePinned: versions.requirePinned,
-    platform: { repositoryDefault: versions.platformDefault },
-    ...(severity ? { severityOf: () => severity } : {}),
-  };
-}
-
-function judge(catalogue: Catalogue, bodyKind: BodyKind, body: Uint8Array, options: LintOptions): ProfileVerdict {
-  if (bodyKind === 'yaml') {
-    // As for JSON: a request with no body at all is not a document with a mistake in it.
-    if (body.length === 0) throw new HttpProblem(400, 'the request body is empty; expected a YAML document');
-    return validateProfile({ profile: { file: REQUEST_FILE, content: body } }, catalogue, options);
-  }
-  const { text, data } = decodeJsonBody(body);
-  if (!isEnvelope(data)) return validateJsonProfile(REQUEST_FILE, text, data, catalogue, options);
-  const envelope = readEnvelope(text, data, ['profile']);
-  const { profile, definitions } = envelope;
-  const requestOptions: LintOptions = { ...options, platform: { ...options.platform, overrides: envelope.platform } };
-  return profile.data !== undefined && definitions.length === 0
-    ? validateJsonProfile(REQUEST_FILE, profile.text, profile.data, catalogue, requestOptions)
-    : validateProfile({ profile: { file: REQUEST_FILE, content: profile.text }, definitions }, catalogue, requestOptions);
-}
-
-/**
- * `POST /v1/build`: `{application, profile, definitions?, platform?}` (texts or objects);
- * diagnostics name the files `application`, `profile` and `definitions[i]`.
- */
-function build(catalogue: Catalogue, body: Uint8Array, versions: VersionOptions): { valid: boolean; diagnostics: unknown[]; application: unknown } {
-  const { text, data } = decodeJsonBody(body);
-  const envelope = readEnvelope(text, data, ['application', 'profile']);
-  const report = buildApplication(
-    {
-      application: { file: 'application', content: envelope.application.text },
-      profile: { file: 'profile', content: envelope.profile.text },
-      definitions: envelope.definitions,
-    },
-    // The request's definitions make a catalogue of their own; the one in service never changes.
-    catalogue,
-    { requirePinned: versions.requirePinned, platform: { repositoryDefault: versions.platformDefault, overrides: envelope.platform } },
-  );
-  const valid = !report.diagnostics.some((d) => d.severity === 'error');
-  return { valid, diagnostics: reportProblems(report.diagnostics).diagnostics, application: valid ? report.application : null };
 }
 
 /**
@@ -228,12 +165,4 @@ function admissionAnswer(catalogue: Catalogue, body: Uint8Array, versions: Versi
   // Judged as POST /v1/validate judges a profile: the configuration's platform and severities too.
   const answer = admitReview(data as Record<string, unknown>, catalogue, judgingOptions(versions));
   return { ...jsonAnswer(answer), verdict: { operation: 'admission', valid: answer.response.allowed } };
-}
-
-function verdictAnswer(operation: WorkVerdict['operation'], verdict: { valid: boolean }): WorkAnswer<string> {
-  return { ...jsonAnswer(verdict), verdict: { operation, valid: verdict.valid } };
-}
-
-function jsonAnswer(value: unknown, mediaType = 'application/json'): { status: number; mediaType: string; body: string } {
-  return { status: 200, mediaType, body: compactJson(value) };
 }

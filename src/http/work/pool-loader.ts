@@ -8,8 +8,11 @@ import { readSourceFile } from '../../files/read-file.js';
 import { assembleServedCatalogue, type ServedCatalogue } from '../../operations/served-catalogue.js';
 import type { RunnerLoader } from '../service-state.js';
 import { runnerBeforeThePool } from './early-runner.js';
-import { type PoolLog, startPool } from './pool.js';
+import type { PoolLog, PoolStart } from './pool.js';
 import type { WorkerSetup } from './worker-setup.js';
+
+/** The pool's module (and piscina), once a pool has been started. */
+let poolModule: typeof import('./pool.js') | undefined;
 
 /** A folder of CapabilityDefinitions: where it is, and the name diagnostics, `/readyz` and the capability list give it. */
 export interface DefinitionFolder {
@@ -36,6 +39,15 @@ export interface PoolSources {
    */
   inlineMaxBytes?: number;
   logger: PoolLog;
+  /**
+   * While the process does not take requests yet, a promise that settles once it does (or once
+   * it gives up starting); undefined from then on. A load whose catalogue this thread builds
+   * starts its workers only then, so that nothing competes with this thread for the cores until
+   * it can judge (docs/service.md "During start"); any other load starts them at once.
+   */
+  workersWait?: () => Promise<void> | undefined;
+  /** Called when a task needs a worker while the workers wait (`workersWait`), so that they start at once. */
+  workersWanted?: () => void;
 }
 
 /**
@@ -45,7 +57,8 @@ export interface PoolSources {
  * catalogue from those same bytes (and, with a lockfile, keeps only its locked versions), and
  * resolves once the first of them has loaded (the pool's `ready` tells when all have), or, when
  * small bodies are judged on the main thread, as soon as its own catalogue from the same bytes is
- * built and accepted (the tasks for the pool then wait for its first worker). A folder
+ * built and accepted (the tasks for the pool then wait for its first worker; at start, the
+ * workers start only once the process takes requests, see `workersWait`). A folder
  * or lockfile that cannot be read, a refused plugin, a definition with an error, or definitions
  * that differ from the lockfile refuse the load.
  */
@@ -71,22 +84,32 @@ export function poolLoader(sources: PoolSources): RunnerLoader {
       if (!read.ok) return { ok: false, diagnostics: [...gatheredDiagnostics, read.diagnostic] };
       lockfile = { display: sources.lockfile.display, content: read.bytes };
     }
-    const starting = startPool({
-      workers: sources.workers,
-      workerMemoryMiB: sources.workerMemoryMiB,
-      filename: workerEntry(),
-      setup: { plugins: sources.plugins, cwd: sources.cwd, definitions, ...(lockfile ? { lockfile } : {}) },
-      logger: sources.logger,
-    });
-    // Built while the first worker loads (its thread is already started). Once it has checked the
-    // definitions as a worker would (no plugin runs here), the process can judge small requests
-    // at once, and the rest wait for that worker (docs/service.md "During start"); refused, the
-    // first worker's report says why, as it would without this path.
+    const start = async (): Promise<PoolStart> => {
+      // piscina and the pool load with the first pool started, not with the service; once loaded,
+      // a pool starts in the same turn, before this thread builds its own catalogue.
+      poolModule ??= await import('./pool.js');
+      return poolModule.startPool({
+        workers: sources.workers,
+        workerMemoryMiB: sources.workerMemoryMiB,
+        filename: workerEntry(),
+        setup: { plugins: sources.plugins, cwd: sources.cwd, definitions, ...(lockfile ? { lockfile } : {}) },
+        logger: sources.logger,
+      });
+    };
+    const wait = inlineWanted(sources) ? sources.workersWait?.() : undefined;
+    let starting = wait ? undefined : start();
+    // Built here (while the first worker loads, unless the workers wait for this process to take
+    // requests). Once it has checked the definitions as a worker would (no plugin runs here), the
+    // process can judge small requests at once, and the rest wait for the first worker
+    // (docs/service.md "During start"); refused, the first worker's report says why, as it would
+    // without this path.
     const inline = await inlineCatalogue(sources, definitions, lockfile).catch(() => undefined);
     if (inline?.ok) {
-      const runner = runnerBeforeThePool(starting, inline.catalogue, sources.inlineMaxBytes ?? 0, sources.logger);
+      starting ??= (wait ?? Promise.resolve()).then(start);
+      const runner = runnerBeforeThePool(starting, inline.catalogue, sources.inlineMaxBytes ?? 0, sources.logger, sources.workersWanted);
       return { ok: true, runner, diagnostics: [...gatheredDiagnostics, ...inline.diagnostics] };
     }
+    starting ??= start();
     const started = await starting;
     const diagnostics = [...gatheredDiagnostics, ...started.diagnostics];
     if (!started.ok) return { ok: false, diagnostics };
@@ -105,11 +128,16 @@ async function inlineCatalogue(
   definitions: readonly { file: string; content: Uint8Array }[],
   lockfile: WorkerSetup['lockfile'],
 ): Promise<ServedCatalogue | undefined> {
-  if ((sources.inlineMaxBytes ?? 0) <= 0 || sources.plugins.length > 0) return undefined;
+  if (!inlineWanted(sources)) return undefined;
   return assembleServedCatalogue(
     { definitionInputs: definitions.map((d) => ({ file: d.file, content: d.content, origin: 'definition' as const })), cwd: sources.cwd },
     lockfile,
   );
+}
+
+/** Whether small bodies are judged on the main thread: `inlineMaxBytes` allows them and no plugin is loaded. */
+function inlineWanted(sources: PoolSources): boolean {
+  return (sources.inlineMaxBytes ?? 0) > 0 && sources.plugins.length === 0;
 }
 
 /** The worker threads' entry module, built next to the CLI. */

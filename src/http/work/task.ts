@@ -1,7 +1,7 @@
 import type { Diagnostic } from '../../core/diagnostics.js';
 import type { SeverityRules } from '../../documents/kurel-config.js';
 import type { Platform } from '../../schema/platform-version.js';
-import type { BodyKind } from '../read-body.js';
+import type { BodyKind } from '../request-body.js';
 
 /**
  * The work one request asks for, as it crosses to a worker thread: plain data (structured

@@ -5,8 +5,8 @@ import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import type { Catalogue } from '../../catalogue/catalogue.js';
 import { assembleServedCatalogue } from '../../operations/served-catalogue.js';
-import { summaryOf } from './in-process.js';
 import { performTask } from './perform.js';
+import { summaryOf } from './registry-summary.js';
 import type { WorkAnswer } from './task.js';
 import { type PostedTask, WORKER_REPORT, type WorkerReport, type WorkerSetup } from './worker-setup.js';
 
