@@ -1,3 +1,4 @@
+/// <reference path="./prom-client-parts.d.ts" />
 import type { Registry as MetricsRegistry } from 'prom-client';
 // prom-client's index loads everything it has: its push gateway (node:https, node:zlib), its
 // cluster aggregator and its default metrics, about 10 ms of a serving process's start before it
