@@ -40,12 +40,8 @@ const BINDINGS = [
     volsync.${s}:
       rendering: {storageClassName: gp3, volumeSnapshotClassName: csi-snapshots}
 `,
+  // The pass-through built-ins take no rendering: one is an unvalidated-capability warning.
   (s) => `    ingress.${s}:
-      rendering:
-        annotations:
-          nginx.ingress.kubernetes.io/proxy-body-size: 16m
-          nginx.ingress.kubernetes.io/proxy-read-timeout: "120"
-        tls: [{hosts: [${s}.example.com], secretName: ${s}-tls}]
     configmap.${s}:
 `,
 ];
@@ -58,7 +54,6 @@ const MISTAKES = [
   [/issuerRef:\n {10}name: /, 'issuerRef:\n          kind: '],
   [/refreshInterval: 1h30m/, 'refreshInterval: [1h30m]'],
   [/storageClassName: gp3-/, 'storageClass: gp3-'],
-  [/tls: \[\{hosts:/, 'tls: [{host:'],
 ];
 
 /**
