@@ -1,4 +1,4 @@
-// `kurel lint` over many files on every core (issue 28), on generated profiles of 1 to 2 KB:
+// `kurel lint` over many files on every core (docs/performance.md), on generated profiles of 1 to 2 KB:
 // - 10,000 clean profiles with `--jobs 2` against `--jobs 1` (the same process, one thread);
 // - 1,000 profiles of which 10% have mistakes against the js-yaml read-only floor
 //   (lib/js-yaml-floor.mjs), and 10,000 such profiles against ajv-cli on the same files;
@@ -71,10 +71,10 @@ try {
   console.log(
     `  ratios: jobs 1 / jobs 2 ${ratio(time.jobs1 / time.jobs2)}; 10% mistakes / floor ${ratio(time.mixed / time.mixedFloor)}; / ajv-cli ${ratio(time.mixedMany / time.mixedManyAjv)}`,
   );
-  budgets.atLeast('lint 10,000 profiles: --jobs 1 / --jobs 2 (issue 28)', time.jobs1 / time.jobs2, 1.6);
-  budgets.atMost('lint 1,000 profiles, 10% with mistakes / js-yaml read-only floor (issue 28)', time.mixed / time.mixedFloor, 2);
-  budgets.below('lint 10,000 profiles, 10% with mistakes / ajv-cli --all-errors on the same files (issue 28)', time.mixedMany / time.mixedManyAjv, 1);
-  budgets.atMost('peak RSS linting 10,000 profiles / js-yaml read-only floor (issue 28)', rss.kurel / rss.floor, 1.2);
+  budgets.atLeast('lint 10,000 profiles: --jobs 1 / --jobs 2 (docs/performance.md)', time.jobs1 / time.jobs2, 1.6);
+  budgets.atMost('lint 1,000 profiles, 10% with mistakes / js-yaml read-only floor (docs/performance.md)', time.mixed / time.mixedFloor, 2);
+  budgets.below('lint 10,000 profiles, 10% with mistakes / ajv-cli --all-errors on the same files (docs/performance.md)', time.mixedMany / time.mixedManyAjv, 1);
+  budgets.atMost('peak RSS linting 10,000 profiles / js-yaml read-only floor (docs/performance.md)', rss.kurel / rss.floor, 1.2);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
