@@ -73,7 +73,11 @@ try {
   );
   budgets.atLeast('lint 10,000 profiles: --jobs 1 / --jobs 2 (docs/performance.md)', time.jobs1 / time.jobs2, 1.6);
   budgets.atMost('lint 1,000 profiles, 10% with mistakes / js-yaml read-only floor (docs/performance.md)', time.mixed / time.mixedFloor, 2);
-  budgets.below('lint 10,000 profiles, 10% with mistakes / ajv-cli --all-errors on the same files (docs/performance.md)', time.mixedMany / time.mixedManyAjv, 1);
+  budgets.below(
+    'lint 10,000 profiles, 10% with mistakes / ajv-cli --all-errors on the same files (docs/performance.md)',
+    time.mixedMany / time.mixedManyAjv,
+    1,
+  );
   budgets.atMost('peak RSS linting 10,000 profiles / js-yaml read-only floor (docs/performance.md)', rss.kurel / rss.floor, 1.2);
 } finally {
   rmSync(scratch, { recursive: true, force: true });
