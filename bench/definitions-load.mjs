@@ -167,7 +167,9 @@ try {
       );
   });
 
-  console.log('where one cold load of each 1,000-file set goes (CPU time in a fresh process, median of 3; the YAML read by the full reader, through the public API):');
+  console.log(
+    'where one cold load of each 1,000-file set goes (CPU time in a fresh process, median of 3; the YAML read by the full reader, through the public API):',
+  );
   for (const v of variants.filter((x) => x.count === 1000)) {
     const runs = [0, 1, 2].map(() => {
       const run = spawnSync(process.execPath, ['--input-type=module', '-e', SPLIT, join(ROOT, 'dist', 'index.js'), v.dir], { encoding: 'utf8' });
