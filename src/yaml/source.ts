@@ -404,7 +404,6 @@ export function parseYamlStream(input: string | Uint8Array, file: string): YamlS
     diagnostics.push(source.diagnosticAt('too-deep', TOO_DEEP, [at, at + 1]));
     return { source, documents: [], diagnostics };
   }
-  if (source.lineCounter.lineStarts.length === 0) indexLines(source);
   const documents = docs.map(({ doc, directivesFrom, until }) => new SourceDocument(source, doc, doc.range[0], directivesFrom, until));
   while (documents.length > 0 && documents[documents.length - 1]!.isEmpty && documents[documents.length - 1]!.diagnostics.length === 0) {
     documents.pop();
@@ -435,7 +434,6 @@ class SurelyTooDeep extends Error {
 function parseDocuments(source: SourceText): ParsedDocument[] {
   const text = withoutEmptyRuns(source.text);
   const options = {
-    lineCounter: source.lineCounter,
     // Merge-key support costs a fifth of the parse; text without `<<` cannot use it.
     merge: text.includes('<<'),
     intAsBigInt: true,
@@ -446,11 +444,10 @@ function parseDocuments(source: SourceText): ParsedDocument[] {
     resolveKnownTags: false,
     customTags: [FLOAT_WRITTEN_AS_INTEGER],
   };
-  const parser = new (yaml().Parser)(source.lineCounter.addNewLine);
+  // The parser counts no lines: the line index is built from the text once the documents are read.
+  const parser = new (yaml().Parser)();
   let tokens: Iterable<CST.Token>;
   if (NestingWatch.isNeeded(text)) {
-    // `Parser.parse` marks the first line itself; fed lexeme by lexeme, the parser does not.
-    source.lineCounter.addNewLine(0);
     tokens = watchedTokens(text, parser, new NestingWatch());
   } else {
     tokens = parser.parse(text);
@@ -469,9 +466,9 @@ function parseDocuments(source: SourceText): ParsedDocument[] {
   }
   const last = documents[documents.length - 1];
   if (last && last.until === undefined) last.until = text.length;
-  // The line index comes from the text, never from what the parser counted as it read: for a
-  // scalar left open at the end of a text that differs (past the last line), and it would then
-  // depend on whether runs of marker lines were collapsed.
+  // The line index comes from the text, never from what a parser counts as it reads: that
+  // differs past the last line for a scalar left open at the end, and past a syntax error that
+  // stopped the parse, and it would depend on whether runs of marker lines were collapsed.
   indexLines(source);
   return documents;
 }
