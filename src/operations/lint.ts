@@ -144,7 +144,7 @@ class LintRun {
       this.ahead[index] = undefined;
       if (read === null) continue;
       if (read === undefined) {
-        const file = this.contentOf(index);
+        const file = this.readInTurn(index);
         if (!file) continue;
         read = readInput(file);
         if (read.definitions.length > 0 && !this.isScanned) {
@@ -181,7 +181,7 @@ class LintRun {
       const held = this.held.get(index);
       if (!this.results[index] || (held && !held.outcome)) continue;
       this.results[index] = undefined;
-      const file = this.contentOf(index);
+      const file = this.readInTurn(index);
       if (file) this.judge(index, readInput(file));
       else this.held.delete(index);
     }
@@ -204,7 +204,7 @@ class LintRun {
   }
 
   // An input read in its turn; a read failure is that input's own problem.
-  private contentOf(index: number): InputFile | undefined {
+  private readInTurn(index: number): InputFile | undefined {
     const reading: InputReading = { diagnostics: [], unread: 0, unreadable: false };
     const file = contentOf(this.inputs[index]!, reading);
     if (file) return file;
