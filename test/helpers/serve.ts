@@ -45,22 +45,33 @@ export function startServe(
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const parts = buffered.split('\n');
-      buffered = parts.pop()!;
-      for (const part of parts) {
-        const line = JSON.parse(part) as Record<string, unknown>;
-        lines.push(line);
-        if (line['msg'] === until) {
-          const listening = lines.find((l) => l['msg'] === 'listening');
-          resolve({ child, url: String(listening?.['url']), lines, exit, stop });
-        }
-      }
+    readJsonLines(child.stdout, lines, (line) => {
+      if (line['msg'] !== until) return;
+      const listening = lines.find((l) => l['msg'] === 'listening');
+      resolve({ child, url: String(listening?.['url']), lines, exit, stop });
     });
     void exit.then((code) => reject(new Error(`kurel serve exited with ${code} before it was ${until === 'listening' ? 'listening' : 'ready'}: ${stderr}`)));
   });
+}
+
+/** Reads the JSON log lines of `stream` into `lines` as they come, calling `onLine` after each is added. */
+export function readJsonLines(
+  stream: NodeJS.ReadableStream,
+  lines: Record<string, unknown>[] = [],
+  onLine: (line: Record<string, unknown>) => void = () => {},
+): Record<string, unknown>[] {
+  let buffered = '';
+  stream.on('data', (chunk: Buffer) => {
+    buffered += chunk.toString();
+    const parts = buffered.split('\n');
+    buffered = parts.pop()!;
+    for (const part of parts) {
+      const line = JSON.parse(part) as Record<string, unknown>;
+      lines.push(line);
+      onLine(line);
+    }
+  });
+  return lines;
 }
 
 /** Polls `probe` every 20 ms until it returns a value; throws naming `what` after `timeoutMs`. */

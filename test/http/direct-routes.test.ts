@@ -65,6 +65,11 @@ interface RequestCase {
   pieces: number;
 }
 
+/** One POST with its whole body in one piece, answered as the server wrote it. */
+function postWhole(port: number, path: string, contentType: string, requestId: string, body: Uint8Array): Promise<string> {
+  return exchange(port, headOf({ method: 'POST', path, contentType, requestId, body, chunked: false, pieces: 1 }), body);
+}
+
 function headOf(c: RequestCase): string {
   const lines = [`${c.method} ${c.path} HTTP/1.1`, 'Host: 127.0.0.1', 'Connection: close'];
   if (c.contentType !== undefined) lines.push(`Content-Type: ${c.contentType}`);
@@ -201,18 +206,10 @@ describe('POST /v1/validate and /v1/admission answered before express', () => {
     const handle = vi.spyOn(direct.kurel.app as unknown as { handle: (...args: unknown[]) => void }, 'handle');
     try {
       const profile = text(GATEWAY_PROFILE);
-      const ordinary = await exchange(
-        direct.port,
-        headOf({ method: 'POST', path: '/v1/validate', contentType: 'application/yaml', requestId: 'r-1', body: profile, chunked: false, pieces: 1 }),
-        profile,
-      );
+      const ordinary = await postWhole(direct.port, '/v1/validate', 'application/yaml', 'r-1', profile);
       expect(ordinary).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
       const review = text(reviewOf(GATEWAY_DOCUMENT));
-      const admitted = await exchange(
-        direct.port,
-        headOf({ method: 'POST', path: '/v1/admission', contentType: 'application/json', requestId: 'r-0', body: review, chunked: false, pieces: 1 }),
-        review,
-      );
+      const admitted = await postWhole(direct.port, '/v1/admission', 'application/json', 'r-0', review);
       expect(admitted).toContain('{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":"a1b2","allowed":true}}');
       expect(handle).not.toHaveBeenCalled();
       const others: RequestCase[] = [
@@ -288,11 +285,7 @@ describe('POST /v1/validate and /v1/admission answered before express', () => {
       expect(metrics).toContain('kurel_http_requests_total{method="POST",route="/v1/validate",status="aborted"} 1\n');
       // The one slot is free again: the next validation is answered, not refused.
       const profile = text(GATEWAY_PROFILE);
-      const next = await exchange(
-        served.port,
-        headOf({ method: 'POST', path: '/v1/validate', contentType: 'application/yaml', requestId: 'next-1', body: profile, chunked: false, pieces: 1 }),
-        profile,
-      );
+      const next = await postWhole(served.port, '/v1/validate', 'application/yaml', 'next-1', profile);
       expect(next).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
     } finally {
       served.server.close();

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { availableCpus } from '../../src/http/supervisor/cpus.js';
 import { CLI, runKurel, spawnKurel } from '../helpers/cli.js';
+import { readJsonLines } from '../helpers/serve.js';
 import { GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,22 +34,13 @@ function serve(args: string[] = [], cwd = ROOT): Promise<Served> {
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const parts = buffered.split('\n');
-      buffered = parts.pop()!;
-      for (const part of parts) {
-        const line = JSON.parse(part) as Record<string, unknown>;
-        lines.push(line);
-        // Every serving process answers once the supervisor says all are ready; until then one
-        // still loading answers 503 (its early listener).
-        if (line['msg'] === 'ready: every worker has loaded') {
-          const served = { child, url: String(lines.find((l) => l['msg'] === 'listening')?.['url']), lines, exit };
-          started.push(served);
-          resolve(served);
-        }
-      }
+    readJsonLines(child.stdout, lines, (line) => {
+      // Every serving process answers once the supervisor says all are ready; until then one
+      // still loading answers 503 (its early listener).
+      if (line['msg'] !== 'ready: every worker has loaded') return;
+      const served = { child, url: String(lines.find((l) => l['msg'] === 'listening')?.['url']), lines, exit };
+      started.push(served);
+      resolve(served);
     });
     void exit.then((code) => reject(new Error(`kurel serve exited with ${code} before listening: ${stderr}`)));
   });

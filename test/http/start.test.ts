@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
-import { waitFor } from '../helpers/serve.js';
+import { readJsonLines, waitFor } from '../helpers/serve.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SLOW_PLUGIN = fileURLToPath(new URL('../fixtures/plugins/slow-to-load.mjs', import.meta.url));
@@ -47,14 +47,7 @@ describe('kurel serve while it starts', () => {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'info', KUREL_TEST_LOAD_MARKER: marker, KUREL_TEST_LOAD_DELAY_MS: '3000' },
     });
-    const lines: Record<string, unknown>[] = [];
-    let buffered = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const parts = buffered.split('\n');
-      buffered = parts.pop()!;
-      for (const part of parts) lines.push(JSON.parse(part) as Record<string, unknown>);
-    });
+    const lines = readJsonLines(child.stdout);
     const supervising = await waitFor(() => lines.find((l) => l['msg'] === 'supervising'), 'the supervisor to start');
     const url = `http://${String(supervising['address'])}`;
 
@@ -89,14 +82,7 @@ describe('kurel serve while it starts', () => {
       cwd: ROOT,
       env: { ...process.env, LOG_LEVEL: 'info' },
     });
-    const lines: Record<string, unknown>[] = [];
-    let buffered = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffered += chunk.toString();
-      const parts = buffered.split('\n');
-      buffered = parts.pop()!;
-      for (const part of parts) lines.push(JSON.parse(part) as Record<string, unknown>);
-    });
+    const lines = readJsonLines(child.stdout);
     const supervising = await waitFor(() => lines.find((l) => l['msg'] === 'supervising'), 'the supervisor to start');
     const url = `http://${String(supervising['address'])}`;
     for (;;) {
