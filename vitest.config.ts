@@ -25,6 +25,9 @@ const E2E = [
   'test/http/versions.test.ts',
   'test/cli/spawned.test.ts',
   'test/cli/broken-pipe.test.ts',
+  // Reports read by the tools that read them: the SARIF multitool, xmllint.
+  'test/cli/sarif-multitool.test.ts',
+  'test/cli/junit-xmllint.test.ts',
   // The language server over stdio, the pre-commit hook and the GitHub Action as their tools run them.
   'test/lsp/*.test.ts',
   'test/cli/start-path.test.ts',
