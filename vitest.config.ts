@@ -15,6 +15,7 @@ const E2E = [
   'test/http/serve.test.ts',
   'test/http/serve-tls-watch.test.ts',
   'test/http/contract.test.ts',
+  'test/http/metrics.test.ts',
   'test/http/errors.test.ts',
   'test/http/isolation.test.ts',
   'test/http/reload.test.ts',
