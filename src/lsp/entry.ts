@@ -4,12 +4,16 @@ import {
   type CodeAction,
   type Connection,
   createConnection,
+  DidChangeWatchedFilesNotification,
   type Diagnostic as LspDiagnostic,
   ProposedFeatures,
+  StreamMessageReader,
+  StreamMessageWriter,
   TextDocumentSyncKind,
   TextDocuments,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { VERSION } from '../core/package-version.js';
 import { CONFIG_FILE_NAME } from '../documents/kurel-config.js';
 import { codeActions } from './code-actions.js';
 import { completionsAt } from './completion.js';
@@ -18,6 +22,7 @@ import { hoverAt } from './hover.js';
 import type { Judgement } from './judge.js';
 import { JudgeThread } from './judge-thread.js';
 import type { Knowledge } from './knowledge.js';
+import { LifecycleReader } from './lifecycle.js';
 import { failureDiagnostic, toLspDiagnostic } from './protocol-diagnostics.js';
 import { displayName, isInside, openRepository, type Repository, type RepositoryFlags, repositoryRoot } from './repository.js';
 import { type FileWatch, watchFiles } from './watch.js';
@@ -62,7 +67,9 @@ interface OpenFile {
  * is judged as `kurel lint` judges it in its repository.
  */
 export function runLanguageServer(options: LanguageServerOptions = {}): Promise<number> {
-  const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
+  const writer = new StreamMessageWriter(process.stdout);
+  const reader = new LifecycleReader(new StreamMessageReader(process.stdin), writer);
+  const connection = createConnection(ProposedFeatures.all, reader, writer);
   return serve(connection, options);
 }
 
@@ -158,7 +165,9 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
     return { document, file, path, repository: file.repository };
   };
 
+  let registersWatchedFiles = false;
   connection.onInitialize((params) => {
+    registersWatchedFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     workspaceFolders = (params.workspaceFolders ?? []).map((f) => pathOfUri(f.uri)).filter((p): p is string => p !== undefined);
     if (workspaceFolders.length === 0 && params.rootUri) {
       const root = pathOfUri(params.rootUri);
@@ -172,8 +181,15 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
         completionProvider: { triggerCharacters: [':', ' '] },
         definitionProvider: true,
       },
-      serverInfo: { name: 'kurel' },
+      serverInfo: { name: 'kurel', version: VERSION },
     };
+  });
+
+  // Clients that watch files only for a server that registers (Neovim 0.9 and later, Helix) are
+  // asked to: definitions, lockfiles and `.kurel.yaml` are YAML or JSON (docs/editors.md).
+  connection.onInitialized(() => {
+    if (!registersWatchedFiles) return;
+    void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{yaml,yml,json}' }] }).catch(() => undefined);
   });
 
   documents.onDidChangeContent((change) => schedule(change.document.uri, open.has(change.document.uri) ? debounceMs : 0));
