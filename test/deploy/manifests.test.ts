@@ -118,9 +118,9 @@ describe('the manifests against the Kubernetes and cert-manager API schemas', ()
   });
 
   it('would name a misspelled field and a value of the wrong type', async () => {
-    const broken = structuredClone(deployment) as unknown as { spec: { replicas: unknown; template: { spec: { containers: Record<string, unknown>[] } } } };
+    const broken = structuredClone(deployment) as unknown as { spec: { template: { spec: { containers: Record<string, unknown>[] } } } };
     // First in spec, where a count is written: the problems come in the order of the fields.
-    broken.spec = { replicas: 'two', ...broken.spec };
+    (broken as { spec: unknown }).spec = { replicas: 'two', ...broken.spec };
     broken.spec.template.spec.containers[0]!['readinesProbe'] = {};
     delete broken.spec.template.spec.containers[0]!['readinessProbe'];
     const object = broken as unknown as KubernetesObject;
