@@ -132,6 +132,14 @@ describe.skipIf(skipWithout(PRE_COMMIT))(`the kurel-lint hook under pre-commit (
     expect(lines).toContain('  deploy/configmap.yaml: kind ConfigMap is not linted');
   });
 
+  it('hands lint a file whose name holds spaces as one file', () => {
+    const run = preCommit(userRepository({ 'my clusters/prod one.yaml': PROFILE, ...CONFIGURED }));
+    expect(run.code).toBe(1);
+    expect(hookOutput(run.output).split('\n')[0]).toBe(
+      'my clusters/prod one.yaml:11:9 error unknown-field capability "edge-proxy": unknown field "replicsa" (allowed: replicas, tls, hostNetwork)',
+    );
+  });
+
   it('reports a staged profile whose kind is misspelt, as lint does in a folder', () => {
     const misspelt = CLEAN.replace('kind: ClusterProfile', 'kind: ClusterProfle');
     const run = preCommit(userRepository({ 'clusters/prod.yaml': misspelt, ...CONFIGURED }));
