@@ -40,7 +40,7 @@ export interface GatheredInputs<Input extends RunInput = InputFile> {
  * files `ignore` names, which are never read. A file named on the command line is always read.
  * A file reached twice (named twice, or named and also found in a folder) is read once, under
  * the first name it was reached by; standard input can be read once, so a second `-` is a
- * `usage` error.
+ * `usage` error. With `searchFiles`, a file named is read as a folder's files are.
  */
 export async function gatherInputs(request: InputRequest, stdin: () => Promise<Uint8Array> = noStdin): Promise<GatheredInputs> {
   // Read now, every input holds its bytes.
@@ -66,6 +66,12 @@ export interface InputRequest {
   cwd?: string;
   /** True for a file a folder or glob search must leave out (the configuration's `ignore`), by its path as found. */
   ignore?: (path: string) => boolean;
+  /**
+   * `kurel lint --search-files`: a file named is read as a folder's files are (docs/editors.md,
+   * pre-commit): only `*.yaml` and `*.yml`, none that `ignore` names, other kinds skipped; and,
+   * unlike a folder, naming no profile or definition is not an error.
+   */
+  searchFiles?: boolean;
 }
 
 /** A file named as given, read from `cwd` when a run asks for its bytes (never before). */
@@ -163,7 +169,8 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
           expanded.files.filter((file) => YAML_FILE.test(file)),
           expanded.files.filter((file) => JSON_FILE.test(file)).length,
         );
-    } else await addFile(path, 'argument');
+    } else if (!request.searchFiles) await addFile(path, 'argument');
+    else if (YAML_FILE.test(path) && !request.ignore?.(path)) await addFile(path, 'directory');
   }
   for (const dir of request.definitionDirs ?? []) await addDir(dir, 'definition');
   for (const file of request.definitionFiles ?? []) await addFile(file, 'definition');

@@ -6,6 +6,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // files in an arbitrary order and one of these, started last, would run alone at the end while
 // the other workers sit idle.
 const LONGEST: readonly string[] = [
+  'e2e test/lsp/pre-commit-hook.test.ts',
   'e2e test/http/isolation.test.ts',
   'e2e test/hostile/many-diagnostics.test.ts',
   'e2e test/console/browser.test.ts',

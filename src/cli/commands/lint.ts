@@ -44,6 +44,10 @@ export interface LintCommandOptions extends ConfigurableOptions {
   platformDefault?: Platform;
   /** `--jobs N`: threads that share the files; the cores available by default. */
   jobs?: number;
+  /** `--search-files`: files named are read as a folder's files are (docs/editors.md, pre-commit). */
+  searchFiles?: boolean;
+  /** `--paths-relative-to DIR`: every report names files relative to DIR (docs/ci.md), such as a repository's root. */
+  pathsRelativeTo?: string;
   /** No command-line flag sets it: with `jobs` over 1, the worker threads judge every file and this one none (a test's way to make sure they take part). */
   workersOnly?: boolean;
 }
@@ -103,6 +107,7 @@ async function lintGathered(
       definitionFiles: options.capabilityDef,
       ...(options.stdinFilepath ? { stdinName: options.stdinFilepath } : {}),
       cwd: io.cwd,
+      ...(flags.searchFiles ? { searchFiles: true } : {}),
       ...(run && run.config.ignore.length > 0 ? { ignore: (path: string) => matches(configRelative(run, path, io.cwd), run.config.ignore) } : {}),
     },
     io.stdin,
@@ -136,12 +141,14 @@ async function lintGathered(
   // The run kept only the problems a report can show; those it left out are counted.
   const reported = reportProblems(diagnostics, { leftOut: report.leftOut });
   const code = exitCodeOfCounts(reported, { fatal, strict });
+  const named = flags.pathsRelativeTo === undefined ? undefined : rebasePaths(resolve(io.cwd, flags.pathsRelativeTo), io.cwd);
   const view = {
     valid: code === 0,
-    diagnostics: reported.diagnostics,
+    diagnostics: named ? reported.diagnostics.map((d) => ({ ...d, file: named.file(d.file) })) : reported.diagnostics,
     problems: reported,
-    files: report.files,
-    sources: report.sources,
+    files: named ? report.files.map((f) => ({ ...f, path: named.file(f.path) })) : report.files,
+    sources: named ? new Map([...report.sources].map(([file, source]) => [named.file(file), source])) : report.sources,
+    ...(named ? { root: named.root } : {}),
     strict,
     quiet: flags.quiet === true,
   };
@@ -190,6 +197,15 @@ function emptySearches(searches: readonly Search[], files: readonly FileReport[]
     }
   }
   return out;
+}
+
+/**
+ * `--paths-relative-to DIR` (docs/ci.md): a file's name as a report gives it, relative to `root`
+ * with `/` between its parts, such as `infra/clusters/b.yaml` from the repository's root for a
+ * run in `infra/`. Names that are no file (`<command line>`, `<stdin>`) stay as they are.
+ */
+function rebasePaths(root: string, cwd: string): { root: string; file: (name: string) => string } {
+  return { root, file: (name) => (name.startsWith('<') ? name : relative(root, resolve(cwd, name)).split(sep).join('/')) };
 }
 
 // A path as found, relative to the configuration's folder with `/`, as its globs are written.

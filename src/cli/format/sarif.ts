@@ -1,4 +1,4 @@
-import { isAbsolute } from 'node:path';
+import { isAbsolute, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, DiagnosticCode } from '../../core/diagnostics.js';
 import { stringifyJson } from '../../core/json-text.js';
@@ -51,16 +51,8 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
-/** The package's page: the SARIF driver's `informationUri`. */
-export const INFORMATION_URI = 'https://www.npmjs.com/package/kurel';
-
-/**
- * Where a code's explanation is read on the web: `docs/codes/<code>.md` as this version of the
- * package ships it (the same page `kurel explain CODE` prints and the service's `/codes/{code}` serves).
- */
-export function helpUriOf(code: DiagnosticCode): string {
-  return `https://unpkg.com/kurel@${VERSION}/docs/codes/${code}.md`;
-}
+/** The SARIF driver's `informationUri`: the repository kurel is released from, package.json's `repository`. */
+export const INFORMATION_URI = 'https://github.com/go-kure/kurel';
 
 /**
  * A code as the one-word friendly name SARIF asks of a rule: `unknown-field` is `UnknownField`.
@@ -80,9 +72,11 @@ export function ruleNameOf(code: DiagnosticCode): string {
  * every result has a physical location with a region (columns 1-based, end exclusive, as
  * SARIF counts them). A clean run is a run with no results. A problem of no file (the command
  * line, standard input without `--stdin-filepath`) is no result, since code scanning places
- * every result in a file: it is a notification of the run's invocation (docs/ci.md).
+ * every result in a file: it is a notification of the run's invocation (docs/ci.md). Relative
+ * file names are relative to `%SRCROOT%`, which the run defines when `root` (an absolute folder)
+ * is given. A rule links no page (docs/ci.md): it carries its explanation page itself.
  */
-export function formatSarif(diagnostics: readonly Diagnostic[], positioned: (d: Diagnostic) => boolean = () => true): string {
+export function formatSarif(diagnostics: readonly Diagnostic[], positioned: (d: Diagnostic) => boolean = () => true, root?: string): string {
   const codes = [...new Set(diagnostics.map((d) => d.code))].sort();
   const rules = codes.map((code) => ruleOf(code));
   const inFiles = diagnostics.filter((d) => !d.file.startsWith('<'));
@@ -127,7 +121,13 @@ export function formatSarif(diagnostics: readonly Diagnostic[], positioned: (d: 
     version: '2.1.0',
     // Columns count UTF-16 code units, as kurel's do (docs/ci.md).
     runs: [
-      { tool: { driver: { name: 'kurel', version: VERSION, informationUri: INFORMATION_URI, rules } }, ...invocations, columnKind: 'utf16CodeUnits', results },
+      {
+        tool: { driver: { name: 'kurel', version: VERSION, informationUri: INFORMATION_URI, rules } },
+        ...invocations,
+        ...(root !== undefined ? { originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(root.endsWith(sep) ? root : `${root}${sep}`).href } } } : {}),
+        columnKind: 'utf16CodeUnits',
+        results,
+      },
     ],
   });
 }
@@ -148,7 +148,6 @@ function ruleOf(code: DiagnosticCode) {
     name: ruleNameOf(code),
     shortDescription: { text: CODE_SUMMARIES[code] },
     ...(meaning !== undefined ? { fullDescription: { text: meaning } } : {}),
-    helpUri: helpUriOf(code),
     ...(page !== undefined ? { help: { text: page, markdown: page } } : {}),
   };
 }
