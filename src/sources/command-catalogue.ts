@@ -1,14 +1,10 @@
 import { assembleCatalogue, type CatalogueAssembly } from '../catalogue/assemble-catalogue.js';
-import type { Catalogue } from '../catalogue/catalogue.js';
 import type { PluginRef } from '../catalogue/load-plugins.js';
-import { reportProblems } from '../operations/report-problems.js';
 import type { Platform } from '../schema/platform-version.js';
-import { type ConfigurableOptions, configOf, configureCommand } from './apply-config.js';
+import { configOf } from './apply-config.js';
 import type { LockfileFlags } from './command-lockfile.js';
-import { EXIT } from './exit-code.js';
-import { formatText, paletteFor } from './format/text.js';
-import type { CommandIo } from './io.js';
 import type { RunConfig } from './run-config.js';
+
 /**
  * A command's catalogue: built-ins, then each `--plugin` through the startup assertion (a
  * refused one is the refusal, a `usage` diagnostic naming it), and its lockfile, found from
@@ -39,28 +35,10 @@ export interface PublishOptions extends CapabilitySourceOptions {
   platformDefault?: Platform;
 }
 
-/** A catalogue ready to publish with the platform the config defaults to, or the exit code when loading it failed (diagnostics already printed). */
-export type PublishedCatalogue = { ok: true; catalogue: Catalogue; platformDefault: Platform | undefined } | { ok: false; exitCode: number };
-
 /**
  * The catalogue a command publishes (schema, types, capabilities): built-ins, plugins and the
- * definitions of the flags, loaded as the service loads them. Problems go to standard error;
- * any error stops the command (a schema that silently lacked a capability would mislead),
- * warnings do not.
+ * definitions of the options (the configuration already put in), loaded as the service loads them.
  */
-export async function loadPublishedCatalogue(flags: CapabilitySourceOptions & ConfigurableOptions, io: CommandIo): Promise<PublishedCatalogue> {
-  const configured = configureCommand(flags, io);
-  if (!configured.ok) return { ok: false, exitCode: configured.exitCode };
-  const { options } = configured;
-  const assembly = await assembleCatalogue({
-    plugins: options.plugin,
-    definitionDirs: options.definitions,
-    definitionFiles: options.capabilityDef,
-    cwd: io.cwd,
-  });
-  const load = assembly.ok ? assembly : assembly.refusal;
-  const shown = reportProblems(load.diagnostics).diagnostics;
-  if (shown.length > 0) io.stderr(`${formatText(shown, load.sources, paletteFor(io.stderrIsTTY ? { isTTY: true } : {}, io.env))}\n`);
-  if (!assembly.ok) return { ok: false, exitCode: assembly.refusal.fatal ? EXIT.usage : EXIT.problems };
-  return { ok: true, catalogue: assembly.catalogue, platformDefault: options.platformDefault };
+export function assemblePublishedCatalogue(options: CapabilitySourceOptions, cwd: string): Promise<CatalogueAssembly> {
+  return assembleCatalogue({ plugins: options.plugin, definitionDirs: options.definitions, definitionFiles: options.capabilityDef, cwd });
 }

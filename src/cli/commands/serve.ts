@@ -5,11 +5,12 @@ import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { locateLockfile } from '../../files/lockfile-location.js';
 import { embeddedDefinitionsDir } from '../../files/package-files.js';
 import { availableCpus, type DefinitionFolder, defaultWorkers, runService, runSupervisor, type ServiceOptions } from '../../http/entry.js';
-import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
+import { type ConfigurableOptions, configOf } from '../../sources/apply-config.js';
+import { STRICT_CAPABILITY_CODES, severityLayers } from '../../sources/run-config.js';
+import { configureCommand } from '../configure-command.js';
 import { EXIT } from '../exit-code.js';
 import { formatUsage } from '../format/text.js';
 import type { CommandIo } from '../io.js';
-import { STRICT_CAPABILITY_CODES, severityLayers } from '../run-config.js';
 
 /** Options of `kurel serve`. */
 export interface ServeCommandOptions extends ConfigurableOptions {
