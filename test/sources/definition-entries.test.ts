@@ -6,6 +6,8 @@ import { fileDiagnostic } from '../../src/core/diagnostics.js';
 import { writeLockText } from '../../src/documents/capability-lock.js';
 import { configureRun } from '../../src/sources/apply-config.js';
 import {
+  gatherReadInputs,
+  lockedSourcesOf,
   readDefinitionEntries,
   registerSourceResolver,
   type SourceRequest,
@@ -179,5 +181,20 @@ describe('where a run takes definition entries from', () => {
     expect(read.definitions.map((d) => d.file)).toEqual([`oci://ghcr.io/acme/defs@${LOCKED}#queue-depth.yaml`]);
     expect(source.asked.map((r) => r.locked)).toEqual([{ tag: '1.4.0', digest: LOCKED }]);
     expect(read.lockfile?.display).toBe('kurel.lock.yaml');
+  });
+
+  it("gives the sources a command's definitions came from, as a lockfile locks them", async () => {
+    const source = artifact({ 'queue-depth.yaml': definition('queue-depth') });
+    const gathered = await gatherReadInputs({ definitionDirs: ['defs', 'oci://ghcr.io/acme/defs:^1.2'], cwd: dir }, undefined, {
+      resolve: source.resolve,
+      lockedSources: { 'oci://ghcr.io/acme/defs:^1.2': { tag: '1.3.0', digest: LOCKED } },
+    });
+    expect(gathered.fatal).toBe(false);
+    expect(gathered.inputs.map((input) => [input.file, input.origin])).toEqual([
+      ['defs/local.yaml', 'definition'],
+      [`oci://ghcr.io/acme/defs@${LOCKED}#queue-depth.yaml`, 'definition'],
+    ]);
+    const pinned = { reference: `oci://ghcr.io/acme/other@${DIGEST}`, digest: DIGEST };
+    expect(lockedSourcesOf([...gathered.sources, pinned])).toEqual({ 'oci://ghcr.io/acme/defs:^1.2': { range: '^1.2', tag: '1.4.0', digest: LOCKED } });
   });
 });
