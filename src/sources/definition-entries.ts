@@ -57,7 +57,13 @@ export interface ResolvedSource {
 
 let registered: SourceResolver | undefined;
 
-/** Registers the resolver every run without one of its own uses for `oci://` entries; undefined removes it. */
+/**
+ * Registers the resolver every run without one of its own uses for `oci://` entries; undefined
+ * removes it. It holds for the thread that registers it: the threads that read definitions
+ * (the CLI's, `kurel lsp`'s judge thread, a serving process's main thread) each register it; a
+ * `kurel lint --jobs` worker never reads a source (such a run stays on one thread), and the
+ * service's workers build from the bytes their process read.
+ */
 export function registerSourceResolver(resolver: SourceResolver | undefined): void {
   registered = resolver;
 }
