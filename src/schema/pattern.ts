@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as Re2js from 're2js';
 import type * as Regjsparser from 'regjsparser';
+import { COMPILE_STEPS_PER_INSTRUCTION, chargeWork, VERDICT_STEPS_PER_INSTRUCTION } from './work-budget.js';
 
 /**
  * Whether a `pattern` may be used, and why not: `reason` completes `<label>.pattern "<p>" `.
@@ -62,6 +63,8 @@ function judgePattern(pattern: string): PatternVerdict {
   // cost is the program's size, and a pattern past the limit must cost no more than its length.
   const parsed = parseEcmaScriptOrUndefined(pattern);
   const programSize = parsed === undefined ? undefined : programSizeOf(parsed);
+  // Parsing above costs no more than the pattern's length; RE2's parse below, its program's size.
+  if (programSize !== undefined) chargeWork(Math.min(programSize, PATTERN_MAX_PROGRAM) * VERDICT_STEPS_PER_INSTRUCTION);
   if (programSize !== undefined && programSize > PATTERN_MAX_PROGRAM) {
     const shown = programSize > PATTERN_MAX_PROGRAM * 1000 ? `more than ${PATTERN_MAX_PROGRAM * 1000}` : String(programSize);
     return Object.freeze({
@@ -177,7 +180,7 @@ function v8Complaint(err: unknown): string {
  * request-supplied patterns stays bounded.
  */
 export class PatternCache {
-  readonly #compiled = new Map<string, Re2js.RE2JS>();
+  readonly #compiled = new Map<string, Compiled>();
 
   /** Keeps at most `maxSize` compiled patterns (a positive integer). */
   constructor(readonly maxSize: number = PATTERN_CACHE_SIZE) {
@@ -200,21 +203,34 @@ export class PatternCache {
    * must be one {@link checkPattern} accepts; any other throws.
    */
   test(pattern: string, value: string): boolean {
-    return this.#matcherOf(pattern).test(value);
+    const compiled = this.#compiledOf(pattern);
+    // At most the program's size in steps per character (docs/definitions.md "Patterns").
+    chargeWork(compiled.programSize * (value.length + 1));
+    return compiled.matcher.test(value);
   }
 
-  #matcherOf(pattern: string): Re2js.RE2JS {
-    let matcher = this.#compiled.get(pattern);
-    if (matcher) {
+  #compiledOf(pattern: string): Compiled {
+    let compiled = this.#compiled.get(pattern);
+    if (compiled) {
       // Re-inserted, so the Map's insertion order is the order of last use.
       this.#compiled.delete(pattern);
     } else {
-      matcher = loadRe2().RE2JS.compile(pattern);
+      const verdict = checkPattern(pattern);
+      if (!verdict.ok && verdict.tooComplex) throw new RangeError(`pattern ${JSON.stringify(pattern)} ${verdict.reason}`);
+      // Any other refused pattern is refused by RE2's compiler below, with its own words.
+      const programSize = verdict.ok ? verdict.programSize : 1;
+      chargeWork(programSize * COMPILE_STEPS_PER_INSTRUCTION);
+      compiled = { matcher: loadRe2().RE2JS.compile(pattern), programSize };
       if (this.#compiled.size >= this.maxSize) this.#compiled.delete(this.#compiled.keys().next().value!);
     }
-    this.#compiled.set(pattern, matcher);
-    return matcher;
+    this.#compiled.set(pattern, compiled);
+    return compiled;
   }
+}
+
+interface Compiled {
+  readonly matcher: Re2js.RE2JS;
+  readonly programSize: number;
 }
 
 // What RE2's `\s` matches (Perl's class: tab, newline, form feed, carriage return, space).
