@@ -50,7 +50,7 @@ describe('kurel serve and a small body with a costly pattern', () => {
   let served: ServedProcess;
   beforeAll(async () => {
     // Two workers, one for each costly request; no plugin, so small bodies may be judged inline.
-    served = await startServe(['--port', '0', '--processes', '1', '--workers', '2', '--request-timeout', '3s', '--no-config'], { cwd: ROOT });
+    served = await startServe(['--port', '0', '--processes', '1', '--workers', '2', '--request-timeout', '4s', '--no-config'], { cwd: ROOT });
   });
   afterAll(async () => {
     await served?.stop();
@@ -62,8 +62,9 @@ describe('kurel serve and a small body with a costly pattern', () => {
     const answered: string[] = [];
     for (const [i, sent] of costly.entries()) void sent.answer.then(() => answered.push(`validation ${i}`));
     await Promise.all(costly.map((sent) => sent.written));
-    // Probes one after another, each sent once the one before is answered: the second and later
-    // reach the server after both costly bodies, so a thread busy judging either answers them last.
+    // Probes one after another, each sent once the one before is answered, on connections opened
+    // after both costly bodies were sent: a serving thread busy judging either answers the later
+    // probes only after it (judged inline, each took seconds and the probes waited behind it).
     for (let i = 0; i < 5; i++) {
       const probe = await send(served.url, 'GET', '/healthz').answer;
       expect(probe.status).toBe(200);
