@@ -79,6 +79,9 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
   const deadlineMs = options.deadlineMs ?? DEADLINE_MS;
   const repositories = new Map<string, Promise<Repository>>();
   const thread = new JudgeThread(flagsOf(options), options.memoryMiB, options.workerEntry);
+  // Hovers, completion, go to definition and code actions read the text they are about in a
+  // thread of their own, so this one never parses a text and never waits for a judgement.
+  const reader = new JudgeThread(flagsOf(options), options.memoryMiB, options.workerEntry);
   const watches = new Map<string, Promise<FileWatch | undefined>>();
   const open = new Map<string, OpenFile>();
   const timers = new Map<string, NodeJS.Timeout>();
@@ -217,11 +220,18 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
     const { document } = at;
     const { version } = document;
     const isCurrent = () => documents.get(document.uri)?.version === version;
+    const judgement = at.file.judgement;
+    // The binding under the cursor matters only with a judgement to tell what it resolved to.
+    const read =
+      judgement?.catalogue && judgement.profile
+        ? await reader.read(document.getText(), document.offsetAt(params.range.start), deadlineMs, isCurrent)
+        : undefined;
     const context = {
       file: displayName(at.path, at.repository.cwd),
       diagnostics: params.context.diagnostics,
-      catalogue: at.file.judgement?.catalogue,
-      profile: at.file.judgement?.profile,
+      catalogue: judgement?.catalogue,
+      profile: judgement?.profile,
+      place: read?.ok ? read.reading.place : undefined,
     };
     // A pin or a migration parses the whole text: the judging thread makes them, so a large file
     // never holds up this one. Without an answer in time those actions are left out (`kurel
@@ -233,28 +243,41 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
     });
   });
 
-  // What hovers, completion and go to definition read: the open text and its last judgement.
-  const knowledgeOf = (uri: string): { document: TextDocument; knowledge: Knowledge } | undefined => {
+  // What hovers, completion and go to definition read: the open text, its last judgement, and
+  // what the reading thread finds in the text (the key at `offset`, the declared platform).
+  // Undefined without a judgement, or without a reading in time or of the text the client still holds.
+  const knowledgeOf = async (uri: string, offsetOf?: (document: TextDocument) => number) => {
     const at = known(uri);
     const judgement = at?.file.judgement;
     if (!at || !judgement?.catalogue) return undefined;
-    const knowledge = { catalogue: judgement.catalogue, profile: judgement.profile, lintOptions: at.repository.lintOptions, cwd: at.repository.cwd };
-    return { document: at.document, knowledge };
+    const { document } = at;
+    const { version } = document;
+    const isCurrent = () => documents.get(uri)?.version === version;
+    const read = await reader.read(document.getText(), offsetOf?.(document), deadlineMs, isCurrent);
+    if (!read.ok || !isCurrent()) return undefined;
+    const knowledge: Knowledge = {
+      catalogue: judgement.catalogue,
+      profile: judgement.profile,
+      lintOptions: at.repository.lintOptions,
+      cwd: at.repository.cwd,
+      declaredPlatform: read.reading.declaredPlatform,
+    };
+    return { document, knowledge, place: read.reading.place };
   };
 
-  connection.onHover((params) => {
-    const at = knowledgeOf(params.textDocument.uri);
-    return at ? hoverAt(at.document, params.position, at.knowledge) : null;
+  connection.onHover(async (params) => {
+    const at = await knowledgeOf(params.textDocument.uri, (document) => document.offsetAt(params.position));
+    return at ? hoverAt(at.document, at.place, at.knowledge) : null;
   });
 
-  connection.onCompletion((params) => {
-    const at = knowledgeOf(params.textDocument.uri);
+  connection.onCompletion(async (params) => {
+    const at = await knowledgeOf(params.textDocument.uri);
     return at ? completionsAt(at.document, params.position, at.knowledge) : [];
   });
 
-  connection.onDefinition((params) => {
-    const at = knowledgeOf(params.textDocument.uri);
-    const target = at ? definitionAt(at.document, params.position, at.knowledge) : undefined;
+  connection.onDefinition(async (params) => {
+    const at = await knowledgeOf(params.textDocument.uri, (document) => document.offsetAt(params.position));
+    const target = at ? definitionAt(at.place, at.knowledge) : undefined;
     return target ? { uri: pathToFileURL(target.path).href, range: target.range } : null;
   });
 
@@ -264,6 +287,7 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
       isShutDown = true;
       for (const timer of timers.values()) clearTimeout(timer);
       void thread.close();
+      void reader.close();
       return Promise.all([...watches.values()].map((w) => w.then((watch) => watch?.close()))).then(() => undefined);
     });
     connection.onExit(() => resolveExit(isShutDown ? 0 : 1));

@@ -17,7 +17,7 @@ import { formatText, type Palette, PLAIN, paletteFor, summarize } from '../forma
 import type { CommandIo } from '../io.js';
 import { type LintJudging, prepareJudging } from '../lint-judging.js';
 import type { LintCommandOptions } from '../lint-options.js';
-import { jobsFor, LintWorkers, lintInParallel } from '../parallel-lint.js';
+import { earlyThreads, jobsFor, LintWorkers, lintInParallel } from '../parallel-lint.js';
 import { openReports, planReports, writeReport } from '../report-targets.js';
 
 export type { LintCommandOptions } from '../lint-options.js';
@@ -41,11 +41,10 @@ export async function runLint(paths: readonly string[], flags: LintCommandOption
   if (!configured.ok) return configured.exitCode;
   // Only the JSON report shows resolved profiles.
   const keepResolved = plan.stdout === 'json' || plan.files.some((f) => f.format === 'json');
-  // Threads asked for start now and build their catalogues while this one gathers the files.
-  const workers =
-    flags.jobs !== undefined && flags.jobs > 1 && !paths.includes('-')
-      ? new LintWorkers(flags.jobs - 1, { flags, cwd: io.cwd, env: io.env, keepResolved })
-      : undefined;
+  // Threads asked for start now and build their catalogues while this one searches the folders,
+  // as many as the cores allow and only when the paths may hold more than one batch of files.
+  const early = flags.jobs === undefined ? 0 : earlyThreads(paths, flags.jobs, io.cwd);
+  const workers = early > 0 ? new LintWorkers(early, { flags, cwd: io.cwd, env: io.env, keepResolved }) : undefined;
   try {
     return await lintGathered(paths, flags, io, { configured, plan, palette, keepResolved, workers });
   } finally {

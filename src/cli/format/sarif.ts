@@ -24,6 +24,7 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   usage: 'the command line is wrong or a plugin was refused',
   'unknown-capability': 'no handler or definition knows this capability',
   'definition-invalid': 'a CapabilityDefinition schema is wrong in itself',
+  'pattern-too-complex': 'a definition pattern compiles to a program past the size limit',
   'definition-conflict': 'two CapabilityDefinitions of one name differ',
   'definition-duplicate': 'two CapabilityDefinitions of one name differ only in descriptions',
   'definition-shadows-builtin': 'a CapabilityDefinition is named like a built-in handler',
