@@ -24,6 +24,8 @@ const E2E = [
   'test/http/tls.test.ts',
   'test/http/versions.test.ts',
   'test/cli/spawned.test.ts',
+  // Real writers racing on one file (docs/migrate.md, "Writing files").
+  'test/migrate/concurrent-writes.test.ts',
   'test/cli/broken-pipe.test.ts',
   // The language server over stdio, the pre-commit hook and the GitHub Action as their tools run them.
   'test/lsp/*.test.ts',
