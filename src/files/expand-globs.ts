@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { compareBytes } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
+import { isTemporaryName } from './temporary-names.js';
 
 /** Files named by arguments that may be globs. */
 export interface ExpandedFiles {
@@ -73,6 +74,8 @@ export async function expandGlob(pattern: string, cwd: string): Promise<Expanded
   const base = realOrNull(resolve(cwd, globBase(pattern)));
   const out: ExpandedGlob = { files: [], diagnostics: [] };
   for (const match of matches.sort(compareBytes)) {
+    // kurel's own temporary files and locks are never inputs, whatever the glob (docs/configuration.md, "Inputs").
+    if (match.split('/').some(isTemporaryName)) continue;
     const real = realOrNull(resolve(cwd, match));
     if (base !== null && real !== null && real !== base && !real.startsWith(base + sep)) {
       out.diagnostics.push(

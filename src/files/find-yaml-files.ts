@@ -4,6 +4,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { compareText } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import { describeSpecialFile } from './read-file.js';
+import { isTemporaryName } from './temporary-names.js';
 
 type SpecialFile = Parameters<typeof describeSpecialFile>[0];
 
@@ -39,6 +40,7 @@ const DIRECTORY_ERRORS: Readonly<Record<string, string>> = { ENOENT: 'no such di
  * that kind); a link that leaves it, a dangling link, or a loop is an `io-error`. Names
  * starting with `..` are passed over (docs/configuration.md): a ConfigMap mount keeps its real files under
  * `..<timestamp>/`, reached through the links beside them, so they would be read twice.
+ * Names starting with `.kurel-tmp-` (kurel's own temporary files) are passed over too.
  * Folders named `node_modules` or `.git` are never entered, and what the `.gitignore` files of
  * the folder searched and of the folders in it exclude is passed over, as git passes it over.
  */
@@ -71,6 +73,8 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
     const ignores = own ? [...outer, own] : outer;
     for (const entry of entries) {
       if (entry.name.startsWith('..')) continue;
+      // What a write that was stopped left behind is never an input (docs/configuration.md, "Inputs").
+      if (isTemporaryName(entry.name)) continue;
       if (NEVER_SEARCHED.has(entry.name)) continue;
       const path = join(shown, entry.name);
       let isDir = entry.isDirectory();

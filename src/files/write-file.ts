@@ -19,9 +19,7 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import { compareBytes } from '../core/data.js';
 import { sha256Hex } from '../core/sha256.js';
-
-/** The prefix of every temporary file kurel writes beside a file it replaces (README "Writing files"). */
-export const TEMPORARY_PREFIX = '.kurel-tmp-';
+import { TEMPORARY_PREFIX } from './temporary-names.js';
 
 /** The SHA-256 of a file's bytes as read, to tell later whether the file still holds them. */
 export function contentDigest(content: string | Uint8Array): string {
