@@ -1,5 +1,5 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, resolve, sep } from 'node:path';
 import { compareBytes } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import { isTemporaryName } from './temporary-names.js';
@@ -78,9 +78,7 @@ export async function expandGlob(pattern: string, cwd: string): Promise<Expanded
     if (match.split('/').some(isTemporaryName)) continue;
     const real = realOrNull(resolve(cwd, match));
     if (base !== null && real !== null && real !== base && !real.startsWith(base + sep)) {
-      out.diagnostics.push(
-        fileDiagnostic(match, 'io-error', `${match} is a symbolic link that leaves ${globBase(pattern)} (to ${relative(base, real) || real})`),
-      );
+      out.diagnostics.push(fileDiagnostic(match, 'io-error', `${match} is a symbolic link that leaves ${globBase(pattern)} (to ${real})`));
       continue;
     }
     out.files.push(match);

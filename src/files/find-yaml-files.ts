@@ -17,6 +17,7 @@ export interface FoundFiles {
    * twice, with no `realpath` call of its own.
    */
   realPaths: string[];
+  /** What could not be read (each an `io-error`: a run that meets one exits 2, docs/codes/io-error.md). */
   diagnostics: Diagnostic[];
   /** True when the folder itself could not be read. */
   unreadable: boolean;
@@ -32,7 +33,13 @@ export const NEVER_SEARCHED: ReadonlySet<string> = new Set(['node_modules', '.gi
 
 /** A YAML file's name: `.yaml` or `.yml` in any case (`.YAML`). */
 export const YAML_FILE = /\.ya?ml$/i;
-const DIRECTORY_ERRORS: Readonly<Record<string, string>> = { ENOENT: 'no such directory', ENOTDIR: 'not a directory' };
+const DIRECTORY_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such directory',
+  ENOTDIR: 'not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ELOOP: 'a symbolic link loop',
+};
 
 /**
  * Finds every `*.yaml`/`*.yml` file under `dir` (extensions in any case), recursively, sorted.
@@ -65,7 +72,8 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
     try {
       entries = await readdir(resolve(cwd, shown), { withFileTypes: true });
     } catch (err) {
-      diagnostics.push(fileDiagnostic(shown, 'io-error', `cannot read ${shown}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`));
+      const code = String((err as NodeJS.ErrnoException).code ?? 'EIO');
+      diagnostics.push(fileDiagnostic(shown, 'io-error', `cannot read ${shown}: ${DIRECTORY_ERRORS[code] ?? code}`));
       return;
     }
     entries.sort((a, b) => compareText(a.name, b.name));
@@ -91,7 +99,7 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
           continue;
         }
         if (!inside(target)) {
-          diagnostics.push(fileDiagnostic(path, 'io-error', `${path} is a symbolic link that leaves ${dir} (to ${relative(root, target) || target})`));
+          diagnostics.push(fileDiagnostic(path, 'io-error', `${path} is a symbolic link that leaves ${dir} (to ${target})`));
           continue;
         }
         const info = await lstat(target).catch(() => undefined);
