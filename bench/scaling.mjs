@@ -3,7 +3,8 @@
 // dimension (a scalar's length, an enum's size times its values' length, values failing a large
 // enum, a key's length, the
 // number of documents, definitions, keys and list items, nesting depth, a value's length against
-// a pattern) is grown in 4x steps; each size is one `kurel lint` in a fresh process, timed from
+// a pattern, the wildcards of a `.kurel.yaml` glob and of a glob argument's extglobs over long
+// names) is grown in 4x steps; each size is one `kurel lint` in a fresh process, timed from
 // spawn to exit, its peak resident memory read from the kernel. A tiny input of the same shape
 // is run first: what a size costs is its time (and memory) beyond that one's, so the process's
 // start does not hide the growth. Budget per dimension: each 4x step may cost at most 6x the
@@ -109,8 +110,26 @@ const DIMENSIONS = [
     sizes: [1, 256 * 1024],
     input: (n) => withCap(bind(`        code: ${'a'.repeat(n)}b\n`)),
   },
+  {
+    name: 'stars of a .kurel.yaml ignore glob, over 100 long names',
+    sizes: [1, 8],
+    input: (n) => ({ files: { '.kurel.yaml': `ignore: ["${'*a'.repeat(n)}*b.yaml"]\n`, ...longNames(), 'prof.yaml': `${HEAD}    expose: {}\n` }, args: ['.'] }),
+  },
+  {
+    name: 'extglobs of a glob argument, over 100 long names',
+    sizes: [1, 8],
+    input: (n) => ({
+      files: { ...longNames(), [`${'a'.repeat(n)}b.yaml`]: `${HEAD}    expose: {}\n` },
+      args: [`${'+(a)'.repeat(n)}[b].yaml`],
+    }),
+  },
 ];
 const STEPS = 3;
+
+/** 100 files whose names are 200 `a`s and a number: no glob above matches them, the costliest case for a backtracking matcher. */
+function longNames() {
+  return Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`${'a'.repeat(200)}-${i}.yaml`, 'a: 1\n']));
+}
 
 requireBuild();
 const budgets = new Budgets();
