@@ -1,9 +1,9 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runKurelJson, spawnKurelJson } from '../helpers/cli.js';
+import { runKurelJson, spawnKurel, spawnKurelJson } from '../helpers/cli.js';
 
 // Issue 36, row 4: two `kurel migrate --write` runs on the same file, one to 2.0.0 and one to
 // 1.1.0, both read the same text and both said `migrated 1 file`; one of the two edits was lost.
@@ -80,5 +80,34 @@ describe('two kurel migrate --write runs on one file at once (issue 36 row 4)', 
       expect(readdirSync(join(dir, 'clusters')).sort()).toEqual(['prod.yaml', 'staging.yaml']);
     }
     expect(seen.refused + seen.sequential).toBe(ROUNDS);
+  });
+
+  it('waits while another run holds the lock, then compares and refuses the file it changed', async () => {
+    const dir = fresh('held');
+    const clusters = join(dir, 'clusters');
+    // This process stands for a first writer between its compare and its rename: it holds the lock.
+    writeFileSync(join(clusters, '.kurel-tmp-lock-prod.yaml'), `${process.pid}\n`);
+    const theirs = `${readFileSync(join(dir, FILE), 'utf8')}# the first writer's edit\n`;
+    // Once the second run has made its claim (it is waiting for the lock), the first one renames and lets go.
+    let released = false;
+    const watcher = watch(clusters, () => {
+      if (released || !readdirSync(clusters).some((name) => /^\.kurel-tmp-\d+-\d+-lock$/.test(name))) return;
+      released = true;
+      writeFileSync(join(clusters, 'first.tmp'), theirs);
+      renameSync(join(clusters, 'first.tmp'), join(dir, FILE));
+      rmSync(join(clusters, '.kurel-tmp-lock-prod.yaml'));
+    });
+    try {
+      const run = await spawnKurel(migrate(TO_2), { cwd: dir });
+      expect({ released, code: run.code, stderr: run.stderr }).toEqual({
+        released: true,
+        code: 2,
+        stderr: `${FILE}: error io-error ${FILE} changed after kurel read it, so it was not replaced; nothing was written: run kurel migrate again\n`,
+      });
+    } finally {
+      watcher.close();
+    }
+    expect(readFileSync(join(dir, FILE), 'utf8')).toBe(theirs);
+    expect(readdirSync(clusters).sort()).toEqual(['prod.yaml', 'staging.yaml']);
   });
 });
