@@ -15,7 +15,7 @@ const FIXTURE = fileURLToPath(new URL('../fixtures/migrate/', import.meta.url));
 const FILE = 'clusters/prod.yaml';
 const TO_2 = ['--to', 'redis-sidecar@2.0.0'];
 const TO_1 = ['--to', 'redis-sidecar@1.1.0'];
-const ROUNDS = 15;
+const ROUNDS = 10;
 
 interface Envelope {
   written: boolean;
