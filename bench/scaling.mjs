@@ -4,8 +4,9 @@
 // enum, a key's length, the
 // number of documents, empty documents of each shape, definitions, keys and list items, nesting
 // depth, a value's length against a pattern, a pattern's program size, a text open in the
-// language server) is grown in 4x steps; each size is one `kurel lint` (or one `kurel lsp`
-// session) in a fresh process, timed from
+// language server, the wildcards of a `.kurel.yaml` glob and of a glob argument's extglobs over
+// long names) is grown in 4x steps; each size is one `kurel lint` (or one `kurel lsp` session)
+// in a fresh process, timed from
 // spawn to exit, its peak resident memory read from the kernel. A tiny input of the same shape
 // is run first: what a size costs is its time (and memory) beyond that one's, so the process's
 // start does not hide the growth. Budget per dimension: each 4x step may cost at most 6x the
@@ -139,8 +140,26 @@ const DIMENSIONS = [
     input: (n) => ({ files: { 'clusters/open.yaml': '' }, text: `${HEAD}    expose:\n      rendering:\n        controllerType: ${'['.repeat(n)}\n` }),
     measure: measureLsp,
   },
+  {
+    name: 'stars of a .kurel.yaml ignore glob, over 100 long names',
+    sizes: [1, 8],
+    input: (n) => ({ files: { '.kurel.yaml': `ignore: ["${'*a'.repeat(n)}*b.yaml"]\n`, ...longNames(), 'prof.yaml': `${HEAD}    expose: {}\n` }, args: ['.'] }),
+  },
+  {
+    name: 'extglobs of a glob argument, over 100 long names',
+    sizes: [1, 8],
+    input: (n) => ({
+      files: { ...longNames(), [`${'a'.repeat(n)}b.yaml`]: `${HEAD}    expose: {}\n` },
+      args: [`${'+(a)'.repeat(n)}[b].yaml`],
+    }),
+  },
 ];
 const STEPS = 3;
+
+/** 100 files whose names are 200 `a`s and a number: no glob above matches them, the costliest case for a backtracking matcher. */
+function longNames() {
+  return Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`${'a'.repeat(200)}-${i}.yaml`, 'a: 1\n']));
+}
 
 requireBuild();
 const budgets = new Budgets();

@@ -115,7 +115,8 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
     }
     const found = await findYamlFiles(dir, cwd);
     appendAll(result.diagnostics, found.diagnostics);
-    if (found.unreadable) result.fatal = true;
+    // Something in the folder could not be read (docs/codes/io-error.md): the rest is still read, and the run exits 2.
+    if (found.unreadable || found.diagnostics.length > 0) result.fatal = true;
     for (const [index, file] of found.files.entries()) await addFile(file, origin, found.realPaths[index]);
     return found.files.length;
   };
@@ -151,19 +152,20 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
     if (await isDirectory(at(path))) {
       const found = await findYamlFiles(path, cwd);
       appendAll(result.diagnostics, found.diagnostics);
-      if (found.unreadable) result.fatal = true;
-      else await addSearched(path, found.files, found.jsonFiles, found.realPaths);
+      // Something in the folder could not be read (docs/codes/io-error.md): the rest is still read, and the run exits 2.
+      if (found.diagnostics.length > 0) result.fatal = true;
+      if (!found.unreadable) await addSearched(path, found.files, found.jsonFiles, found.realPaths);
     } else if (isGlobArgument(path, cwd)) {
       const expanded = await expandGlob(path, cwd);
       appendAll(result.diagnostics, expanded.diagnostics);
-      // A glob refused (too many wildcards) searched nothing.
-      if (expanded.diagnostics.some((d) => d.code === 'usage')) result.fatal = true;
-      else if (expanded.files.length === 0 && expanded.diagnostics.length === 0) {
+      // A glob refused searched nothing; a match that could not be read is exit 2, as in a folder.
+      if (expanded.diagnostics.length > 0) result.fatal = true;
+      if (expanded.files.length === 0 && expanded.diagnostics.length === 0) {
         result.diagnostics.push(fileDiagnostic(path, 'io-error', `no file matches ${path}`));
         result.fatal = true;
       }
       // A glob names the files to search among, as a folder does: its YAML files.
-      else
+      else if (!expanded.diagnostics.some((d) => d.code === 'usage'))
         await addSearched(
           path,
           expanded.files.filter((file) => YAML_FILE.test(file)),

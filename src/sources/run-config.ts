@@ -125,7 +125,7 @@ export function versionSettings(run: RunConfig | undefined, flags: { requirePinn
  * severity, then the config's `strictCapabilities`, then its `severity`, then its `overrides`
  * in order (for inputs whose path relative to the config matches), then the command line
  * (`--strict-capabilities`). `--no-strict-capabilities` removes only the config's own layer.
- * `matches` tests a path against globs (picomatch, loaded by the caller when there are overrides).
+ * `matches` tests a path against globs (cli/glob.ts, loaded by the caller when there are overrides).
  */
 export function severityLayers(
   run: RunConfig | undefined,

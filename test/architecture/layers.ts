@@ -65,7 +65,7 @@ export const PACKAGES: Readonly<Record<string, PackageRule>> = {
   'js-yaml': { where: ['src/yaml'] },
   yaml: { where: ['src/yaml/yaml-lib.ts', 'console'], typesIn: ['src/yaml'], rule: 'only as a type, or through src/yaml/yaml-lib.ts' },
   ajv: { where: ['src/schema'] },
-  re2js: { where: ['src/schema'] },
+  re2js: { where: ['src/schema', 'src/files'] },
   regjsparser: { where: ['src/schema'] },
   regjsgen: { where: ['src/schema'] },
   diff: { where: ['src/operations'] },

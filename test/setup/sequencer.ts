@@ -13,6 +13,7 @@ const LONGEST: readonly string[] = [
   'e2e test/http/supervisor.test.ts',
   'e2e test/http/serve.test.ts',
   'e2e test/http/serve-tls-watch.test.ts',
+  'e2e test/migrate/concurrent-writes.test.ts',
   'unit test/yaml/locate-by-scan.test.ts',
   'e2e test/package.test.ts',
   'e2e test/deploy/docker.test.ts',

@@ -98,6 +98,7 @@ export async function runLock(paths: readonly string[], flags: LockCommandOption
   if (plan.changed && !options.check) {
     // Replaced only while it holds what was read (README "Writing files"); a symbolic link is written through.
     const outcome = replaceFiles([{ file: location.display, path: location.path, readDigest: lockfile.readDigest ?? null, content: writeLockText(plan.lock) }]);
+    for (const note of outcome.notes ?? []) io.stderr(`warning: ${note.message}\n`);
     if (!outcome.ok) {
       for (const { file, message } of describeReplaceFailure(outcome, 'kurel lock')) diagnostics.push(fileDiagnostic(file, 'io-error', message));
       return finish(options, io, { diagnostics, fatal: true, sources, lockfile: location.display, checked });

@@ -100,6 +100,7 @@ export async function runMigrate(paths: readonly string[], flags: MigrateCommand
         content: f.bom ? `\ufeff${f.after}` : f.after,
       })),
     );
+    for (const note of outcome.notes ?? []) io.stderr(`warning: ${note.message}\n`);
     if (!outcome.ok) {
       for (const { file, message } of describeReplaceFailure(outcome, 'kurel migrate')) {
         diagnostics.push(fileDiagnostic(file, 'io-error', message));
