@@ -32,6 +32,10 @@ export interface LintCommandOptions extends ConfigurableOptions {
   searchFiles?: boolean;
   /** `--paths-relative-to DIR`: every report names files relative to DIR (docs/ci.md), such as a repository's root. */
   pathsRelativeTo?: string;
+  /** `--cache`: reuse the results of earlier runs for files that did not change (docs/cli.md). */
+  cache?: boolean;
+  /** `--cache-location PATH`: the cache file, or a folder to keep `.kurelcache` in. */
+  cacheLocation?: string;
   /** No command-line flag sets it: with `jobs` over 1, the worker threads judge every file and this one none (a test's way to make sure they take part). */
   workersOnly?: boolean;
 }

@@ -630,6 +630,14 @@ function* watchedTokens(text: string, parser: Parser, watch: NestingWatch): Gene
   yield* parser.end();
 }
 
+/**
+ * The text a parse of `input` reads (decoded, without a byte order mark) as a run keeps it to
+ * print lines, without parsing it: for a file whose problems were found by an earlier run.
+ */
+export function keptSourceText(file: string, input: string | Uint8Array): SourceText {
+  return new SourceText(file, stripBom(typeof input === 'string' ? input : decodeText(input).text), true);
+}
+
 /** A text with its line index filled, as a parse leaves it (for a text that crossed a thread without its parse). */
 export function indexedSourceText(file: string, text: string): SourceText {
   const source = new SourceText(file, text);

@@ -1,10 +1,13 @@
 import { relative, resolve, sep } from 'node:path';
+import type { CatalogueLockfile } from '../../catalogue/lockfile.js';
 import { appendAll } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import type { FileReport, RunInput } from '../../core/input.js';
+import { VERSION } from '../../core/package-version.js';
 import { CONFIG_FILE_NAME } from '../../documents/kurel-config.js';
 import type { Search } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
+import type { LintResultCache } from '../../operations/lint-cache.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import { gatherRunInputs } from '../../sources/definition-entries.js';
 import { globMatcher } from '../../sources/glob.js';
@@ -15,6 +18,7 @@ import { EXIT, exitCodeOfCounts } from '../exit-code.js';
 import { renderReport } from '../format/index.js';
 import { formatText, type Palette, PLAIN, paletteFor, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
+import { cacheFilePath, LintCacheFile } from '../lint-cache-file.js';
 import { type LintJudging, prepareJudging } from '../lint-judging.js';
 import type { LintCommandOptions } from '../lint-options.js';
 import { earlyThreads, jobsFor, LintWorkers, lintInParallel } from '../parallel-lint.js';
@@ -89,8 +93,14 @@ async function lintGathered(
   const { lockfile } = judging;
   appendAll(extra, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
-  const jobs = jobsFor(gathered.inputs, flags.jobs);
-  const report = await lintOrRefuse(gathered.inputs, judging, { jobs, flags, io, keepResolved, workers: setup.workers });
+  // With a cache the run stays on one thread: it judges only the files that changed.
+  const cache = flags.cache
+    ? LintCacheFile.open(cacheFilePath(flags.cacheLocation, io.cwd), io.cwd, lintCacheKey(configured, lockfile, keepResolved, io.cwd))
+    : undefined;
+  const jobs = cache ? 1 : jobsFor(gathered.inputs, flags.jobs);
+  const report = await lintOrRefuse(gathered.inputs, judging, { jobs, flags, io, keepResolved, workers: setup.workers, cache });
+  const saved = cache?.save();
+  if (saved && !saved.ok) io.stderr(`kurel: ${saved.message}\n`);
   for (const [file, source] of lockfile.sources) report.sources.set(file, source);
   fatal ||= report.unreadable;
   if (judging.catalogue.ok) {
@@ -186,15 +196,37 @@ function configRelative(run: RunConfig, path: string, cwd: string): string {
 async function lintOrRefuse(
   inputs: readonly RunInput[],
   judging: LintJudging,
-  run: { jobs: number; flags: LintCommandOptions; io: CommandIo; keepResolved: boolean; workers: LintWorkers | undefined },
+  run: { jobs: number; flags: LintCommandOptions; io: CommandIo; keepResolved: boolean; workers: LintWorkers | undefined; cache: LintResultCache | undefined },
 ): Promise<LintOutcome> {
   if (!judging.catalogue.ok) return readFailures(inputs);
-  const options = judging.lintOptions(run.keepResolved);
+  const options = { ...judging.lintOptions(run.keepResolved), cache: run.cache };
   if (run.jobs > 1) {
     const workers = run.workers ?? new LintWorkers(run.jobs - 1, { flags: run.flags, cwd: run.io.cwd, env: run.io.env, keepResolved: run.keepResolved });
     return lintInParallel(inputs, judging.catalogue.catalogue, options, { jobs: run.jobs, workers, workersOnly: run.flags.workersOnly === true });
   }
   return lintInputs(inputs, judging.catalogue.catalogue, options);
+}
+
+/**
+ * What judged a run's files besides their bytes and the catalogue (docs/cli.md, `--cache`):
+ * kurel's version, the working directory, the flags that judge (not those that only print),
+ * the configuration's data and the lockfile's bytes.
+ */
+function lintCacheKey(
+  configured: Extract<Configured<LintCommandOptions>, { ok: true }>,
+  lockfile: CatalogueLockfile,
+  keepResolved: boolean,
+  cwd: string,
+): unknown {
+  const { format, color, quiet, jobs, strict, cache, cacheLocation, workersOnly, ...judging } = configured.options;
+  return {
+    kurel: VERSION,
+    cwd,
+    options: JSON.parse(JSON.stringify(judging)),
+    config: configured.run ? { file: configured.run.file, dir: configured.run.dir, data: JSON.parse(JSON.stringify(configured.run.config)) } : null,
+    lockfile: lockfile.location ? { file: lockfile.location.display, bytes: lockfile.readDigest ?? null } : null,
+    keepResolved,
+  };
 }
 
 type LintOutcome = Pick<LintReport, 'diagnostics' | 'leftOut' | 'files' | 'sources' | 'unread' | 'unreadable'>;
