@@ -334,8 +334,11 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
     },
     argv[0] === 'lint' ? 'lint' : undefined,
   );
+  // `kurel help nosuch` is the usage error `kurel nosuch` is, with its did-you-mean, not the whole help.
+  const named = argv[0] === 'help' && argv[1] !== undefined && !argv[1].startsWith('-') ? argv[1] : undefined;
+  const args = named !== undefined && !program.commands.some((c) => c.name() === named || c.aliases().includes(named)) ? argv.slice(1) : argv;
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync([...args], { from: 'user' });
     return exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {

@@ -81,9 +81,9 @@ const isBinary = (text: string): boolean => text.includes('\uFFFD') || text.incl
 // The file name of problems of the command line (docs/codes/usage.md).
 const COMMAND_LINE = '<command line>';
 
-/** A usage error's text, as every usage error is shown: `<command line>:1:1 error usage MESSAGE`. */
-export function formatUsage(message: string): string {
-  return formatText([fileDiagnostic(COMMAND_LINE, 'usage', message)], new Map(), PLAIN);
+/** A usage error's text, as every usage error is shown: `<command line>:1:1 error usage MESSAGE`, then its `hint:` line if any. */
+export function formatUsage(message: string, hint?: string): string {
+  return formatText([fileDiagnostic(COMMAND_LINE, 'usage', message, hint ? { hint } : {})], new Map(), PLAIN);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
