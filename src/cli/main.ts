@@ -165,10 +165,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void, onl
       .description("move every binding of a definition to another of its versions, rewriting the profiles' text and keeping every comment")
       .argument('<paths...>', 'ClusterProfile files, directories or - for standard input (read only: it cannot be rewritten)')
       .addOption(
-        new Option(
-          '--to <name@version>',
-          'a definition and the version to move its bindings to, exact or a pin: redis-sidecar@2.0.0, redis-sidecar@^2 (repeatable)',
-        )
+        new Option('--to <name@version>', 'a definition and the exact version to move its bindings to, such as redis-sidecar@2.0.0 (repeatable)')
           .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value])
           .makeOptionMandatory(),
       ),
