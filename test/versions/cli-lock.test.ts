@@ -223,6 +223,20 @@ describe('the version flags', () => {
     }
   });
 
+  it('refuses standard input without --stdin-filepath as a usage error, and locks it under the name given', async () => {
+    const profile = read('clusters/unpinned.yaml');
+    const unnamed = await runKurel(['lock', '-', ...DEFS], { cwd: dir, input: profile });
+    expect(unnamed).toMatchObject({
+      code: 2,
+      stdout:
+        '<command line>:1:1 error usage kurel lock keys each profile by its file, and standard input has none\n  hint: name it with --stdin-filepath, such as --stdin-filepath clusters/prod.yaml, or give the file instead of -\n0 files checked: 1 error, 0 warnings\n',
+    });
+    expect(readdirSync(dir)).not.toContain('kurel.lock.yaml');
+    const named = await runKurel(['lock', '-', ...DEFS, '--stdin-filepath', 'clusters/unpinned.yaml'], { cwd: dir, input: profile });
+    expect(named.code).toBe(0);
+    expect(read('kurel.lock.yaml')).toContain('  clusters/unpinned.yaml:\n');
+  });
+
   it('turns --require-pinned off with a later --no-require-pinned', async () => {
     expect((await json('lint', 'clusters/unpinned.yaml', ...DEFS, '--require-pinned')).json.diagnostics.map(pinDiagnostic)).toEqual([
       at('clusters/unpinned.yaml', 'unpinned-capability', 7, 5, '/spec/capabilities/redis-sidecar'),
