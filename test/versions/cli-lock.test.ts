@@ -438,5 +438,20 @@ describe('kurel outdated (docs/versions.md)', () => {
     const run = await json('outdated', ...DEFS);
     expect(run.code).toBe(2);
     expect(run.json.diagnostics.map((d) => d.code)).toEqual(['usage']);
+    // The usage error alone: no table.
+    expect(await kurel('outdated', ...DEFS)).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: '<command line>:1:1 error usage kurel outdated needs profiles to read: name them, or run it where a lockfile lists them\n',
+    });
+  });
+
+  it('says so, instead of a bare header, when no binding is of a versioned definition', async () => {
+    write('clusters/plain.yaml', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: plain\nspec:\n  capabilities: {}\n');
+    expect(await kurel('outdated', 'clusters/plain.yaml', ...DEFS)).toEqual({
+      code: 0,
+      stdout: 'no binding of a versioned definition in the profiles read\n',
+      stderr: '',
+    });
   });
 });
