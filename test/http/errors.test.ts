@@ -55,14 +55,14 @@ describe('request errors are RFC 9457 problems', () => {
     expect(res.body.detail.startsWith(detail)).toBe(true);
   });
 
-  it('answers 400 to a JSON body that is not UTF-8', async () => {
+  it.each([
+    ['JSON', 'application/json', [0x7b, 0xff, 0x7d]],
+    ['YAML', 'application/yaml', [...Buffer.from('kind: ClusterProfile\nmetadata:\n  name: caf'), 0xe9, 0x0a]],
+    ['YAML with a UTF-16 byte order mark', 'text/yaml', [0xff, 0xfe, 0x6b, 0x00]],
+  ])('answers 400 to a %s body that is not UTF-8', async (_name, type, bytes) => {
     const server = await startServer(testApp(), { host: '127.0.0.1', port: 0 });
     running.push(server);
-    const res = await fetch(`${server.url}/v1/validate`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: new Uint8Array([0x7b, 0xff, 0x7d]),
-    });
+    const res = await fetch(`${server.url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': type }, body: new Uint8Array(bytes) });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ status: 400, detail: 'the request body is not valid UTF-8' });
   });
