@@ -23,7 +23,9 @@ describe('the caret of the text output', () => {
     const errorAt = lines.findIndex((line) => line.includes('\u001b[31merror'));
     expect(warningAt).toBeGreaterThanOrEqual(0);
     expect(errorAt).toBeGreaterThanOrEqual(0);
-    expect(caretOf(warningAt)).toMatch(/^ {2}\s*\u001b\[33m\^+\u001b\[39m$/);
-    expect(caretOf(errorAt)).toMatch(/^ {2}\s*\u001b\[31m\^+\u001b\[39m$/);
+    // The caret alone, between the colour's start and its end: yellow (33) or red (31).
+    const colourOf = (line: string | undefined) => /^ +(.\[\d+m)\^+(.\[39m)$/.exec(line ?? '')?.slice(1);
+    expect(colourOf(caretOf(warningAt))).toEqual(['\u001b[33m', '\u001b[39m']);
+    expect(colourOf(caretOf(errorAt))).toEqual(['\u001b[31m', '\u001b[39m']);
   });
 });
