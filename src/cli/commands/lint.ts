@@ -6,6 +6,7 @@ import type { FileReport, RunInput } from '../../core/input.js';
 import { CONFIG_FILE_NAME } from '../../documents/kurel-config.js';
 import { gatherDeferredInputs, type Search } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
+import { flagComponentDiagnostics } from '../../operations/platform.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { SourceText } from '../../yaml/source.js';
@@ -17,6 +18,7 @@ import { globMatcher } from '../glob.js';
 import type { CommandIo } from '../io.js';
 import { type LintJudging, prepareJudging } from '../lint-judging.js';
 import { jobsFor, LintWorkers, lintInParallel } from '../parallel-lint.js';
+import { platformOfFlags } from '../platform-flags.js';
 import { openReports, planReports, type ReportTarget, writeReport } from '../report-targets.js';
 import type { RunConfig } from '../run-config.js';
 
@@ -120,6 +122,8 @@ async function lintGathered(
   for (const [file, source] of lockfile.sources) report.sources.set(file, source);
   fatal ||= report.unreadable;
   if (judging.catalogue.ok) {
+    // A --platform component one edit from a known one is likely a slip (docs/platform.md).
+    appendAll(extra, flagComponentDiagnostics(platformOfFlags(options.platform), judging.catalogue.catalogue));
     const empty = emptySearches(gathered.searches, report.files, run);
     appendAll(extra, empty);
     fatal ||= empty.length > 0;
