@@ -52,7 +52,31 @@ describe("the supervisor's front", () => {
     expect(await get(`${url}/readyz`)).toEqual({ status: 503, connection: 'close', body: '{"status":"starting"}' });
     const work = await fetch(`${url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     expect([work.status, work.headers.get('retry-after'), work.headers.get('content-type')]).toEqual([503, '1', 'application/problem+json; charset=utf-8']);
-    expect(await work.json()).toEqual({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'the service is starting; retry shortly' });
+    const requestId = work.headers.get('x-request-id');
+    expect(requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(await work.json()).toEqual({
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'the service is starting; retry shortly',
+      requestId,
+    });
+  });
+
+  it("gives each of its answers a request id, the client's own when it is a plain token, and answers HEAD of the probes as GET", async () => {
+    const served = await front();
+    const url = `http://${served.address}`;
+    const answer = async (path: string, init: RequestInit = {}) => {
+      const res = await fetch(`${url}${path}`, init);
+      return [res.status, res.headers.get('x-request-id'), await res.text()];
+    };
+    expect(await answer('/healthz', { headers: { 'X-Request-Id': 'probe-1' } })).toEqual([200, 'probe-1', '{"status":"ok"}']);
+    expect(await answer('/readyz', { headers: { 'X-Request-Id': 'probe:2' } })).toEqual([503, 'probe:2', '{"status":"starting"}']);
+    expect(await answer('/healthz', { method: 'HEAD', headers: { 'X-Request-Id': 'head-1' } })).toEqual([200, 'head-1', '']);
+    expect(await answer('/readyz', { method: 'HEAD', headers: { 'X-Request-Id': 'head-2' } })).toEqual([503, 'head-2', '']);
+    const [status, requestId, body] = await answer('/metrics', { headers: { 'X-Request-Id': 'not a token' } });
+    expect([status, requestId]).toEqual([503, expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+    expect(JSON.parse(String(body))).toMatchObject({ status: 503, requestId });
   });
 
   it('hands connections to the processes that take requests, in turn, and answers itself again once none does', async () => {
@@ -106,8 +130,8 @@ describe("the supervisor's front", () => {
     const closing = served.close();
     started.write('Host: kurel\r\n\r\n');
     const text = await startedText;
-    expect(text.replace(/\r\nDate: [^\r]*/, '')).toBe(
-      'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n' +
+    expect(text.replace(/\r\nDate: [^\r]*/, '').replace(/\r\nX-Request-Id: [0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}\r\n/, '\r\nX-Request-Id: UUID\r\n')).toBe(
+      'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: UUID\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n' +
         '15\r\n{"status":"draining"}\r\n0\r\n\r\n',
     );
     expect(await silentText).toBe('');

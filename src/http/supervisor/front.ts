@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 
@@ -49,22 +50,34 @@ const HEADERS_TIMEOUT_MS = 5_000;
 const QUIET_MS = 250;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const STARTING_PROBLEM = JSON.stringify({
-  type: 'about:blank',
-  title: 'Service Unavailable',
-  status: 503,
-  detail: 'the service is starting; retry shortly',
-});
 
-/** The front's own answers, while no serving process takes requests (`draining` once it closes). */
+/** A client's request id the service keeps, as a serving process's edge does (docs/service.md). */
+const CLIENT_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/**
+ * The front's own answers, while no serving process takes requests (`draining` once it closes),
+ * each with its request id as every answer of the service has (`HEAD` answered as `GET`).
+ */
 function answerStarting(req: IncomingMessage, res: ServerResponse, draining: boolean): void {
   const path = (req.url ?? '').split('?')[0];
+  const probe = req.method === 'GET' || req.method === 'HEAD';
+  const requestId = requestIdOf(req);
   // One answer per connection: a keep-alive client must come back through the rotation.
   res.shouldKeepAlive = false;
-  if (req.method === 'GET' && path === '/healthz') res.writeHead(200, { 'Content-Type': JSON_TYPE }).end('{"status":"ok"}');
-  else if (req.method === 'GET' && path === '/readyz')
-    res.writeHead(503, { 'Content-Type': JSON_TYPE }).end(draining ? '{"status":"draining"}' : '{"status":"starting"}');
-  else res.writeHead(503, { 'Content-Type': 'application/problem+json; charset=utf-8', 'Retry-After': '1' }).end(STARTING_PROBLEM);
+  if (probe && path === '/healthz') res.writeHead(200, { 'Content-Type': JSON_TYPE, 'X-Request-Id': requestId }).end('{"status":"ok"}');
+  else if (probe && path === '/readyz')
+    res.writeHead(503, { 'Content-Type': JSON_TYPE, 'X-Request-Id': requestId }).end(draining ? '{"status":"draining"}' : '{"status":"starting"}');
+  else {
+    const problem = { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'the service is starting; retry shortly', requestId };
+    res
+      .writeHead(503, { 'Content-Type': 'application/problem+json; charset=utf-8', 'Retry-After': '1', 'X-Request-Id': requestId })
+      .end(JSON.stringify(problem));
+  }
 }
 
 /**
