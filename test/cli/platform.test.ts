@@ -190,6 +190,17 @@ describe('a platform component one edit from a known one (docs/codes/unknown-pla
     expect(run.json.diagnostics.map((d) => [d.code, d.line, d.hint])).toEqual([['unknown-platform-component', 7, 'did you mean gateway-api?']]);
   });
 
+  it('warns about a --platform flag of kurel build too', async () => {
+    const file = write('build-plain.yaml', `${PROFILE_HEAD}    kubernetes: "1.29"\n  capabilities: {}\n`);
+    const app = write(
+      'app.yaml',
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: Application\nmetadata:\n  name: web\nspec:\n  components:\n    - name: web\n      type: webservice\n',
+    );
+    const run = await runKurelJson(['build', app, '--profile', file, '--platform', 'kubernets=1.29', '--format', 'json']);
+    expect(run.code).toBe(0);
+    expect(run.json.diagnostics.map((d) => [d.code, d.file, d.hint])).toEqual([['unknown-platform-component', '<command line>', 'did you mean kubernetes?']]);
+  });
+
   it('warns about a --platform flag at the command line', async () => {
     const file = write('plain.yaml', `${PROFILE_HEAD}    kubernetes: "1.29"\n  capabilities: {}\n`);
     const run = await runKurel(['lint', file, '--platform', 'kubernets=1.29']);
