@@ -3,7 +3,7 @@ import { registryLines } from '../catalogue/registry-digest.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { FileReport } from '../core/input.js';
 import { sha256Digest } from '../core/sha256.js';
-import type { ProfileOutcome } from './lint.js';
+import type { ProfileOutcome } from './profile-outcome.js';
 
 /**
  * What a lint run found for one file that holds no definition, as the report uses it: the file's

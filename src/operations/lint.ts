@@ -4,11 +4,12 @@ import type { FileReport, InputFile, ResolvedProfile, RunInput } from '../core/i
 import { mayHoldDefinition, type ReadInput, readInput } from '../documents/read-input.js';
 import { keptSourceText, type SourceText, type YamlDocument } from '../yaml/source.js';
 import { SUPPRESSION_KEYWORD } from '../yaml/suppression-comments.js';
-import { type BindingVersion, evaluateProfile } from './evaluate-profile.js';
+import { evaluateProfile } from './evaluate-profile.js';
 import { changedDefinitions, type LockFollowing, profileLockOf, unlistedProfile } from './follow-lock.js';
 import { KeptProblems, type LeftOutProblems } from './kept-problems.js';
 import { type CachedLintResult, judgingDigest, type LintResultCache } from './lint-cache.js';
 import type { PlatformOptions } from './platform.js';
+import type { ProfileOutcome } from './profile-outcome.js';
 import { applySeverities, type SeverityOf } from './severity.js';
 import { applySuppressions } from './suppress.js';
 
@@ -44,14 +45,7 @@ export interface LintOptions {
   cache?: LintResultCache | undefined;
 }
 
-/** How one profile of a lint run resolved its versions. */
-export interface ProfileOutcome {
-  file: string;
-  /** Every binding of a versioned definition, in the profile's order. */
-  bindings: BindingVersion[];
-  /** True when the profile has no error. */
-  clean: boolean;
-}
+export type { ProfileOutcome } from './profile-outcome.js';
 
 /** The result of a lint run, shared by the CLI and the HTTP service. */
 export interface LintReport {

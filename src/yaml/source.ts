@@ -5,7 +5,7 @@ import { LIMITS } from '../core/input-limits.js';
 import { decodeText, stripBom } from './decode.js';
 import { findTooDeep, NestingWatch } from './depth.js';
 import { LineIndex } from './line-index.js';
-import { SUPPRESSION_KEYWORD } from './suppression-comments.js';
+import { SUPPRESSION_KEYWORD } from './suppression-keyword.js';
 import { explainSyntaxErrors } from './syntax-errors.js';
 import { type RangedIssue, rangeOf, toData } from './to-data.js';
 import { yaml } from './yaml-lib.js';
