@@ -12,6 +12,7 @@ import { flagComponentDiagnostics } from '../../operations/platform.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import { gatherRunInputs } from '../../sources/definition-entries.js';
 import { globMatcher } from '../../sources/glob.js';
+import { platformOfFlags } from '../../sources/platform-flags.js';
 import type { RunConfig } from '../../sources/run-config.js';
 import type { SourceText } from '../../yaml/source.js';
 import { type Configured, configureCommand } from '../configure-command.js';
@@ -23,7 +24,6 @@ import { cacheFilePath, LintCacheFile } from '../lint-cache-file.js';
 import { type LintJudging, prepareJudging } from '../lint-judging.js';
 import type { LintCommandOptions } from '../lint-options.js';
 import { earlyThreads, jobsFor, LintWorkers, lintInParallel } from '../parallel-lint.js';
-import { platformOfFlags } from '../../sources/platform-flags.js';
 import { openReports, planReports, writeReport } from '../report-targets.js';
 
 export type { LintCommandOptions } from '../lint-options.js';
