@@ -26,9 +26,15 @@ const GRAMMAR = 'kurel-disable-next-line CODE[, CODE...] [-- reason], or kurel-d
  * comment names, is marked `suppressed` (with the comment's reason); it stays in the run but no
  * longer counts. A comment or a code in it that silences nothing, a malformed comment, an
  * unknown code and a code that cannot be silenced are each an `unused-suppression` warning at
- * the comment's `#`. Returns new diagnostics; never mutates its input.
+ * the comment's `#`. A code the command never reports (`unjudged`: build's `unknown-capability`)
+ * is no `unused-suppression`, so one file and one comment serve every command (docs/build.md).
+ * Returns new diagnostics; never mutates its input.
  */
-export function applySuppressions(diagnostics: readonly Diagnostic[], sources: ReadonlyMap<string, SourceText>): Diagnostic[] {
+export function applySuppressions(
+  diagnostics: readonly Diagnostic[],
+  sources: ReadonlyMap<string, SourceText>,
+  unjudged: ReadonlySet<string> = new Set(),
+): Diagnostic[] {
   const byFile = new Map<string, Directive[]>();
   const notes: Diagnostic[] = [];
   for (const [file, source] of sources) {
@@ -75,7 +81,8 @@ export function applySuppressions(diagnostics: readonly Diagnostic[], sources: R
       }
       const where = comment.keyword === 'kurel-disable' ? 'in this document' : `on line ${comment.covers.from}`;
       for (const code of directive.codes) {
-        if (!directive.used.has(code)) notes.push(note(source, comment, `${comment.keyword} ${code} silences nothing: there is no ${code} problem ${where}`));
+        if (!directive.used.has(code) && !unjudged.has(code))
+          notes.push(note(source, comment, `${comment.keyword} ${code} silences nothing: there is no ${code} problem ${where}`));
       }
     }
   }

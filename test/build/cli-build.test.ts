@@ -212,17 +212,33 @@ describe('kurel build and kurel lint agree on a profile (docs/build.md)', () => 
   const app =
     'apiVersion: launcher.gokure.dev/v1alpha1\nkind: Application\nmetadata:\n  name: web\nspec:\n  components:\n    - name: web\n      type: webservice\n      traits:\n        - type: expose\n';
 
-  it.each([
-    ['an unknown binding no trait uses fails both', '', 1],
-    ['its suppression comment passes both, used by each', '    # kurel-disable-next-line unknown-capability\n', 0],
-  ])('with --strict-capabilities, %s', async (_name, comment, code) => {
-    writeFileSync(join(dir, 'cluster.yaml'), profile(comment));
+  it('with --strict-capabilities, lint fails on an unknown binding no trait uses and build stays quiet about it', async () => {
+    writeFileSync(join(dir, 'cluster.yaml'), profile(''));
     writeFileSync(join(dir, 'app.yaml'), app);
-    const lint = await runKurel(['lint', 'cluster.yaml', '--strict-capabilities'], { cwd: dir });
+    const lint = await runKurel(['lint', 'cluster.yaml', '--strict-capabilities', '--format', 'json'], { cwd: dir });
     const build = await runKurel(['build', 'app.yaml', '--profile', 'cluster.yaml', '--strict-capabilities', '--format', 'json'], { cwd: dir });
-    expect([lint.code, build.code]).toEqual([code, code]);
-    const diagnostics = (JSON.parse(build.stdout) as { diagnostics: { code: string; suppressed?: unknown }[] }).diagnostics;
-    expect(diagnostics.map((d) => [d.code, d.suppressed !== undefined])).toEqual([['unknown-capability', code === 0]]);
-    expect(lint.stdout).not.toContain('unused-suppression');
+    expect([lint.code, build.code]).toEqual([1, 0]);
+    expect((JSON.parse(lint.stdout) as { diagnostics: { code: string; line: number }[] }).diagnostics.map((d) => [d.code, d.line])).toEqual([['unknown-capability', 9]]);
+    expect((JSON.parse(build.stdout) as { diagnostics: unknown[] }).diagnostics).toEqual([]);
   });
+
+  it('with --strict-capabilities, the suppression comment lint needs passes both, and build does not call it unused', async () => {
+    writeFileSync(join(dir, 'cluster.yaml'), profile('    # kurel-disable-next-line unknown-capability\n'));
+    writeFileSync(join(dir, 'app.yaml'), app);
+    const lint = await runKurel(['lint', 'cluster.yaml', '--strict-capabilities', '--format', 'json'], { cwd: dir });
+    const build = await runKurel(['build', 'app.yaml', '--profile', 'cluster.yaml', '--strict-capabilities', '--format', 'json'], { cwd: dir });
+    expect([lint.code, build.code]).toEqual([0, 0]);
+    const lintDiagnostics = (JSON.parse(lint.stdout) as { diagnostics: { code: string; suppressed?: unknown }[] }).diagnostics;
+    expect(lintDiagnostics.map((d) => [d.code, d.suppressed !== undefined])).toEqual([['unknown-capability', true]]);
+    expect((JSON.parse(build.stdout) as { diagnostics: unknown[] }).diagnostics).toEqual([]);
+  });
+
+  it('build still reports a suppression of a code it judges that silences nothing', async () => {
+    writeFileSync(join(dir, 'cluster.yaml'), profile('    # kurel-disable-next-line unknown-field\n'));
+    writeFileSync(join(dir, 'app.yaml'), app);
+    const build = await runKurel(['build', 'app.yaml', '--profile', 'cluster.yaml', '--format', 'json'], { cwd: dir });
+    const diagnostics = (JSON.parse(build.stdout) as { diagnostics: { code: string; line: number; column: number }[] }).diagnostics;
+    expect(diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([['unused-suppression', 9, 5]]);
+  });
+});
 });
