@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { canonicalJson } from '../core/canonical-json.js';
@@ -112,7 +111,7 @@ export class LintCacheFile implements LintResultCache {
     if (!this.changed) return { ok: true };
     const body = JSON.stringify(Object.fromEntries(this.entries));
     const head = JSON.stringify({ kurelLintCache: FORMAT, run: this.run, checksum: sha256Digest(body) });
-    const temporary = join(dirname(this.path), `${CACHE_FILE_NAME}-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+    const temporary = join(dirname(this.path), `${CACHE_FILE_NAME}-${process.pid}-${Math.random().toString(36).slice(2)}.tmp`);
     try {
       writeFileSync(temporary, `${head}\n${body}`, { flag: 'wx' });
       renameSync(temporary, this.path);

@@ -218,7 +218,9 @@ describe('kurel build and kurel lint agree on a profile (docs/build.md)', () => 
     const lint = await runKurel(['lint', 'cluster.yaml', '--strict-capabilities', '--format', 'json'], { cwd: dir });
     const build = await runKurel(['build', 'app.yaml', '--profile', 'cluster.yaml', '--strict-capabilities', '--format', 'json'], { cwd: dir });
     expect([lint.code, build.code]).toEqual([1, 0]);
-    expect((JSON.parse(lint.stdout) as { diagnostics: { code: string; line: number }[] }).diagnostics.map((d) => [d.code, d.line])).toEqual([['unknown-capability', 9]]);
+    expect((JSON.parse(lint.stdout) as { diagnostics: { code: string; line: number }[] }).diagnostics.map((d) => [d.code, d.line])).toEqual([
+      ['unknown-capability', 9],
+    ]);
     expect((JSON.parse(build.stdout) as { diagnostics: unknown[] }).diagnostics).toEqual([]);
   });
 
@@ -240,5 +242,4 @@ describe('kurel build and kurel lint agree on a profile (docs/build.md)', () => 
     const diagnostics = (JSON.parse(build.stdout) as { diagnostics: { code: string; line: number; column: number }[] }).diagnostics;
     expect(diagnostics.map((d) => [d.code, d.line, d.column])).toEqual([['unused-suppression', 9, 5]]);
   });
-});
 });
