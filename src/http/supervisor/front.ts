@@ -14,7 +14,7 @@ export interface Taker {
  * "Processes and the supervisor"): it accepts every connection and hands it to a serving process
  * that takes requests, in turn. While none does (the service is starting, or its only process is
  * being replaced) it answers on plain HTTP itself: `GET /healthz` 200, `GET /readyz` 503
- * `starting`, anything else 503 with `Retry-After: 1`, each on a connection it then closes, so the
+ * `starting` (`HEAD` of each alike), anything else 503 with `Retry-After: 1`, each on a connection it then closes, so the
  * client's next connection reaches a serving process. Over TLS it cannot answer: connections wait
  * for a serving process instead, at most {@link MAX_WAITING} of them.
  */
@@ -49,6 +49,7 @@ const HEADERS_TIMEOUT_MS = 5_000;
 const QUIET_MS = 250;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 const STARTING_PROBLEM = JSON.stringify({
   type: 'about:blank',
   title: 'Service Unavailable',
@@ -56,15 +57,23 @@ const STARTING_PROBLEM = JSON.stringify({
   detail: 'the service is starting; retry shortly',
 });
 
-/** The front's own answers, while no serving process takes requests (`draining` once it closes). */
+/**
+ * The front's own answers, while no serving process takes requests (`draining` once it closes).
+ * `HEAD` is answered wherever `GET` is, with the same status and headers and no body (Node
+ * leaves the body out of an answer to `HEAD`).
+ */
 function answerStarting(req: IncomingMessage, res: ServerResponse, draining: boolean): void {
   const path = (req.url ?? '').split('?')[0];
+  const read = req.method === 'GET' || req.method === 'HEAD';
   // One answer per connection: a keep-alive client must come back through the rotation.
   res.shouldKeepAlive = false;
-  if (req.method === 'GET' && path === '/healthz') res.writeHead(200, { 'Content-Type': JSON_TYPE }).end('{"status":"ok"}');
-  else if (req.method === 'GET' && path === '/readyz')
-    res.writeHead(503, { 'Content-Type': JSON_TYPE }).end(draining ? '{"status":"draining"}' : '{"status":"starting"}');
-  else res.writeHead(503, { 'Content-Type': 'application/problem+json; charset=utf-8', 'Retry-After': '1' }).end(STARTING_PROBLEM);
+  if (read && path === '/healthz') send(res, 200, JSON_TYPE, '{"status":"ok"}');
+  else if (read && path === '/readyz') send(res, 503, JSON_TYPE, draining ? '{"status":"draining"}' : '{"status":"starting"}');
+  else send(res, 503, PROBLEM_TYPE, STARTING_PROBLEM, { 'Retry-After': '1' });
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), ...headers }).end(body);
 }
 
 /**
