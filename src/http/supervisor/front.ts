@@ -26,6 +26,12 @@ export interface Front {
   add(id: number, taker: Taker): void;
   /** Takes a process out of the rotation (it stopped, ended or is draining). */
   remove(id: number): void;
+  /**
+   * Hands `socket`, accepted here with nothing of it read, to the next process in the rotation, or
+   * answers or holds it as while none takes requests (a connection sent to a process that ended
+   * before it had it).
+   */
+  handOver(socket: Socket): void;
   /** Serving processes in the rotation. */
   readonly takers: number;
   /** Keeps the process running while the front listens (an early front does not, until taken). */
@@ -152,6 +158,9 @@ export function openFront(host: string, port: number, options: { answers: boolea
         remove(id) {
           if (!takers.delete(id)) return;
           order.splice(order.indexOf(id), 1);
+        },
+        handOver(socket) {
+          handOver(socket);
         },
         get takers() {
           return order.length;
