@@ -1,7 +1,7 @@
 import type { Worker } from 'node:cluster';
 import type { Socket } from 'node:net';
 import { hostname } from 'node:os';
-import { type EarlyProcess, forkServing, takeEarlyStart } from './early-start.js';
+import { type EarlyProcess, forkServing, takeEarlyStart, takeHeldSignals } from './early-start.js';
 import { type Front, openFront } from './front.js';
 import { isKurelMessage, type ProcessMessage, type SupervisorMessage } from './messages.js';
 import { readDefinitions } from './read-definitions.js';
@@ -117,6 +117,8 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
   /** A reload under way (its promise), and one asked for meanwhile, which reads the files afresh once it ends. */
   let reloading: Promise<void> | undefined;
   let reloadWaiting: Promise<void> | undefined;
+  /** A reload past its wait for a steady service: reading, building and switching (a process that starts meanwhile waits for it). */
+  let switching: Promise<void> | undefined;
   /** Connections sent to a process that has not said yet it has them (`took`): the supervisor keeps its copy until then. */
   let connectionSeq = 0;
   const handed = new Map<number, { socket: Socket; worker: number }>();
@@ -188,13 +190,12 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
       case 'options?':
         // The definitions every process serves, read once; a process that starts during a reload
         // is sent those in service once the reload is over.
-        void firstRead
-          .then(() => reloading)
-          .then(() => {
-            if (!served.has(worker.id) || stopping) return;
-            entry.starting = true;
-            send(worker, { kurel: 'options', options: options.service, definitions: current!, address: front.address });
-          });
+        void firstRead.then(function sendOptions(): void {
+          if (!served.has(worker.id) || stopping) return;
+          if (switching) return void switching.then(sendOptions);
+          entry.starting = true;
+          send(worker, { kurel: 'options', options: options.service, definitions: current!, address: front.address });
+        });
         break;
       case 'listening':
         entry.listening = true;
@@ -383,8 +384,21 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     return next;
   };
   const reloadNow = async (): Promise<void> => {
-    await untilSteady();
+    // Checked again in the turn that goes on: a process may have started meanwhile.
+    while (!stopping && !steady()) await untilSteady();
     if (stopping) return;
+    let switched: () => void = () => undefined;
+    switching = new Promise<void>((resolve) => {
+      switched = resolve;
+    });
+    try {
+      await switchEverywhere();
+    } finally {
+      switching = undefined;
+      switched();
+    }
+  };
+  const switchEverywhere = async (): Promise<void> => {
     const read = await readDefinitions(options.definitions);
     const wire = toWire(read);
     const targets = listeningIds();
@@ -455,6 +469,12 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
   });
   process.on('SIGHUP', reload);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, stop);
+  // Those that came while it started: SIGHUP is a reload once every process serves, SIGTERM or
+  // SIGINT a graceful stop (docs/service.md "Signals").
+  for (const signal of takeHeldSignals()) {
+    if (signal === 'SIGHUP') reload();
+    else stop(signal);
+  }
 
   const outcome = await Promise.race([stopped.then((code) => ({ code, errors: undefined })), refused]);
   process.off('SIGHUP', reload);
