@@ -1,6 +1,7 @@
 import type { Worker } from 'node:cluster';
 import type { Socket } from 'node:net';
 import { hostname } from 'node:os';
+import { fileDiagnostic } from '../../core/diagnostics.js';
 import { type EarlyProcess, forkServing, takeEarlyStart, takeHeldSignals } from './early-start.js';
 import { type Front, openFront } from './front.js';
 import { isKurelMessage, type ProcessMessage, type SupervisorMessage } from './messages.js';
@@ -49,6 +50,9 @@ const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 4
 
 /** How long after the first serving process takes requests the others start. */
 const OTHERS_AFTER_MS = 50;
+
+/** Why a reload failed when a process ended, or gave no answer in time, while it built the new catalogue. */
+const UNANSWERED = 'reload failed: a serving process ended or did not answer while it built the new definitions';
 
 /** How long a process may take to build a reload's catalogue, to switch to it, or to gather its metrics. */
 const RELOAD_WAIT_MS = 120_000;
@@ -104,9 +108,12 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
   const firstRead = readDefinitions(options.definitions).then((read) => {
     current = toWire(read);
   });
-  /** Calls waiting for the service to be steady: every process took requests once, and none is starting. */
+  /** Calls waiting for the service to be steady: every process took requests once, one takes them now, and none is starting. */
   let steadyWaiters: (() => void)[] = [];
-  const steady = () => everyServed && ![...served.values()].some((entry) => entry.starting);
+  const steady = () => {
+    const entries = [...served.values()];
+    return everyServed && entries.some((entry) => entry.listening) && !entries.some((entry) => entry.starting);
+  };
   const checkSteady = () => {
     if (!steady() && !stopping) return;
     const called = steadyWaiters;
@@ -413,7 +420,9 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
       // Every process that is still there must have built it: one that gave no answer in time refuses it too.
       const missing = built.length < targets.filter((wid) => served.has(wid)).length;
       outcome =
-        built.length > 0 && !refused && !missing ? { ok: true, diagnostics: built[0]!.diagnostics } : { ok: false, diagnostics: refused?.diagnostics ?? [] };
+        built.length > 0 && !refused && !missing
+          ? { ok: true, diagnostics: built[0]!.diagnostics }
+          : { ok: false, diagnostics: refused?.diagnostics ?? [fileDiagnostic('<reload>', 'io-error', UNANSWERED)] };
     }
     if (outcome.ok && wire.ok) current = wire;
     const at = new Date().toISOString();
