@@ -98,6 +98,9 @@ describe('one catalogue for every serving process', () => {
       const now = await readiness(served.url);
       return now.http === 200 ? now : undefined;
     }, '/readyz to be 200');
+    // Ready only once every process serves.
+    const metrics = (await once(`${served.url}/metrics`)).body;
+    expect(metrics.split('\n').find((line) => line.startsWith('kurel_processes '))).toBe('kurel_processes 2');
     // Edited so that it no longer matches the lockfile, then a reload.
     writeFileSync(join(dir, 'defs/redis-sidecar.yaml'), VERSIONED.replace('Injects a Redis', 'Adds a Redis'));
     served.child.kill('SIGHUP');
