@@ -7,7 +7,7 @@ import { type Front, openFront } from './front.js';
 import { isKurelMessage, type ProcessMessage, type SupervisorMessage } from './messages.js';
 import { readDefinitions } from './read-definitions.js';
 import { restartDelay } from './restart-delay.js';
-import type { DefinitionSources, DefinitionsOnTheWire } from './served-definitions.js';
+import type { DefinitionSources, DefinitionsOnTheWire, DefinitionsRead } from './served-definitions.js';
 import { toWire } from './served-definitions.js';
 import type { ServiceIo } from './service-io.js';
 import type { DefinitionsWatch } from './watch-definitions.js';
@@ -105,9 +105,15 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
   let everyServed = false;
   /** The definitions every process serves (sent to each process that starts): read once at start, then once per reload. */
   let current: DefinitionsOnTheWire | undefined;
-  const firstRead = readDefinitions(options.definitions).then((read) => {
-    current = toWire(read);
-  });
+  const firstRead = readDefinitions(options.definitions).then(
+    (read) => {
+      current = toWire(read);
+    },
+    (err: unknown) => {
+      // Never expected (reading reports what it cannot read): the first process refuses the start with it.
+      current = { ok: false, diagnostics: [fileDiagnostic('<definitions>', 'io-error', `cannot read the definitions: ${String(err)}`)] };
+    },
+  );
   /** Calls waiting for the service to be steady: every process took requests once, one takes them now, and none is starting. */
   let steadyWaiters: (() => void)[] = [];
   const steady = () => {
@@ -406,7 +412,9 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     }
   };
   const switchEverywhere = async (): Promise<void> => {
-    const read = await readDefinitions(options.definitions);
+    const read = await readDefinitions(options.definitions).catch(
+      (err: unknown): DefinitionsRead => ({ ok: false, diagnostics: [fileDiagnostic('<reload>', 'io-error', `reload failed: ${String(err)}`)] }),
+    );
     const wire = toWire(read);
     const targets = listeningIds();
     type Prepared = { ok: boolean; diagnostics: DefinitionsOnTheWire['diagnostics'] };
