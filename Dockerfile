@@ -2,8 +2,9 @@
 # The build stage packs exactly what `npm publish` would ship; the runtime stage installs that
 # package with its production dependencies only, pinned by package-lock.json.
 # Pinned by digest, so a rebuild gets the same base; to move it, read the tag's current digest
-# (`docker buildx imagetools inspect node:20-bookworm-slim`) and replace it here.
-ARG NODE_IMAGE=node:20-bookworm-slim@sha256:2cf067cfed83d5ea958367df9f966191a942351a2df77d6f0193e162b5febfc0
+# (`docker buildx imagetools inspect node:22-bookworm-slim`) and replace it here. Node 22 is an LTS
+# line (Node 20 reached its end of life in April 2026); CI runs the tests on Node 20 and 22.
+ARG NODE_IMAGE=node:22-bookworm-slim@sha256:f32b81066cde10a75dbac96646099533316d94bac4150c55da1636e1f0ffdc46
 
 FROM ${NODE_IMAGE} AS build
 WORKDIR /src

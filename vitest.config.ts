@@ -15,6 +15,7 @@ const E2E = [
   'test/http/serve.test.ts',
   'test/http/serve-tls-watch.test.ts',
   'test/http/contract.test.ts',
+  'test/http/metrics.test.ts',
   'test/http/errors.test.ts',
   'test/http/isolation.test.ts',
   'test/http/reload.test.ts',
@@ -25,7 +26,12 @@ const E2E = [
   'test/http/tls.test.ts',
   'test/http/versions.test.ts',
   'test/cli/spawned.test.ts',
+  // Real writers racing on one file (docs/migrate.md, "Writing files").
+  'test/migrate/concurrent-writes.test.ts',
   'test/cli/broken-pipe.test.ts',
+  // Reports read by the tools that read them: the SARIF multitool, xmllint.
+  'test/cli/sarif-multitool.test.ts',
+  'test/cli/junit-xmllint.test.ts',
   // The language server over stdio, the pre-commit hook and the GitHub Action as their tools run them.
   'test/lsp/*.test.ts',
   'test/cli/start-path.test.ts',

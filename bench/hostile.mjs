@@ -163,12 +163,25 @@ spec:
 `;
   const envelope = JSON.stringify({ profile, definitions: [definition] });
 
+  // (e) under 2 KiB, so a size limit alone would judge it inline: a pattern of 98,002
+  // instructions (just under the program limit) over 1,400 a's and a b, seconds of matching.
+  const costlyPattern = `^(?:${'a?'.repeat(49)}){1000}$`;
+  const costlyDefinition = `apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: slow\nspec:\n  rendering:\n    properties:\n      v: {type: string, pattern: '${costlyPattern}'}\n`;
+  const costlyProfile = {
+    apiVersion: 'launcher.gokure.dev/v1alpha1',
+    kind: 'ClusterProfile',
+    metadata: { name: 'p' },
+    spec: { capabilities: { slow: { rendering: { v: `${'a'.repeat(1400)}b` } } } },
+  };
+  const smallCostly = JSON.stringify({ profile: costlyProfile, definitions: [costlyDefinition] });
+
   // The regex comes last: on a service that runs it on its only thread, it blocks the rest.
   return [
     { name: '(b) 104k-key map, 99 merges', type: 'application/yaml', body: mergeBomb },
     { name: '(c) 17k keys + 100k duplicates', type: 'application/yaml', body: duplicateKeys },
     { name: '(d) 1 MiB nested flow, YAML', type: 'application/yaml', body: deepFlow },
     { name: '(d) 1 MiB nested JSON', type: 'application/json', body: deepJson },
+    { name: '(e) 2 KiB envelope, 98,002-instruction pattern', type: 'application/json', body: smallCostly },
     { name: '(a) nested lookaheads envelope', type: 'application/json', body: envelope },
   ];
 }

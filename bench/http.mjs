@@ -209,7 +209,7 @@ function report({ ready, idle, loaded, routes, rounds }) {
   budgets.atLeast('POST /v1/validate YAML req/s / js-yaml load echo (docs/performance.md)', ratioOf('kurel, YAML body', 'js-yaml load echo'), 0.8);
   budgets.atLeast('POST /v1/validate YAML req/s / yaml parse echo (docs/performance.md)', ratioOf('kurel, YAML body', 'yaml parse echo'), 0.8);
   budgets.atMost('kurel serve first GET /healthz / node -e 0 (docs/performance.md)', ready.serve / ready.node, 2);
-  budgets.atMost('kurel serve first GET /readyz 200 / node -e 0 (docs/performance.md)', ready.readyz / ready.node, 4);
+  budgets.atMost('kurel serve first GET /readyz 200 / node -e 0 (docs/performance.md)', ready.readyz / ready.node, 2.5);
   budgets.atMost('idle RSS / bare express (docs/performance.md)', idle.kurel / idle.bare, 1.5);
 }
 

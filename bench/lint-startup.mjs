@@ -12,7 +12,7 @@ import { median, ms, ratio, timeProcess } from './lib/measure.mjs';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLI = join(ROOT, 'dist', 'cli.js');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
-const BUDGET = 2;
+const BUDGET = 1.3;
 
 // The repository's example when it is there; otherwise the same document written aside.
 const TYPICAL = `apiVersion: launcher.gokure.dev/v1alpha1

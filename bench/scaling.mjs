@@ -2,8 +2,11 @@
 // "Limits": no operation's time or memory grows faster than linearly in its input). Each
 // dimension (a scalar's length, an enum's size times its values' length, values failing a large
 // enum, a key's length, the
-// number of documents, definitions, keys and list items, nesting depth, a value's length against
-// a pattern) is grown in 4x steps; each size is one `kurel lint` in a fresh process, timed from
+// number of documents, empty documents of each shape, definitions, keys and list items, nesting
+// depth, a value's length against a pattern, a pattern's program size, a text open in the
+// language server, the wildcards of a `.kurel.yaml` glob and of a glob argument's extglobs over
+// long names) is grown in 4x steps; each size is one `kurel lint` (or one `kurel lsp` session)
+// in a fresh process, timed from
 // spawn to exit, its peak resident memory read from the kernel. A tiny input of the same shape
 // is run first: what a size costs is its time (and memory) beyond that one's, so the process's
 // start does not hide the growth. Budget per dimension: each 4x step may cost at most 6x the
@@ -16,6 +19,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { asMiB, asMs, Budgets } from './lib/budget.mjs';
+import { lspSession } from './lib/lsp-session.mjs';
 import { now } from './lib/measure.mjs';
 import { ROOT, requireBuild } from './lib/servers.mjs';
 
@@ -82,6 +86,16 @@ const DIMENSIONS = [
     input: (n) => ({ files: { 'prof.yaml': `${HEAD}    expose: {}\n${'---\n'.repeat(n)}` }, args: ['prof.yaml'] }),
   },
   {
+    name: 'empty documents (--- and ... lines alternating)',
+    sizes: [1, 96 * 1024],
+    input: (n) => ({ files: { 'prof.yaml': `${HEAD}    expose: {}\n${'--- \n...\n'.repeat(n)}` }, args: ['prof.yaml'] }),
+  },
+  {
+    name: 'empty documents (--- #c lines)',
+    sizes: [1, 128 * 1024],
+    input: (n) => ({ files: { 'prof.yaml': `${HEAD}    expose: {}\n${'--- #c\n'.repeat(n)}` }, args: ['prof.yaml'] }),
+  },
+  {
     name: 'definitions',
     sizes: [1, 200],
     input: (n) => {
@@ -109,8 +123,43 @@ const DIMENSIONS = [
     sizes: [1, 256 * 1024],
     input: (n) => withCap(bind(`        code: ${'a'.repeat(n)}b\n`)),
   },
+  {
+    // `(?:a?…×k){1000}` is 2,000·k instructions: 6,000, 24,000 and 96,000 (the limit is 100,000),
+    // compiled and run over a value of 200 characters.
+    name: 'pattern program size',
+    sizes: [1, 3],
+    input: (k) =>
+      withCap(bind(`        slow: ${'a'.repeat(200)}b\n`), {
+        'defs/cap.yaml': definition('cap', `      slow: {type: string, pattern: '^(?:${'a?'.repeat(k)}){1000}$'}\n`),
+      }),
+  },
+  {
+    // The shape that held the server's thread: a value of `[` as long as the text allows.
+    name: 'text open in the language server (a hover and a completion)',
+    sizes: [16, 64 * 1024],
+    input: (n) => ({ files: { 'clusters/open.yaml': '' }, text: `${HEAD}    expose:\n      rendering:\n        controllerType: ${'['.repeat(n)}\n` }),
+    measure: measureLsp,
+  },
+  {
+    name: 'stars of a .kurel.yaml ignore glob, over 100 long names',
+    sizes: [1, 8],
+    input: (n) => ({ files: { '.kurel.yaml': `ignore: ["${'*a'.repeat(n)}*b.yaml"]\n`, ...longNames(), 'prof.yaml': `${HEAD}    expose: {}\n` }, args: ['.'] }),
+  },
+  {
+    name: 'extglobs of a glob argument, over 100 long names',
+    sizes: [1, 8],
+    input: (n) => ({
+      files: { ...longNames(), [`${'a'.repeat(n)}b.yaml`]: `${HEAD}    expose: {}\n` },
+      args: [`${'+(a)'.repeat(n)}[b].yaml`],
+    }),
+  },
 ];
 const STEPS = 3;
+
+/** 100 files whose names are 200 `a`s and a number: no glob above matches them, the costliest case for a backtracking matcher. */
+function longNames() {
+  return Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`${'a'.repeat(200)}-${i}.yaml`, 'a: 1\n']));
+}
 
 requireBuild();
 const budgets = new Budgets();
@@ -122,7 +171,9 @@ for (const dimension of DIMENSIONS.filter((d) => only === undefined || d.name.in
   const sizes = [first, first * STEP, first * STEP * STEP].slice(0, STEPS);
   console.log(`\n${dimension.name}`);
   // The baseline is the quickest of three runs: a slow one would make every size look cheap.
-  const bases = [0, 1, 2].map(() => measure(dimension.input(tiny)));
+  const measureOf = dimension.measure ?? measure;
+  const bases = [];
+  for (let i = 0; i < 3; i++) bases.push(await measureOf(dimension.input(tiny)));
   const base = bases.find((run) => !run.ok) ?? bases.reduce((a, b) => (b.ms < a.ms ? b : a));
   if (!base.ok) {
     budgets.unmeasured(dimension.name, base.reason);
@@ -132,7 +183,7 @@ for (const dimension of DIMENSIONS.filter((d) => only === undefined || d.name.in
   console.log(`  ${String(tiny).padStart(10)}  ${asMs(base.ms).padStart(9)}  ${asMiB(base.mib).padStart(8)}  (baseline)`);
   const runs = [];
   for (const size of sizes) {
-    const run = measure(dimension.input(size));
+    const run = await measureOf(dimension.input(size));
     runs.push(run);
     console.log(`  ${String(size).padStart(10)}  ${run.ok ? asMs(run.ms).padStart(9) : 'failed'.padStart(9)}  ${run.ok ? asMiB(run.mib).padStart(8) : ''}`);
     if (!run.ok) break;
@@ -149,7 +200,7 @@ for (const dimension of DIMENSIONS.filter((d) => only === undefined || d.name.in
     let [before, after] = [cost(runs[i - 1]), cost(runs[i])];
     if (after.ms / before.ms > MAX_STEP_RATIO || after.mib / before.mib > MAX_STEP_RATIO) {
       // Noise (another process on the machine) is ruled out by measuring both sizes again.
-      const again = [measure(dimension.input(sizes[i - 1])), measure(dimension.input(sizes[i]))];
+      const again = [await measureOf(dimension.input(sizes[i - 1])), await measureOf(dimension.input(sizes[i]))];
       if (again.every((run) => run.ok)) {
         const [b, a] = again.map(cost);
         before = { ms: Math.min(before.ms, b.ms), mib: Math.min(before.mib, b.mib) };
@@ -190,5 +241,29 @@ function measure({ files, args }) {
     return { ok: true, ms, mib: Number(readFileSync(peakFile, 'utf8')) / 1024 };
   } finally {
     rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One `kurel lsp` session on a generated text in a fresh repository: wall time and peak memory. */
+async function measureLsp({ files, text }) {
+  const root = mkdtempSync(join(tmpdir(), 'kurel-scaling-lsp-'));
+  try {
+    for (const [name, content] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, name)), { recursive: true });
+      writeFileSync(join(root, name), content);
+    }
+    // On the key of the long value, and at the start of a new key under the rendering.
+    return await lspSession({
+      cli: CLI,
+      peakRss: PEAK_RSS,
+      root,
+      file: 'clusters/open.yaml',
+      text,
+      hover: { line: 8, character: 10 },
+      complete: { line: 8, character: 8 },
+      limitMs: RUN_LIMIT_MS,
+    });
+  } finally {
+    rmSync(root, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,12 +25,24 @@ async function exec(file: string, args: string[], cwd: string): Promise<{ code: 
 it('packs into a tarball whose installed kurel bin lints a profile', { timeout: 240_000 }, async () => {
   const work = mkdtempSync(join(tmpdir(), 'kurel-pack-'));
   try {
-    // dist/ is already built (npm test builds first), so packing skips the prepare script.
-    const packed = await exec(NPM, ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT);
-    expect(packed.code, packed.stderr).toBe(0);
-    const [manifest] = JSON.parse(packed.stdout) as { filename: string; files: { path: string }[] }[];
-    const paths = manifest!.files.map((f) => f.path);
-    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'dist/cli.js', 'dist/index.js', 'definitions/redis-sidecar.yaml']));
+    const repositoryManifest = readFileSync(join(ROOT, 'package.json'), 'utf8');
+    // As pre-commit packs it (docs/editors.md): the tarball's name alone on standard output, which
+    // pre-commit reads; the prepack script's build (skipped, dist/ being current) shows nowhere.
+    const packed = await exec(NPM, ['pack', '--pack-destination', work], ROOT);
+    expect({ code: packed.code, stdout: packed.stdout }, packed.stderr).toEqual({ code: 0, stdout: `kurel-${VERSION}.tgz\n` });
+    const manifest = { filename: packed.stdout.trim() };
+    const tarball = join(work, manifest.filename);
+    const paths = (await exec('tar', ['-tzf', tarball], work)).stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((path) => path.replace(/^package\//, ''));
+    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'dist/cli.js', 'dist/index.js', 'definitions/redis-sidecar.yaml']));
+    // The packed package.json keeps the scripts a consumer may run, and the repository's is back as it was.
+    const shipped = JSON.parse((await exec('tar', ['-xzOf', tarball, 'package/package.json'], work)).stdout) as { scripts: Record<string, string> };
+    expect(shipped.scripts).toEqual({ start: 'node dist/cli.js serve' });
+    expect(readFileSync(join(ROOT, 'package.json'), 'utf8')).toBe(repositoryManifest);
+    expect(existsSync(join(ROOT, 'package.json.repository'))).toBe(false);
+    expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^\s+Apache License\n\s+Version 2\.0, January 2004\n/);
     // The README links the manual in docs/, and kurel explain reads docs/codes/: both ship.
     const pages = readdirSync(join(ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
       .filter((f) => f.endsWith('.md'))
@@ -40,13 +52,14 @@ it('packs into a tarball whose installed kurel bin lints a profile', { timeout: 
     expect(paths.filter((p) => /^(src|test|handlers|scripts|bench)\//.test(p))).toEqual([]);
 
     const app = join(work, 'app');
-    const tarball = join(work, manifest!.filename);
     mkdirSync(app);
     writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'kurel-install-check', private: true }));
     // Dependencies normally come from the npm cache; without network-free copies, fetch them.
-    let installed = await exec(NPM, ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball], app);
-    if (installed.code !== 0) installed = await exec(NPM, ['install', '--no-audit', '--no-fund', '--ignore-scripts', tarball], app);
+    let installed = await exec(NPM, ['install', '--offline', '--no-audit', '--no-fund', tarball], app);
+    if (installed.code !== 0) installed = await exec(NPM, ['install', '--no-audit', '--no-fund', tarball], app);
     expect(installed.code, installed.stderr).toBe(0);
+    // kurel asks a consumer to run nothing on install (npm would list an install script to approve).
+    expect(installed.stderr).not.toContain('kurel@');
 
     const bin = join(app, 'node_modules', '.bin', 'kurel');
     writeFileSync(

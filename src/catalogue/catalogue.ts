@@ -229,6 +229,11 @@ export class Catalogue {
     return [...this.definitionsByName.keys()].sort(compareText).flatMap((name) => this.definitionsByName.get(name)!);
   }
 
+  /** The names whose definitions failed to load (their bindings get no further diagnostic), sorted. */
+  listBrokenNames(): string[] {
+    return [...this.brokenNames].filter((name) => this.isBroken(name)).sort(compareText);
+  }
+
   /** Every type a handler or definition knows, sorted. */
   knownTypes(): string[] {
     return [...new Set([...this.handlersByType.keys(), ...this.definitionsByName.keys()])].sort();

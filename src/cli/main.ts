@@ -4,12 +4,12 @@ import { stringifyJson } from '../core/json-text.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../core/listen-defaults.js';
 import { VERSION } from '../core/package-version.js';
 import { type EnvelopeShape, envelopeOf } from '../operations/envelopes.js';
+import { collectPlatformFlag } from './collect-platform-flag.js';
 import { registerLspCommand } from './commands/lsp.js';
 import { EXIT } from './exit-code.js';
 import { LINT_FORMATS } from './format/index.js';
 import { COLOR_CHOICES, formatText, PLAIN } from './format/text.js';
 import type { CommandIo } from './io.js';
-import { collectPlatformFlag } from './platform-flags.js';
 import { collectReportTarget } from './report-targets.js';
 import { readStdin } from './stdin.js';
 
@@ -85,7 +85,11 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void, onl
     .addOption(colorOption())
     .option('--quiet', 'print only the problems that fail the run (text and github)')
     .option('--stdin-filepath <name>', 'the file name to report for standard input')
+    .option('--cache', 'reuse the results of earlier runs for files that did not change (kept in .kurelcache)')
+    .option('--cache-location <path>', 'the cache file, or a folder to keep .kurelcache in (default: the working directory)')
     .addOption(new Option('--jobs <n>', 'threads that share the files (default: the cores available, one per 5,000 files)').argParser(parseJobs))
+    .option('--search-files', "read the files named as a folder's files: other kinds skipped, ignore applied, none found no error (for commit hooks)")
+    .option('--paths-relative-to <dir>', "name files in reports relative to this folder, such as the repository's root")
     .exitOverride()
     .action(async (paths: string[], options) => {
       const { runLint } = await import('./commands/lint.js');

@@ -1,5 +1,6 @@
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import { compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
@@ -8,7 +9,7 @@ import { packageRoot } from '../files/package-files.js';
 import { KeptProblems, type LeftOutProblems } from '../operations/kept-problems.js';
 import { type LintOptions, type LintReport, lintInputs } from '../operations/lint.js';
 import { indexedSourceText, type SourceText } from '../yaml/source.js';
-import type { LintCommandOptions } from './commands/lint.js';
+import type { LintCommandOptions } from './lint-options.js';
 
 /**
  * Files each thread must have before a run uses more than one by default. Each thread is a V8
@@ -23,18 +24,43 @@ export const FILES_PER_JOB = 20_000;
 export const FILES_PER_BATCH = 200;
 
 /**
+ * How many threads to start for `--jobs N` before the files are known, besides this one: none
+ * when the paths are regular files too few to fill two batches (they are all the files there
+ * will be), else N − 1 but no more than the cores allow; {@link jobsFor} then ends those the
+ * files turn out not to need. Never more because N is large: each thread is an isolate of tens
+ * of MiB.
+ */
+export function earlyThreads(paths: readonly string[], jobs: number, cwd: string): number {
+  const most = Math.min(jobs, availableParallelism()) - 1;
+  if (most <= 0 || paths.includes('-')) return 0;
+  if (paths.length > FILES_PER_BATCH) return most;
+  // A folder or a glob can hold any number of files; a regular file is one.
+  return paths.every((path) => isRegularFile(resolve(cwd, path))) ? 0 : most;
+}
+
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/**
  * How many threads lint `inputs`: with `--jobs N`, N, but no more than there are batches of
- * files; without it, the cores available, one per {@link FILES_PER_JOB} files. One when
- * standard input is among the inputs.
+ * files nor than the cores available; without it, the cores available, one per
+ * {@link FILES_PER_JOB} files. One when an input was read before the run (standard input, the
+ * definitions of a registry source).
  */
 export function jobsFor(inputs: readonly RunInput[], jobs: number | undefined): number {
   let shared = 0;
   for (const input of inputs) {
-    if (input.origin === 'definition') continue;
+    // A worker reads its inputs by path: one already read here (standard input, a registry source's definitions) keeps the run on this thread.
     if (!('read' in input)) return 1;
+    if (input.origin === 'definition') continue;
     shared += 1;
   }
-  if (jobs !== undefined) return Math.max(1, Math.min(jobs, Math.ceil(shared / FILES_PER_BATCH)));
+  if (jobs !== undefined) return Math.max(1, Math.min(jobs, availableParallelism(), Math.ceil(shared / FILES_PER_BATCH)));
   return Math.max(1, Math.min(availableParallelism(), Math.floor(shared / FILES_PER_JOB)));
 }
 

@@ -198,7 +198,10 @@ function compileDeclaration(
   checkBounds(raw, bad, path, label, issues);
   if (typeof raw['pattern'] === 'string' && !bad.has('pattern')) {
     const verdict = checkPattern(raw['pattern']);
-    if (!verdict.ok) issues.push(error('definition-invalid', [...path, 'pattern'], `${label}.pattern ${JSON.stringify(raw['pattern'])} ${verdict.reason}`));
+    if (!verdict.ok) {
+      const code = verdict.tooComplex ? 'pattern-too-complex' : 'definition-invalid';
+      issues.push(error(code, [...path, 'pattern'], `${label}.pattern ${JSON.stringify(raw['pattern'])} ${verdict.reason}`));
+    }
   }
   const lifecycle = checkLifecycleDeclaration(without(raw, bad), label, {
     enclosing,

@@ -1,6 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import { isMap } from '../core/data.js';
 import { DIAGNOSTIC_CODES, type Diagnostic, error, type Issue, type Path, RAISE_ONLY_CODES } from '../core/diagnostics.js';
+import { translateGlob } from '../core/glob-syntax.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { checkSchema } from '../schema/check.js';
 import type { Platform } from '../schema/platform-version.js';
@@ -100,7 +101,7 @@ export function readKurelConfig(file: string, content: string | Uint8Array): Con
   }
   if (document.data === undefined || out.diagnostics.length > 0) return out;
   const issues = checkSchema(KurelConfigSchema as JsonSchema, document.data).issues;
-  if (isMap(document.data)) issues.push(...loweredRaiseOnlyCodes(document.data));
+  if (isMap(document.data)) issues.push(...loweredRaiseOnlyCodes(document.data), ...refusedGlobs(document.data));
   for (const issue of issues) out.diagnostics.push(document.toDiagnostic(issue));
   if (out.diagnostics.length === 0) out.config = configOf(document.data as Record<string, unknown>);
   return out;
@@ -127,6 +128,24 @@ function loweredRaiseOnlyCodes(data: Record<string, unknown>): Issue[] {
   check(data['severity'], ['severity']);
   if (Array.isArray(data['overrides'])) {
     for (const [i, entry] of data['overrides'].entries()) if (isMap(entry)) check(entry['severity'], ['overrides', i, 'severity']);
+  }
+  return issues;
+}
+
+/** The globs of `ignore` and `overrides[].files` that cannot be matched in linear time (docs/configuration.md, "Globs"). */
+function refusedGlobs(data: Record<string, unknown>): Issue[] {
+  const issues: Issue[] = [];
+  const check = (globs: unknown, at: Path) => {
+    if (!Array.isArray(globs)) return;
+    for (const [i, glob] of globs.entries()) {
+      if (typeof glob !== 'string') continue;
+      const translated = translateGlob(glob);
+      if (!translated.ok) issues.push(error('invalid-value', [...at, i], `the glob ${JSON.stringify(glob)} is refused: ${translated.reason}`));
+    }
+  };
+  check(data['ignore'], ['ignore']);
+  if (Array.isArray(data['overrides'])) {
+    for (const [i, entry] of data['overrides'].entries()) if (isMap(entry)) check(entry['files'], ['overrides', i, 'files']);
   }
   return issues;
 }

@@ -1,7 +1,10 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, resolve, sep } from 'node:path';
 import { compareBytes } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
+import { globParts, hasGlobSyntax, translateGlob } from '../core/glob-syntax.js';
+import { compileGlob, loadGlobEngine } from './bounded-glob.js';
+import { isTemporaryName } from './temporary-names.js';
 
 /** Files named by arguments that may be globs. */
 export interface ExpandedFiles {
@@ -19,7 +22,7 @@ export interface ExpandedGlob {
   diagnostics: Diagnostic[];
 }
 
-const GLOB_CHARACTERS = /[*?[\]{}]/;
+const GLOB_CHARACTERS = /[*?[\]{}]|[@+!]\(/;
 
 /** True when an argument is a glob: it names no existing path and holds glob characters. */
 export function isGlobArgument(arg: string, cwd: string): boolean {
@@ -57,27 +60,38 @@ export async function expandFileArguments(args: readonly string[], cwd: string):
  * The files a glob matches, sorted byte-wise. A `.yaml` or `.yml` extension at its end matches
  * in any case (`.YAML`), as folder searches do. A match reached through a symbolic link must
  * resolve inside the glob's own folder (its part before the first glob character), as docs/definitions.md asks of folder searches; one that leaves it is an `io-error` and is not read.
+ *
+ * Matching costs at most time linear in the glob's length times each name's, for every wildcard
+ * form (docs/configuration.md, "Globs"): the glob library only lists the folders, from a glob
+ * whose parts are plain `*`, `.*` or `**` (which keep its rules for hidden names), and each name
+ * it lists is matched by the linear-time matcher. The one form that cannot be matched so, `!(…)`,
+ * is a `usage` error.
  */
 export async function expandGlob(pattern: string, cwd: string): Promise<ExpandedGlob> {
-  const wildcards = mostWildcards(pattern);
-  if (wildcards > MAX_WILDCARDS) {
-    const message = `the glob ${pattern} has ${wildcards} * wildcards between two slashes; at most ${MAX_WILDCARDS} are accepted there, as more can take minutes to match a long file name`;
+  const base = globBase(pattern);
+  const rest = pattern.slice(baseLength(pattern, base));
+  const fine = anyCaseExtension(rest);
+  const translated = translateGlob(fine);
+  if (!translated.ok) {
+    const message = `the glob ${pattern} cannot be matched: ${translated.reason}`;
     return {
       files: [],
-      diagnostics: [fileDiagnostic('<command line>', 'usage', message, { hint: 'match with fewer wildcards, or name the files or their folder' })],
+      diagnostics: [fileDiagnostic('<command line>', 'usage', message, { hint: 'match with other wildcards, or name the files or their folder' })],
     };
   }
+  await loadGlobEngine();
+  const compiled = compileGlob(fine);
   const { glob } = await import('tinyglobby');
-  const absolute = isAbsolute(pattern);
-  const matches = await glob(anyCaseExtension(pattern), { cwd, onlyFiles: true, expandDirectories: false, absolute, dot: false });
-  const base = realOrNull(resolve(cwd, globBase(pattern)));
+  const listed = await glob(listingGlob(rest), { cwd: resolve(cwd, base), onlyFiles: true, expandDirectories: false, dot: false });
+  const baseReal = realOrNull(resolve(cwd, base));
   const out: ExpandedGlob = { files: [], diagnostics: [] };
-  for (const match of matches.sort(compareBytes)) {
+  const named = listed.filter((found) => compiled.ok && compiled.test(found)).map((found) => (base === '.' ? found : join(base, found)));
+  for (const match of named.sort(compareBytes)) {
+    // kurel's own temporary files and locks are never inputs, whatever the glob (docs/configuration.md, "Inputs").
+    if (match.split('/').some(isTemporaryName)) continue;
     const real = realOrNull(resolve(cwd, match));
-    if (base !== null && real !== null && real !== base && !real.startsWith(base + sep)) {
-      out.diagnostics.push(
-        fileDiagnostic(match, 'io-error', `${match} is a symbolic link that leaves ${globBase(pattern)} (to ${relative(base, real) || real})`),
-      );
+    if (baseReal !== null && real !== null && real !== baseReal && !real.startsWith(baseReal + sep)) {
+      out.diagnostics.push(fileDiagnostic(match, 'io-error', `${match} is a symbolic link that leaves ${base} (to ${real})`));
       continue;
     }
     out.files.push(match);
@@ -85,33 +99,28 @@ export async function expandGlob(pattern: string, cwd: string): Promise<Expanded
   return out;
 }
 
-/**
- * The most `*` wildcards a glob accepts in one part between slashes (README.md, "Limits"): the
- * glob library matches with a regular expression whose time grows with the name's length to
- * the power of their number (40 of them over a 40-character name ran for minutes).
- */
-export const MAX_WILDCARDS = 3;
+// How much of a glob its folder takes: the folder and the slash after it (none for `.` not written).
+function baseLength(pattern: string, base: string): number {
+  if (base === '/') return 1;
+  if (base === '.' && !pattern.startsWith('./')) return 0;
+  return base.length + 1;
+}
 
 /**
- * The most `*` wildcards in one part of a glob between slashes: a run of stars counts once, a
- * `**` part (any folders) not at all, nor an escaped star or one inside brackets.
+ * The glob the library lists with: each part of `rest` that holds a wildcard becomes `*` (`.*`
+ * when it begins with a dot, so hidden names are listed only when asked for, as before), and
+ * `**` stays; a brace or extglob holding a `/` lists everything below.
  */
-export function mostWildcards(pattern: string): number {
-  let most = 0;
-  for (const part of pattern.split('/')) {
-    if (part === '**') continue;
-    let count = 0;
-    let inBrackets = false;
-    for (let i = 0; i < part.length; i++) {
-      const c = part[i];
-      if (c === '\\') i++;
-      else if (inBrackets) inBrackets = c !== ']';
-      else if (c === '[') inBrackets = true;
-      else if (c === '*' && part[i - 1] !== '*') count++;
-    }
-    most = Math.max(most, count);
-  }
-  return most;
+function listingGlob(rest: string): string {
+  const parts = globParts(rest);
+  if (parts === undefined) return '**';
+  return parts.map(listingPart).join('/');
+}
+
+function listingPart(part: string): string {
+  if (part === '**') return '**';
+  if (!hasGlobSyntax(part)) return part.replace(/[*?[\]{}()!@+\\]/g, (c) => `\\${c}`);
+  return part.startsWith('.') ? '.*' : '*';
 }
 
 /** The folder a glob searches: its segments before the first that holds a glob character (`.` when the first does). */

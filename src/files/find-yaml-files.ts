@@ -4,6 +4,7 @@ import { join, relative, resolve, sep } from 'node:path';
 import { compareText } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import { describeSpecialFile } from './read-file.js';
+import { isTemporaryName } from './temporary-names.js';
 
 type SpecialFile = Parameters<typeof describeSpecialFile>[0];
 
@@ -16,6 +17,7 @@ export interface FoundFiles {
    * twice, with no `realpath` call of its own.
    */
   realPaths: string[];
+  /** What could not be read (each an `io-error`: a run that meets one exits 2, docs/codes/io-error.md). */
   diagnostics: Diagnostic[];
   /** True when the folder itself could not be read. */
   unreadable: boolean;
@@ -31,7 +33,13 @@ export const NEVER_SEARCHED: ReadonlySet<string> = new Set(['node_modules', '.gi
 
 /** A YAML file's name: `.yaml` or `.yml` in any case (`.YAML`). */
 export const YAML_FILE = /\.ya?ml$/i;
-const DIRECTORY_ERRORS: Readonly<Record<string, string>> = { ENOENT: 'no such directory', ENOTDIR: 'not a directory' };
+const DIRECTORY_ERRORS: Readonly<Record<string, string>> = {
+  ENOENT: 'no such directory',
+  ENOTDIR: 'not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  ELOOP: 'a symbolic link loop',
+};
 
 /**
  * Finds every `*.yaml`/`*.yml` file under `dir` (extensions in any case), recursively, sorted.
@@ -39,6 +47,7 @@ const DIRECTORY_ERRORS: Readonly<Record<string, string>> = { ENOENT: 'no such di
  * that kind); a link that leaves it, a dangling link, or a loop is an `io-error`. Names
  * starting with `..` are passed over (docs/configuration.md): a ConfigMap mount keeps its real files under
  * `..<timestamp>/`, reached through the links beside them, so they would be read twice.
+ * Names starting with `.kurel-tmp-` (kurel's own temporary files) are passed over too.
  * Folders named `node_modules` or `.git` are never entered, and what the `.gitignore` files of
  * the folder searched and of the folders in it exclude is passed over, as git passes it over.
  */
@@ -63,7 +72,8 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
     try {
       entries = await readdir(resolve(cwd, shown), { withFileTypes: true });
     } catch (err) {
-      diagnostics.push(fileDiagnostic(shown, 'io-error', `cannot read ${shown}: ${(err as NodeJS.ErrnoException).code ?? 'error'}`));
+      const code = String((err as NodeJS.ErrnoException).code ?? 'EIO');
+      diagnostics.push(fileDiagnostic(shown, 'io-error', `cannot read ${shown}: ${DIRECTORY_ERRORS[code] ?? code}`));
       return;
     }
     entries.sort((a, b) => compareText(a.name, b.name));
@@ -71,6 +81,8 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
     const ignores = own ? [...outer, own] : outer;
     for (const entry of entries) {
       if (entry.name.startsWith('..')) continue;
+      // What a write that was stopped left behind is never an input (docs/configuration.md, "Inputs").
+      if (isTemporaryName(entry.name)) continue;
       if (NEVER_SEARCHED.has(entry.name)) continue;
       const path = join(shown, entry.name);
       let isDir = entry.isDirectory();
@@ -87,7 +99,7 @@ export async function findYamlFiles(dir: string, cwd: string = process.cwd()): P
           continue;
         }
         if (!inside(target)) {
-          diagnostics.push(fileDiagnostic(path, 'io-error', `${path} is a symbolic link that leaves ${dir} (to ${relative(root, target) || target})`));
+          diagnostics.push(fileDiagnostic(path, 'io-error', `${path} is a symbolic link that leaves ${dir} (to ${target})`));
           continue;
         }
         const info = await lstat(target).catch(() => undefined);

@@ -40,7 +40,7 @@ export interface GatheredInputs<Input extends RunInput = InputFile> {
  * files `ignore` names, which are never read. A file named on the command line is always read.
  * A file reached twice (named twice, or named and also found in a folder) is read once, under
  * the first name it was reached by; standard input can be read once, so a second `-` is a
- * `usage` error.
+ * `usage` error. With `searchFiles`, a file named is read as a folder's files are.
  */
 export async function gatherInputs(request: InputRequest, stdin: () => Promise<Uint8Array> = noStdin): Promise<GatheredInputs> {
   // Read now, every input holds its bytes.
@@ -66,6 +66,12 @@ export interface InputRequest {
   cwd?: string;
   /** True for a file a folder or glob search must leave out (the configuration's `ignore`), by its path as found. */
   ignore?: (path: string) => boolean;
+  /**
+   * `kurel lint --search-files`: a file named is read as a folder's files are (docs/editors.md,
+   * pre-commit): only `*.yaml` and `*.yml`, none that `ignore` names, other kinds skipped; and,
+   * unlike a folder, naming no profile or definition is not an error.
+   */
+  searchFiles?: boolean;
 }
 
 /** A file named as given, read from `cwd` when a run asks for its bytes (never before). */
@@ -109,7 +115,8 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
     }
     const found = await findYamlFiles(dir, cwd);
     appendAll(result.diagnostics, found.diagnostics);
-    if (found.unreadable) result.fatal = true;
+    // Something in the folder could not be read (docs/codes/io-error.md): the rest is still read, and the run exits 2.
+    if (found.unreadable || found.diagnostics.length > 0) result.fatal = true;
     for (const [index, file] of found.files.entries()) await addFile(file, origin, found.realPaths[index]);
     return found.files.length;
   };
@@ -145,25 +152,27 @@ async function gather(request: InputRequest, stdin: () => Promise<Uint8Array>, d
     if (await isDirectory(at(path))) {
       const found = await findYamlFiles(path, cwd);
       appendAll(result.diagnostics, found.diagnostics);
-      if (found.unreadable) result.fatal = true;
-      else await addSearched(path, found.files, found.jsonFiles, found.realPaths);
+      // Something in the folder could not be read (docs/codes/io-error.md): the rest is still read, and the run exits 2.
+      if (found.diagnostics.length > 0) result.fatal = true;
+      if (!found.unreadable) await addSearched(path, found.files, found.jsonFiles, found.realPaths);
     } else if (isGlobArgument(path, cwd)) {
       const expanded = await expandGlob(path, cwd);
       appendAll(result.diagnostics, expanded.diagnostics);
-      // A glob refused (too many wildcards) searched nothing.
-      if (expanded.diagnostics.some((d) => d.code === 'usage')) result.fatal = true;
-      else if (expanded.files.length === 0 && expanded.diagnostics.length === 0) {
+      // A glob refused searched nothing; a match that could not be read is exit 2, as in a folder.
+      if (expanded.diagnostics.length > 0) result.fatal = true;
+      if (expanded.files.length === 0 && expanded.diagnostics.length === 0) {
         result.diagnostics.push(fileDiagnostic(path, 'io-error', `no file matches ${path}`));
         result.fatal = true;
       }
       // A glob names the files to search among, as a folder does: its YAML files.
-      else
+      else if (!expanded.diagnostics.some((d) => d.code === 'usage'))
         await addSearched(
           path,
           expanded.files.filter((file) => YAML_FILE.test(file)),
           expanded.files.filter((file) => JSON_FILE.test(file)).length,
         );
-    } else await addFile(path, 'argument');
+    } else if (!request.searchFiles) await addFile(path, 'argument');
+    else if (YAML_FILE.test(path) && !request.ignore?.(path)) await addFile(path, 'directory');
   }
   for (const dir of request.definitionDirs ?? []) await addDir(dir, 'definition');
   for (const file of request.definitionFiles ?? []) await addFile(file, 'definition');

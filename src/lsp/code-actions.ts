@@ -7,7 +7,7 @@ import type { ProfileOutcome } from '../operations/lint.js';
 import type { TextChange, TextEdit } from '../yaml/text-edits.js';
 import { dataOf } from './protocol-diagnostics.js';
 import type { TextActions, TextActionsRequest } from './text-actions.js';
-import { placeAt } from './yaml-at.js';
+import type { PlaceInText } from './yaml-at.js';
 
 /** What the code actions of one request may use besides the document. */
 export interface ActionContext {
@@ -18,6 +18,8 @@ export interface ActionContext {
   /** The catalogue and profile of the file's last judgement, for the binding actions. */
   catalogue: Catalogue | undefined;
   profile: ProfileOutcome | undefined;
+  /** The key at the range's start, as the reading thread found it (text-reading.ts); none offers no binding actions. */
+  place?: PlaceInText | undefined;
 }
 
 /** How many later versions a binding offers to migrate to (the newest first). */
@@ -42,9 +44,9 @@ interface PlannedAction {
  * a binding of a versioned definition under the cursor its pin and its migrations to later
  * versions through `kurel migrate`'s own edits. Edits that need the text parsed (a pin, a
  * migration) are made by `work`; the others here. An action whose edits `work` could not make
- * is left out.
+ * is left out. The binding under the cursor is `context.place`, the key at the range's start.
  */
-export async function codeActions(document: TextDocument, range: Range, context: ActionContext, work: ActionWork): Promise<CodeAction[]> {
+export async function codeActions(document: TextDocument, _range: Range, context: ActionContext, work: ActionWork): Promise<CodeAction[]> {
   const slots: (CodeAction | PlannedAction)[] = [];
   for (const diagnostic of context.diagnostics) {
     const data = dataOf(diagnostic);
@@ -57,10 +59,10 @@ export async function codeActions(document: TextDocument, range: Range, context:
     const code = typeof diagnostic.code === 'string' ? diagnostic.code : undefined;
     if (code && !RAISE_ONLY_CODES.has(code)) slots.push(suppression(document, diagnostic, code));
   }
-  const pin = pinAction(document, range, context);
+  const pin = pinAction(context);
   if (pin) slots.push(pin);
   const plans = slots.filter((slot): slot is PlannedAction => 'edits' in slot);
-  const migrate = migrationsWanted(document, range, context);
+  const migrate = migrationsWanted(context);
   if (plans.length === 0 && !migrate) return slots as CodeAction[];
   const made = await work({ plans: plans.map((p) => p.edits), migrate });
   const actions: CodeAction[] = [];
@@ -141,10 +143,10 @@ interface WantedMigrations {
 }
 
 // The binding of a versioned definition under the cursor, with what it resolved to.
-function bindingAt(document: TextDocument, range: Range, context: ActionContext) {
+function bindingAt(context: ActionContext) {
   const { catalogue, profile } = context;
   if (!catalogue || !profile) return undefined;
-  const place = placeAt(document.getText(), document.offsetAt(range.start));
+  const { place } = context;
   if (!place || place.path.length < 3 || place.path[0] !== 'spec' || place.path[1] !== 'capabilities') return undefined;
   const binding = profile.bindings.find((b) => b.key === place.path[2]);
   if (!binding?.version || catalogue.versionSource(binding.type) !== 'definition') return undefined;
@@ -152,8 +154,8 @@ function bindingAt(document: TextDocument, range: Range, context: ActionContext)
 }
 
 // On a binding of a versioned definition: pin it to the version it resolves to, when it has no pin.
-function pinAction(document: TextDocument, range: Range, context: ActionContext): PlannedAction | undefined {
-  const at = bindingAt(document, range, context);
+function pinAction(context: ActionContext): PlannedAction | undefined {
+  const at = bindingAt(context);
   if (!at) return undefined;
   const { binding } = at;
   // Without --require-pinned there is no diagnostic (and no hint): the pin is the exact version it resolves to.
@@ -165,8 +167,8 @@ function pinAction(document: TextDocument, range: Range, context: ActionContext)
 }
 
 // The later versions the binding under the cursor may migrate to, when it is a binding of a versioned definition.
-function migrationsWanted(document: TextDocument, range: Range, context: ActionContext): WantedMigrations | undefined {
-  const at = bindingAt(document, range, context);
+function migrationsWanted(context: ActionContext): WantedMigrations | undefined {
+  const at = bindingAt(context);
   if (!at) return undefined;
   const from = at.binding.version;
   const versions = at.catalogue

@@ -4,7 +4,7 @@ import { isSchemaObject, type JsonSchema } from '../core/json-schema.js';
 import { ClusterProfileSchema } from '../documents/cluster-profile.js';
 import { capabilitySchema } from '../operations/capability-schema.js';
 import { narrowSchema } from '../schema/narrow.js';
-import { bindingOf, isProfileText, type Knowledge, platformOfText, renderingSchemas, schemasAt } from './knowledge.js';
+import { bindingOf, isProfileText, type Knowledge, platformOfProfile, renderingSchemas, schemasAt } from './knowledge.js';
 import { parentKeys } from './yaml-at.js';
 
 /** Kinds of completion items (LSP numbers): a property, a value, a module. */
@@ -22,15 +22,15 @@ export function completionsAt(document: TextDocument, position: Position, knowle
   const asValue = /^([ \t]*)([A-Za-z0-9_.-]+):[ \t]*([^\s#]*)$/.exec(line);
   const text = document.getText();
   if (!isProfileText(text)) return [];
-  if (asKey) return keyCompletions(parentPath(document, position.line, asKey[1]!.length), knowledge, text);
-  if (asValue) return valueCompletions([...parentPath(document, position.line, asValue[1]!.length), asValue[2]!], knowledge, text);
+  if (asKey) return keyCompletions(parentPath(document, position.line, asKey[1]!.length), knowledge);
+  if (asValue) return valueCompletions([...parentPath(document, position.line, asValue[1]!.length), asValue[2]!], knowledge);
   return [];
 }
 
-function keyCompletions(parent: string[], knowledge: Knowledge, text: string): CompletionItem[] {
+function keyCompletions(parent: string[], knowledge: Knowledge): CompletionItem[] {
   const { catalogue } = knowledge;
   if (parent.length === 2 && parent[0] === 'spec' && parent[1] === 'capabilities') {
-    const platform = platformOfText(text, knowledge.lintOptions);
+    const platform = platformOfProfile(knowledge);
     return catalogue
       .knownTypes()
       .map((type) => capabilitySchema(catalogue, type, { platform }))
@@ -39,7 +39,7 @@ function keyCompletions(parent: string[], knowledge: Knowledge, text: string): C
   }
   const binding = bindingOf(parent, knowledge);
   const isRendering = binding !== undefined && parent[3] === 'rendering';
-  const platform = platformOfText(text, knowledge.lintOptions);
+  const platform = platformOfProfile(knowledge);
   // Inside a rendering, its schemas at the platform; elsewhere, the ClusterProfile schema's own keys.
   const schemas = isRendering ? renderingSchemas(catalogue, binding).map((schema) => narrowSchema(schema, platform)) : [ClusterProfileSchema as JsonSchema];
   const path = isRendering ? parent.slice(4) : parent;
@@ -63,13 +63,13 @@ function keyCompletions(parent: string[], knowledge: Knowledge, text: string): C
   return [...items.values()];
 }
 
-function valueCompletions(path: string[], knowledge: Knowledge, text: string): CompletionItem[] {
+function valueCompletions(path: string[], knowledge: Knowledge): CompletionItem[] {
   const binding = bindingOf(path, knowledge);
   if (!binding) return [];
   if (path.length === 4 && path[3] === 'version')
     return knowledge.catalogue.versionsOf(binding.type).map((v) => ({ label: JSON.stringify(v), kind: KIND.value }));
   if (path[3] !== 'rendering' || path.length < 5) return [];
-  const platform = platformOfText(text, knowledge.lintOptions);
+  const platform = platformOfProfile(knowledge);
   const values = new Set<string>();
   for (const schema of renderingSchemas(knowledge.catalogue, binding)) {
     for (const node of schemasAt(narrowSchema(schema, platform), path.slice(4))) {

@@ -1,8 +1,7 @@
 import { resolve } from 'node:path';
-import type { Position, Range } from 'vscode-languageserver/node';
-import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { Range } from 'vscode-languageserver/node';
 import { bindingOf, type Knowledge } from './knowledge.js';
-import { placeAt } from './yaml-at.js';
+import type { PlaceInText } from './yaml-at.js';
 
 const NAME_PATH = ['metadata', 'name'];
 
@@ -15,10 +14,9 @@ export interface DefinitionTarget {
 /**
  * Go to definition from a binding's key in a profile: the name of the CapabilityDefinition of the
  * version the binding resolved to (the one lint judged it with); undefined for a built-in or
- * unknown capability.
+ * unknown capability. `place` is the key at the cursor, as the reading thread found it.
  */
-export function definitionAt(document: TextDocument, position: Position, knowledge: Knowledge): DefinitionTarget | undefined {
-  const place = placeAt(document.getText(), document.offsetAt(position));
+export function definitionAt(place: PlaceInText | undefined, knowledge: Knowledge): DefinitionTarget | undefined {
   if (!place?.isOnKey || place.path.length !== 3) return undefined;
   const binding = bindingOf(place.path, knowledge);
   const definition = binding ? knowledge.catalogue.definition(binding.type, binding.version) : undefined;

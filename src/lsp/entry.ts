@@ -4,12 +4,16 @@ import {
   type CodeAction,
   type Connection,
   createConnection,
+  DidChangeWatchedFilesNotification,
   type Diagnostic as LspDiagnostic,
   ProposedFeatures,
+  StreamMessageReader,
+  StreamMessageWriter,
   TextDocumentSyncKind,
   TextDocuments,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
+import { VERSION } from '../core/package-version.js';
 import { CONFIG_FILE_NAME } from '../documents/kurel-config.js';
 import { codeActions } from './code-actions.js';
 import { completionsAt } from './completion.js';
@@ -18,6 +22,7 @@ import { hoverAt } from './hover.js';
 import type { Judgement } from './judge.js';
 import { JudgeThread } from './judge-thread.js';
 import type { Knowledge } from './knowledge.js';
+import { LifecycleReader } from './lifecycle.js';
 import { failureDiagnostic, toLspDiagnostic } from './protocol-diagnostics.js';
 import { displayName, isInside, openRepository, type Repository, type RepositoryFlags, repositoryRoot } from './repository.js';
 import { type FileWatch, watchFiles } from './watch.js';
@@ -62,7 +67,9 @@ interface OpenFile {
  * is judged as `kurel lint` judges it in its repository.
  */
 export function runLanguageServer(options: LanguageServerOptions = {}): Promise<number> {
-  const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
+  const writer = new StreamMessageWriter(process.stdout);
+  const reader = new LifecycleReader(new StreamMessageReader(process.stdin), writer);
+  const connection = createConnection(ProposedFeatures.all, reader, writer);
   return serve(connection, options);
 }
 
@@ -72,6 +79,9 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
   const deadlineMs = options.deadlineMs ?? DEADLINE_MS;
   const repositories = new Map<string, Promise<Repository>>();
   const thread = new JudgeThread(flagsOf(options), options.memoryMiB, options.workerEntry);
+  // Hovers, completion, go to definition and code actions read the text they are about in a
+  // thread of their own, so this one never parses a text and never waits for a judgement.
+  const reader = new JudgeThread(flagsOf(options), options.memoryMiB, options.workerEntry);
   const watches = new Map<string, Promise<FileWatch | undefined>>();
   const open = new Map<string, OpenFile>();
   const timers = new Map<string, NodeJS.Timeout>();
@@ -158,7 +168,9 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
     return { document, file, path, repository: file.repository };
   };
 
+  let registersWatchedFiles = false;
   connection.onInitialize((params) => {
+    registersWatchedFiles = params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     workspaceFolders = (params.workspaceFolders ?? []).map((f) => pathOfUri(f.uri)).filter((p): p is string => p !== undefined);
     if (workspaceFolders.length === 0 && params.rootUri) {
       const root = pathOfUri(params.rootUri);
@@ -172,8 +184,15 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
         completionProvider: { triggerCharacters: [':', ' '] },
         definitionProvider: true,
       },
-      serverInfo: { name: 'kurel' },
+      serverInfo: { name: 'kurel', version: VERSION },
     };
+  });
+
+  // Clients that watch files only for a server that registers (Neovim 0.9 and later, Helix) are
+  // asked to: definitions, lockfiles and `.kurel.yaml` are YAML or JSON (docs/editors.md).
+  connection.onInitialized(() => {
+    if (!registersWatchedFiles) return;
+    void connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.{yaml,yml,json}' }] }).catch(() => undefined);
   });
 
   documents.onDidChangeContent((change) => schedule(change.document.uri, open.has(change.document.uri) ? debounceMs : 0));
@@ -201,11 +220,18 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
     const { document } = at;
     const { version } = document;
     const isCurrent = () => documents.get(document.uri)?.version === version;
+    const judgement = at.file.judgement;
+    // The binding under the cursor matters only with a judgement to tell what it resolved to.
+    const read =
+      judgement?.catalogue && judgement.profile
+        ? await reader.read(document.getText(), document.offsetAt(params.range.start), deadlineMs, isCurrent)
+        : undefined;
     const context = {
       file: displayName(at.path, at.repository.cwd),
       diagnostics: params.context.diagnostics,
-      catalogue: at.file.judgement?.catalogue,
-      profile: at.file.judgement?.profile,
+      catalogue: judgement?.catalogue,
+      profile: judgement?.profile,
+      place: read?.ok ? read.reading.place : undefined,
     };
     // A pin or a migration parses the whole text: the judging thread makes them, so a large file
     // never holds up this one. Without an answer in time those actions are left out (`kurel
@@ -217,28 +243,41 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
     });
   });
 
-  // What hovers, completion and go to definition read: the open text and its last judgement.
-  const knowledgeOf = (uri: string): { document: TextDocument; knowledge: Knowledge } | undefined => {
+  // What hovers, completion and go to definition read: the open text, its last judgement, and
+  // what the reading thread finds in the text (the key at `offset`, the declared platform).
+  // Undefined without a judgement, or without a reading in time or of the text the client still holds.
+  const knowledgeOf = async (uri: string, offsetOf?: (document: TextDocument) => number) => {
     const at = known(uri);
     const judgement = at?.file.judgement;
     if (!at || !judgement?.catalogue) return undefined;
-    const knowledge = { catalogue: judgement.catalogue, profile: judgement.profile, lintOptions: at.repository.lintOptions, cwd: at.repository.cwd };
-    return { document: at.document, knowledge };
+    const { document } = at;
+    const { version } = document;
+    const isCurrent = () => documents.get(uri)?.version === version;
+    const read = await reader.read(document.getText(), offsetOf?.(document), deadlineMs, isCurrent);
+    if (!read.ok || !isCurrent()) return undefined;
+    const knowledge: Knowledge = {
+      catalogue: judgement.catalogue,
+      profile: judgement.profile,
+      lintOptions: at.repository.lintOptions,
+      cwd: at.repository.cwd,
+      declaredPlatform: read.reading.declaredPlatform,
+    };
+    return { document, knowledge, place: read.reading.place };
   };
 
-  connection.onHover((params) => {
-    const at = knowledgeOf(params.textDocument.uri);
-    return at ? hoverAt(at.document, params.position, at.knowledge) : null;
+  connection.onHover(async (params) => {
+    const at = await knowledgeOf(params.textDocument.uri, (document) => document.offsetAt(params.position));
+    return at ? hoverAt(at.document, at.place, at.knowledge) : null;
   });
 
-  connection.onCompletion((params) => {
-    const at = knowledgeOf(params.textDocument.uri);
+  connection.onCompletion(async (params) => {
+    const at = await knowledgeOf(params.textDocument.uri);
     return at ? completionsAt(at.document, params.position, at.knowledge) : [];
   });
 
-  connection.onDefinition((params) => {
-    const at = knowledgeOf(params.textDocument.uri);
-    const target = at ? definitionAt(at.document, params.position, at.knowledge) : undefined;
+  connection.onDefinition(async (params) => {
+    const at = await knowledgeOf(params.textDocument.uri, (document) => document.offsetAt(params.position));
+    const target = at ? definitionAt(at.place, at.knowledge) : undefined;
     return target ? { uri: pathToFileURL(target.path).href, range: target.range } : null;
   });
 
@@ -248,6 +287,7 @@ function serve(connection: Connection, options: LanguageServerOptions): Promise<
       isShutDown = true;
       for (const timer of timers.values()) clearTimeout(timer);
       void thread.close();
+      void reader.close();
       return Promise.all([...watches.values()].map((w) => w.then((watch) => watch?.close()))).then(() => undefined);
     });
     connection.onExit(() => resolveExit(isShutDown ? 0 : 1));

@@ -1,14 +1,17 @@
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { ProfileOutcome } from '../operations/lint.js';
 import type { TextActions, TextActionsRequest } from './text-actions.js';
+import type { TextReading } from './text-reading.js';
 
 /**
  * What the server's thread asks the judging thread: judge a text, make the parts of a text's
- * code actions that parse it, or forget repositories that changed on disk.
+ * code actions that parse it, read a text for a hover or completion (the reading thread), or
+ * forget repositories that changed on disk.
  */
 export type JudgeRequest =
   | { kind: 'judge'; id: number; root: string; path: string; text: string }
   | ({ kind: 'act'; id: number; root: string; path: string; text: string } & TextActionsRequest)
+  | { kind: 'read'; id: number; text: string; offset: number | undefined }
   | { kind: 'stale'; roots: string[] };
 
 /**
@@ -19,4 +22,5 @@ export type JudgeReply =
   | { id: number; started: true }
   | { id: number; ok: true; diagnostics: Diagnostic[]; profile: ProfileOutcome | undefined }
   | ({ id: number; ok: true } & TextActions)
+  | { id: number; ok: true; reading: TextReading }
   | { id: number; ok: false; message: string };

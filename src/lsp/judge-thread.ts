@@ -6,12 +6,16 @@ import type { ProfileOutcome } from '../operations/lint.js';
 import type { JudgeReply, JudgeRequest } from './judge-messages.js';
 import type { RepositoryFlags } from './repository.js';
 import type { TextActions, TextActionsRequest } from './text-actions.js';
+import type { TextReading } from './text-reading.js';
 
 /** Why a request to the judging thread gave no answer. */
 export type ThreadFailure = { ok: false; reason: 'deadline' | 'failed'; message: string } | { ok: false; reason: 'superseded' };
 
 /** The outcome of one judgement in the judging thread. */
 export type ThreadJudgement = { ok: true; diagnostics: Diagnostic[]; profile: ProfileOutcome | undefined } | ThreadFailure;
+
+/** The outcome of reading a text in the reading thread. */
+export type ThreadReading = { ok: true; reading: TextReading } | ThreadFailure;
 
 /** The outcome of a text's code actions in the judging thread. */
 export type ThreadActions = ({ ok: true } & TextActions) | ThreadFailure;
@@ -62,6 +66,17 @@ export class JudgeThread {
     const answer = await this.queued({ kind: 'act', ...request }, deadlineMs, isCurrent, 'make code actions for this file');
     if (!answer.ok || 'changes' in answer) return answer;
     return { ok: false, reason: 'failed', message: 'kurel could not make code actions for this file: the judging thread answered something else' };
+  }
+
+  /**
+   * Reads `text` for a hover, completion, go to definition or code action (text-reading.ts):
+   * the key at `offset` and the declared platform. The server keeps a thread for this apart from
+   * the judging one, so that reading never waits for a judgement.
+   */
+  async read(text: string, offset: number | undefined, deadlineMs: number, isCurrent: () => boolean = () => true): Promise<ThreadReading> {
+    const answer = await this.queued({ kind: 'read', text, offset }, deadlineMs, isCurrent, 'read this file');
+    if (!answer.ok || 'reading' in answer) return answer;
+    return { ok: false, reason: 'failed', message: 'kurel could not read this file: the reading thread answered something else' };
   }
 
   // Requests run one at a time in the order asked; one no longer current when its turn comes is skipped.

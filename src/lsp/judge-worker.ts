@@ -6,6 +6,7 @@ import { judgeText } from './judge.js';
 import type { JudgeReply, JudgeRequest } from './judge-messages.js';
 import { openRepository, type Repository, type RepositoryFlags } from './repository.js';
 import { actOnText } from './text-actions.js';
+import { readText } from './text-reading.js';
 
 const flags = workerData as RepositoryFlags;
 const repositories = new Map<string, Promise<Repository>>();
@@ -20,6 +21,10 @@ parentPort?.on('message', (request: JudgeRequest) => {
 
 async function answer(request: Exclude<JudgeRequest, { kind: 'stale' }>): Promise<JudgeReply> {
   try {
+    if (request.kind === 'read') {
+      parentPort?.postMessage({ id: request.id, started: true } satisfies JudgeReply);
+      return { id: request.id, ok: true, reading: readText(request.text, request.offset) };
+    }
     let repository = repositories.get(request.root);
     if (!repository) {
       repository = openRepository(request.root, flags);

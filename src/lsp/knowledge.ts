@@ -1,5 +1,4 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
-import { isMap } from '../core/data.js';
 import type { Path } from '../core/diagnostics.js';
 import { isSchemaObject, type JsonSchema } from '../core/json-schema.js';
 import { capabilityType } from '../documents/common.js';
@@ -7,8 +6,6 @@ import type { LintOptions, ProfileOutcome } from '../operations/lint.js';
 import { declaredPlatform, effectivePlatform } from '../operations/platform.js';
 import { COMBINING } from '../schema/keywords.js';
 import type { Platform } from '../schema/platform-version.js';
-import { yaml } from '../yaml/yaml-lib.js';
-import { PARSED_TEXT_LIMIT } from './yaml-at.js';
 
 /** What hovers, completion and go to definition know of an open file: its last judgement's. */
 export interface Knowledge {
@@ -17,6 +14,8 @@ export interface Knowledge {
   lintOptions: LintOptions;
   /** The folder lint runs from: the catalogue names definition files relative to it. */
   cwd: string;
+  /** The profile's `spec.platform` as written, read from the text the request is about. */
+  declaredPlatform: unknown;
 }
 
 const PROFILE_KIND = /^kind:[ \t]*["']?ClusterProfile["']?[ \t]*(#.*)?$/m;
@@ -43,30 +42,11 @@ export function bindingOf(path: Path, knowledge: Knowledge): BindingAt | undefin
 }
 
 /**
- * The platform the profile text is judged at: the run's default, its own `spec.platform`, the
- * overrides. The last text read is kept (hovers and completion ask again at every move); a text
- * over {@link PARSED_TEXT_LIMIT} is read up to its block `capabilities:` key, where
- * `spec.platform` is written.
+ * The platform the profile is judged at: the run's default, its own `spec.platform` (as the
+ * reading thread found it, see text-reading.ts), the overrides.
  */
-export function platformOfText(text: string, options: LintOptions): Platform {
-  if (lastPlatform?.text !== text) lastPlatform = { text, declared: declaredOf(text) };
-  return effectivePlatform(declaredPlatform(lastPlatform.declared), options.platform);
-}
-
-let lastPlatform: { text: string; declared: unknown } | undefined;
-
-function declaredOf(text: string): unknown {
-  let head = text;
-  if (text.length > PARSED_TEXT_LIMIT) {
-    const capabilities = text.search(/\n {2}capabilities:/);
-    head = capabilities === -1 ? '' : text.slice(0, capabilities + 1);
-  }
-  try {
-    const data = yaml().parse(head, { uniqueKeys: false, strict: false, maxAliasCount: 100 }) as unknown;
-    return isMap(data) && isMap(data.spec) ? data.spec.platform : undefined;
-  } catch {
-    return undefined;
-  }
+export function platformOfProfile(knowledge: Knowledge): Platform {
+  return effectivePlatform(declaredPlatform(knowledge.declaredPlatform), knowledge.lintOptions.platform);
 }
 
 /** The schemas that judge a binding's rendering, definition first, as lint applies them. */

@@ -1,4 +1,5 @@
 import type { Path } from '../core/diagnostics.js';
+import { NestingWatch } from '../yaml/depth.js';
 import { yaml } from '../yaml/yaml-lib.js';
 
 /** Where an offset of a YAML text falls: the path of the innermost key or value holding it. */
@@ -23,11 +24,12 @@ const MAX_LINES_UP = 2_000;
 /**
  * The innermost map key whose key or value holds `offset` in the first document of `text`, or
  * undefined when the offset is outside every key. A text up to {@link PARSED_TEXT_LIMIT} is
- * parsed (the last one parsed is kept); a larger one is read by indentation from the lines
- * above the offset, block keys only.
+ * parsed (the last one parsed is kept); a larger one, or one that may nest past the depth
+ * limit (the parser's cost grows faster than its size there), is read by indentation from the
+ * lines above the offset, block keys only.
  */
 export function placeAt(text: string, offset: number): PlaceInText | undefined {
-  if (text.length > PARSED_TEXT_LIMIT) return placeByLines(text, offset);
+  if (isReadByLines(text)) return placeByLines(text, offset);
   const lib = yaml();
   if (last?.text !== text) last = { text, doc: lib.parseDocument(text, { uniqueKeys: false, strict: false, keepSourceTokens: false }) };
   const doc = last.doc;
@@ -61,6 +63,11 @@ export function placeAt(text: string, offset: number): PlaceInText | undefined {
     node = next;
   }
   return found;
+}
+
+/** Whether a text is read by its lines rather than parsed: over {@link PARSED_TEXT_LIMIT}, or nesting too deep to parse in time linear in its size. */
+export function isReadByLines(text: string): boolean {
+  return text.length > PARSED_TEXT_LIMIT || NestingWatch.isNeeded(text);
 }
 
 /** A block key on a line: its indentation, its name (quotes removed) and where the name starts and ends in the line. */

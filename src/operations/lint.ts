@@ -2,12 +2,14 @@ import type { Catalogue, CatalogueExtension } from '../catalogue/catalogue.js';
 import { compareDiagnostics, type Diagnostic, hasErrors } from '../core/diagnostics.js';
 import type { FileReport, InputFile, ResolvedProfile, RunInput } from '../core/input.js';
 import { mayHoldDefinition, type ReadInput, readInput } from '../documents/read-input.js';
-import type { SourceText, YamlDocument } from '../yaml/source.js';
+import { keptSourceText, type SourceText, type YamlDocument } from '../yaml/source.js';
 import { SUPPRESSION_KEYWORD } from '../yaml/suppression-comments.js';
-import { type BindingVersion, evaluateProfile } from './evaluate-profile.js';
+import { evaluateProfile } from './evaluate-profile.js';
 import { changedDefinitions, type LockFollowing, profileLockOf, unlistedProfile } from './follow-lock.js';
 import { KeptProblems, type LeftOutProblems } from './kept-problems.js';
+import { type CachedLintResult, judgingDigest, type LintResultCache } from './lint-cache.js';
 import type { PlatformOptions } from './platform.js';
+import type { ProfileOutcome } from './profile-outcome.js';
 import { applySeverities, type SeverityOf } from './severity.js';
 import { applySuppressions } from './suppress.js';
 
@@ -35,16 +37,15 @@ export interface LintOptions {
    * Every problem is kept by default.
    */
   reportLimit?: number;
+  /**
+   * Results of earlier runs (`kurel lint --cache`): a file read by path that holds no definition
+   * is judged only when the cache has no result for its path, its bytes and the catalogue it is
+   * judged against; what it finds is recorded. The report is the same either way.
+   */
+  cache?: LintResultCache | undefined;
 }
 
-/** How one profile of a lint run resolved its versions. */
-export interface ProfileOutcome {
-  file: string;
-  /** Every binding of a versioned definition, in the profile's order. */
-  bindings: BindingVersion[];
-  /** True when the profile has no error. */
-  clean: boolean;
-}
+export type { ProfileOutcome } from './profile-outcome.js';
 
 /** The result of a lint run, shared by the CLI and the HTTP service. */
 export interface LintReport {
@@ -144,8 +145,9 @@ class LintRun {
       this.ahead[index] = undefined;
       if (read === null) continue;
       if (read === undefined) {
+        if (this.fromCacheUnread(index)) continue;
         const file = this.readInTurn(index);
-        if (!file) continue;
+        if (!file || this.fromCache(index, file)) continue;
         read = readInput(file);
         if (read.definitions.length > 0 && !this.isScanned) {
           for (const d of read.definitions) this.definitions.push(d);
@@ -154,6 +156,8 @@ class LintRun {
           this.isScanned = true;
           this.judgeAgain(index);
         }
+        this.judge(index, read, file);
+        continue;
       }
       this.judge(index, read);
     }
@@ -181,9 +185,10 @@ class LintRun {
       const held = this.held.get(index);
       if (!this.results[index] || (held && !held.outcome)) continue;
       this.results[index] = undefined;
+      if (this.fromCacheUnread(index)) continue;
       const file = this.readInTurn(index);
-      if (file) this.judge(index, readInput(file));
-      else this.held.delete(index);
+      if (!file) this.held.delete(index);
+      else if (!this.fromCache(index, file)) this.judge(index, readInput(file), file);
     }
   }
 
@@ -226,7 +231,39 @@ class LintRun {
     return this.extended;
   }
 
-  private judge(index: number, read: ReadInput): void {
+  // A file's result from an earlier run, when the cache has one for this run's catalogue and the file looks unchanged; it is read only if its lines are shown.
+  private fromCacheUnread(index: number): boolean {
+    const input = this.inputs[index]!;
+    const cached = this.cacheFor(index)?.lookupUnread(input.file, judgingDigest(this.judged().catalogue));
+    if (!cached) return false;
+    this.taken(index, cached, () => {
+      const read = 'read' in input ? input.read() : { ok: true as const, content: input.content };
+      return read.ok ? keptSourceText(input.file, read.content) : undefined;
+    });
+    return true;
+  }
+
+  // A file's result from an earlier run, when the cache has one for its bytes and this run's catalogue.
+  private fromCache(index: number, file: InputFile): boolean {
+    const cached = this.cacheFor(index)?.lookup(file.file, file.content, judgingDigest(this.judged().catalogue));
+    if (!cached) return false;
+    this.taken(index, cached, () => keptSourceText(file.file, file.content));
+    return true;
+  }
+
+  private taken(index: number, cached: CachedLintResult, textOf: () => SourceText | undefined): void {
+    this.kept.add(cached.diagnostics, textOf);
+    this.results[index] = { report: cached.report, outcome: cached.outcome };
+  }
+
+  // Only files read by path, other than those given as definitions, are looked up and recorded.
+  private cacheFor(index: number): LintResultCache | undefined {
+    const input = this.inputs[index]!;
+    return 'read' in input && input.origin !== 'definition' ? this.options.cache : undefined;
+  }
+
+  /** Judges a file read; `file` (its bytes as read) when its result may be recorded in the cache. */
+  private judge(index: number, read: ReadInput, file?: InputFile): void {
     const diagnostics = [...read.diagnostics];
     let outcome: ProfileOutcome | undefined;
     let resolution: ResolvedProfile | undefined;
@@ -263,6 +300,9 @@ class LintRun {
     // Most files of a large run keep nothing: the report shows its first problems only.
     this.kept.add(judged, () => read.source.kept());
     this.results[index] = { report: read.report, outcome };
+    if (file) {
+      this.cacheFor(index)?.record(file.file, file.content, judgingDigest(this.judged().catalogue), { report: read.report, diagnostics: judged, outcome });
+    }
   }
 
   private assemble(): LintReport {

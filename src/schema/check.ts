@@ -8,6 +8,7 @@ import { isUnavailable, judgeLifecycle, type Lifecycle, lifecycleIssue, readEnum
 import { currentPatternMatcher } from './pattern-matcher.js';
 import { isEmptyPlatform, type Platform } from './platform-version.js';
 import { discriminatorKey, literalOf } from './unions.js';
+import { chargeWork, VISIT_STEPS } from './work-budget.js';
 
 /** The outcome of a check: a new value with defaults applied, and every issue found. */
 export interface CheckResult {
@@ -222,6 +223,8 @@ class Report implements AssertionReport {
 }
 
 function visit(schema: JsonSchema, value: unknown, path: (string | number)[], issues: Issue[], branch: Branch | undefined): unknown {
+  // Schema nodes × data nodes, counted for a judgement that must stay short (work-budget.ts).
+  chargeWork(VISIT_STEPS);
   if ((schema as CompiledNode).refusesAll) {
     issues.push(error('invalid-value', path.slice(), `${nameOf(path)} is not allowed here: its schema is false`));
     return value;

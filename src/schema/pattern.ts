@@ -1,12 +1,25 @@
 import { createRequire } from 'node:module';
 import type * as Re2js from 're2js';
 import type * as Regjsparser from 'regjsparser';
+import { COMPILE_STEPS_PER_INSTRUCTION, chargeWork, VERDICT_STEPS_PER_INSTRUCTION } from './work-budget.js';
 
-/** Whether a `pattern` may be used, and why not: `reason` completes `<label>.pattern "<p>" `. */
-export type PatternVerdict = { ok: true } | { ok: false; reason: string };
+/**
+ * Whether a `pattern` may be used, and why not: `reason` completes `<label>.pattern "<p>" `.
+ * An accepted pattern carries its program size ({@link patternProgramSize}); a refused one that
+ * is valid but compiles past {@link PATTERN_MAX_PROGRAM} says so with `tooComplex`.
+ */
+export type PatternVerdict = { ok: true; programSize: number } | { ok: false; reason: string; tooComplex?: true };
 
 /** Longest pattern accepted, in UTF-16 code units. */
 export const PATTERN_MAX_LENGTH = 1000;
+
+/**
+ * Largest program a pattern may compile to, in instructions as RE2 counts them (docs/definitions.md
+ * "Patterns"): the size RE2 gives a program when no memory budget is set. Compiling and matching
+ * cost time in proportion to it, so a short pattern of nested counted repetitions (`(?:a?){1000}`
+ * is 2,000 instructions) is refused before it is compiled.
+ */
+export const PATTERN_MAX_PROGRAM = 100_000;
 
 /** Compiled patterns a {@link PatternCache} keeps by default. */
 export const PATTERN_CACHE_SIZE = 1000;
@@ -46,6 +59,20 @@ function judgePattern(pattern: string): PatternVerdict {
   if (pattern.length > PATTERN_MAX_LENGTH) {
     return refuse(`is ${pattern.length} characters long; the limit is ${PATTERN_MAX_LENGTH}`);
   }
+  // Sized before RE2 parses it: RE2's simplification copies every counted repetition, so its
+  // cost is the program's size, and a pattern past the limit must cost no more than its length.
+  const parsed = parseEcmaScriptOrUndefined(pattern);
+  const programSize = parsed === undefined ? undefined : programSizeOf(parsed);
+  // Parsing above costs no more than the pattern's length; RE2's parse below, its program's size.
+  if (programSize !== undefined) chargeWork(Math.min(programSize, PATTERN_MAX_PROGRAM) * VERDICT_STEPS_PER_INSTRUCTION);
+  if (programSize !== undefined && programSize > PATTERN_MAX_PROGRAM) {
+    const shown = programSize > PATTERN_MAX_PROGRAM * 1000 ? `more than ${PATTERN_MAX_PROGRAM * 1000}` : String(programSize);
+    return Object.freeze({
+      ok: false,
+      reason: `compiles to ${shown} instructions; the limit is ${PATTERN_MAX_PROGRAM}, as each counted repetition copies what it repeats`,
+      tooComplex: true,
+    });
+  }
   const re2Complaint = re2SyntaxError(pattern);
   if (re2Complaint !== undefined) return refuse(re2Complaint);
   try {
@@ -56,13 +83,59 @@ function judgePattern(pattern: string): PatternVerdict {
   // RE2 reads `\12` as an octal escape, ECMAScript as a backreference once there are 12 groups:
   // both compile it, so only the ECMAScript syntax tree can tell (parsed only when a digit is escaped).
   if (/\\[1-9]/.test(pattern)) {
-    const reference = firstBackreference(parseEcmaScript(pattern));
+    const reference = firstBackreference(parsed ?? parseEcmaScript(pattern));
     if (reference !== undefined) return refuse(`uses a backreference ${reference}, ${LINEAR_TIME}`);
   }
-  return ACCEPTED;
+  return Object.freeze({ ok: true, programSize: programSize ?? programSizeOf(parseEcmaScript(pattern)) });
 }
 
-const ACCEPTED: PatternVerdict = Object.freeze({ ok: true });
+/**
+ * The size of the program `pattern` (one {@link checkPattern} accepts) compiles to, in
+ * instructions, counted as RE2 counts it: a character or class is one, a capturing group adds
+ * two, `x*` two and `x+` or `x?` one, an alternation one per `|`, and `x{n,m}` is m copies of x
+ * and m − n more; at least one for any part. Matching a value costs at most this many steps per
+ * character. Remembered with the pattern's verdict.
+ */
+export function patternProgramSize(pattern: string): number {
+  const verdict = checkPattern(pattern);
+  if (!verdict.ok) throw new RangeError(`pattern ${JSON.stringify(pattern)} ${verdict.reason}`);
+  return verdict.programSize;
+}
+
+// The count never goes past this, so that nested repetitions stay finite numbers.
+const SIZE_CEILING = PATTERN_MAX_PROGRAM * 1000 + 1;
+
+function programSizeOf(node: Node): number {
+  let size: number;
+  switch (node.type) {
+    case 'alternative':
+      size = sumOf(node.body);
+      break;
+    case 'disjunction':
+      size = sumOf(node.body) + node.body.length - 1;
+      break;
+    case 'group':
+      size = sumOf(node.body) + (node.behavior === 'normal' ? 2 : 0);
+      break;
+    case 'quantifier': {
+      const sub = Math.max(1, programSizeOf(node.body[0] as Node));
+      const { min, max } = node;
+      if (max !== undefined) size = max * sub + (max - min);
+      else if (min === 0) size = 2 + sub;
+      else size = 1 + min * sub;
+      break;
+    }
+    default:
+      size = 1;
+  }
+  return Math.min(SIZE_CEILING, Math.max(1, size));
+}
+
+function sumOf(nodes: readonly Node[]): number {
+  let size = 0;
+  for (const node of nodes) size += Math.max(1, programSizeOf(node));
+  return Math.min(SIZE_CEILING, size);
+}
 
 function refuse(reason: string): PatternVerdict {
   return Object.freeze({ ok: false, reason });
@@ -107,7 +180,7 @@ function v8Complaint(err: unknown): string {
  * request-supplied patterns stays bounded.
  */
 export class PatternCache {
-  readonly #compiled = new Map<string, Re2js.RE2JS>();
+  readonly #compiled = new Map<string, Compiled>();
 
   /** Keeps at most `maxSize` compiled patterns (a positive integer). */
   constructor(readonly maxSize: number = PATTERN_CACHE_SIZE) {
@@ -130,21 +203,34 @@ export class PatternCache {
    * must be one {@link checkPattern} accepts; any other throws.
    */
   test(pattern: string, value: string): boolean {
-    return this.#matcherOf(pattern).test(value);
+    const compiled = this.#compiledOf(pattern);
+    // At most the program's size in steps per character (docs/definitions.md "Patterns").
+    chargeWork(compiled.programSize * (value.length + 1));
+    return compiled.matcher.test(value);
   }
 
-  #matcherOf(pattern: string): Re2js.RE2JS {
-    let matcher = this.#compiled.get(pattern);
-    if (matcher) {
+  #compiledOf(pattern: string): Compiled {
+    let compiled = this.#compiled.get(pattern);
+    if (compiled) {
       // Re-inserted, so the Map's insertion order is the order of last use.
       this.#compiled.delete(pattern);
     } else {
-      matcher = loadRe2().RE2JS.compile(pattern);
+      const verdict = checkPattern(pattern);
+      if (!verdict.ok && verdict.tooComplex) throw new RangeError(`pattern ${JSON.stringify(pattern)} ${verdict.reason}`);
+      // Any other refused pattern is refused by RE2's compiler below, with its own words.
+      const programSize = verdict.ok ? verdict.programSize : 1;
+      chargeWork(programSize * COMPILE_STEPS_PER_INSTRUCTION);
+      compiled = { matcher: loadRe2().RE2JS.compile(pattern), programSize };
       if (this.#compiled.size >= this.maxSize) this.#compiled.delete(this.#compiled.keys().next().value!);
     }
-    this.#compiled.set(pattern, matcher);
-    return matcher;
+    this.#compiled.set(pattern, compiled);
+    return compiled;
   }
+}
+
+interface Compiled {
+  readonly matcher: Re2js.RE2JS;
+  readonly programSize: number;
 }
 
 // What RE2's `\s` matches (Perl's class: tab, newline, form feed, carriage return, space).
@@ -171,6 +257,15 @@ type ClassMember = Regjsparser.CharacterClassBody;
 
 function parseEcmaScript(pattern: string): Node {
   return loadRegjsparser().parse(pattern, 'u', ECMASCRIPT_FEATURES);
+}
+
+// A pattern ECMAScript refuses is refused below with the reason RE2 or V8 gives.
+function parseEcmaScriptOrUndefined(pattern: string): Node | undefined {
+  try {
+    return parseEcmaScript(pattern);
+  } catch {
+    return undefined;
+  }
 }
 
 function firstBackreference(node: Node): string | undefined {

@@ -5,6 +5,7 @@ import { LIMITS } from '../core/input-limits.js';
 import { decodeText, stripBom } from './decode.js';
 import { findTooDeep, NestingWatch } from './depth.js';
 import { LineIndex } from './line-index.js';
+import { SUPPRESSION_KEYWORD } from './suppression-keyword.js';
 import { explainSyntaxErrors } from './syntax-errors.js';
 import { type RangedIssue, rangeOf, toData } from './to-data.js';
 import { yaml } from './yaml-lib.js';
@@ -500,48 +501,77 @@ function hasNoContent(doc: Document.Parsed): boolean {
  * and a line to lex, and a `...` line about 10 µs), while every offset and verdict stays what it
  * was: the empty documents it still builds are the run's first two and its last, an empty
  * document in the middle of a stream changes no verdict beyond the first one (the second
- * document of a profile), and those at the end are dropped. The line index is then built from
- * the real text.
+ * document of a profile), and those at the end are dropped. A run that mixes the two markers,
+ * or holds comments (`--- # c`, `# c`) or blank lines between them, is collapsed the same way
+ * whatever its order: its lines up to its third marker line are kept, and those between that
+ * and its last marker line blanked, so an alternation (`---`, `...`, `---`, …) costs what one
+ * marker does. A comment holding `kurel-disable` ends a run, so every suppression comment is
+ * read. The line index is then built from the real text.
  */
 export function withoutEmptyRuns(text: string): string {
   if (!isCollapsingRuns || (!text.includes('---') && !text.includes('...'))) return text;
   // Scanned line by line: a regular expression over a run of millions of lines overflows its stack.
   const parts: string[] = [];
   let copied = 0;
-  // The run being read: its marker, the start of its first and of its last line, and its length.
+  // The run being read: its first marker, the start of its first and of its last marker line,
+  // its marker lines, whether it is one marker alone (no comment, no other line), and where
+  // its third marker line ends.
   let marker = '';
   let runStart = -1;
   let runLast = -1;
-  let runLength = 0;
+  let markers = 0;
+  let isPure = true;
+  let thirdEnd = -1;
+  // A blank or comment line read since the run's last marker line: part of the run only if another marker follows.
+  let quietSince = false;
   const flush = () => {
-    // `---` keeps its first line, `...` its first two: the document the second line ends is the run's first empty one.
-    const kept = marker === '---' ? 1 : 2;
-    if (runLength >= kept + 2) {
-      let from = runStart;
-      for (let line = 0; line < kept; line++) from = text.indexOf('\n', from) + 1;
-      parts.push(text.slice(copied, from), ' '.repeat(runLast - from - 1), '\n');
-      copied = runLast;
+    if (isPure) {
+      // `---` keeps its first line, `...` its first two: the document the second line ends is the run's first empty one.
+      const kept = marker === '---' ? 1 : 2;
+      if (markers >= kept + 2) {
+        let from = runStart;
+        for (let line = 0; line < kept; line++) from = text.indexOf('\n', from) + 1;
+        blank(from);
+      }
+    } else if (markers >= 4 && runLast > thirdEnd) {
+      blank(thirdEnd);
     }
-    runLength = 0;
+    markers = 0;
+    isPure = true;
+    quietSince = false;
+  };
+  // The lines from `from` to the run's last marker line become one line of spaces.
+  const blank = (from: number) => {
+    parts.push(text.slice(copied, from), ' '.repeat(runLast - from - 1), '\n');
+    copied = runLast;
   };
   for (let at = 0; at < text.length; ) {
-    const line = markerLineOf(text, at);
-    if (line) {
-      if (runLength > 0 && line.marker !== marker) flush();
-      if (runLength === 0) {
+    const line = quietLineOf(text, at);
+    if (line?.marker) {
+      if (markers === 0) {
         runStart = at;
         marker = line.marker;
+      } else if (line.marker !== marker || quietSince) {
+        isPure = false;
       }
+      if (line.hasComment) isPure = false;
+      markers++;
+      if (markers === 3) thirdEnd = line.end;
       runLast = at;
-      runLength++;
+      quietSince = false;
       at = line.end;
       continue;
     }
-    flush();
+    if (line && markers > 0) {
+      quietSince = true;
+      at = line.end;
+      continue;
+    }
+    if (markers > 0) flush();
     const newline = text.indexOf('\n', at);
     at = newline === -1 ? text.length : newline + 1;
   }
-  flush();
+  if (markers > 0) flush();
   if (parts.length === 0) return text;
   parts.push(text.slice(copied));
   return parts.join('');
@@ -565,14 +595,29 @@ export function withRunsAsWritten<T>(work: () => T): T {
 
 const MARKERS = ['---', '...'] as const;
 
-// A `---` or `...` line (trailing blanks allowed) starting at `at`, with the offset after it; undefined for any other line.
-function markerLineOf(text: string, at: number): { marker: '---' | '...'; end: number } | undefined {
+/**
+ * A line starting at `at` that holds no content, with the offset after it: a `---` or `...`
+ * line (trailing blanks and a comment allowed), a blank line, or a comment line; undefined for
+ * any other line, for a comment holding `kurel-disable` and for a last line without a newline.
+ */
+function quietLineOf(text: string, at: number): { marker: '---' | '...' | undefined; hasComment: boolean; end: number } | undefined {
   const marker = MARKERS.find((m) => text.startsWith(m, at));
-  if (!marker) return undefined;
-  let i = at + 3;
+  let i = marker ? at + 3 : at;
+  const afterMarker = i;
   while (text.charCodeAt(i) === 0x20 || text.charCodeAt(i) === 0x09) i++;
+  let hasComment = false;
+  // A comment follows a blank, or starts the line.
+  if (text.charCodeAt(i) === 0x23 && (i > afterMarker || !marker)) {
+    const newline = text.indexOf('\n', i);
+    if (newline === -1) return undefined;
+    const comment = text.slice(i, newline);
+    if (comment.includes(SUPPRESSION_KEYWORD)) return undefined;
+    hasComment = true;
+    i = newline;
+    return { marker, hasComment, end: i + 1 };
+  }
   if (text.charCodeAt(i) === 0x0d) i++;
-  return text.charCodeAt(i) === 0x0a ? { marker, end: i + 1 } : undefined;
+  return text.charCodeAt(i) === 0x0a ? { marker, hasComment, end: i + 1 } : undefined;
 }
 
 function* watchedTokens(text: string, parser: Parser, watch: NestingWatch): Generator<CST.Token> {
@@ -583,6 +628,14 @@ function* watchedTokens(text: string, parser: Parser, watch: NestingWatch): Gene
     yield* parser.next(lexeme);
   }
   yield* parser.end();
+}
+
+/**
+ * The text a parse of `input` reads (decoded, without a byte order mark) as a run keeps it to
+ * print lines, without parsing it: for a file whose problems were found by an earlier run.
+ */
+export function keptSourceText(file: string, input: string | Uint8Array): SourceText {
+  return new SourceText(file, stripBom(typeof input === 'string' ? input : decodeText(input).text), true);
 }
 
 /** A text with its line index filled, as a parse leaves it (for a text that crossed a thread without its parse). */

@@ -1,8 +1,8 @@
 import type { SourceText } from './source.js';
+import { SUPPRESSION_KEYWORD } from './suppression-keyword.js';
 import { yaml } from './yaml-lib.js';
 
-/** The word every suppression comment starts with; a text without it has none (checked first, cheaply). */
-export const SUPPRESSION_KEYWORD = 'kurel-disable';
+export { SUPPRESSION_KEYWORD };
 
 /** The two suppression comments (docs/configuration.md): the next line that holds content, or the whole document. */
 export const SUPPRESSION_FORMS = ['kurel-disable-next-line', 'kurel-disable'] as const;

@@ -130,7 +130,13 @@ function explain(text: string, err: YAMLError, message: string, lineNumber: (off
       hint: `a value starting with ${first} is read as YAML syntax; if it is text, quote it: ${JSON.stringify(valueText(text, start))}`,
     };
   }
-  if (err.code === 'BAD_INDENT' || err.code === 'TAB_AS_INDENT') {
+  if (err.code === 'BAD_INDENT') {
+    // The parser points at the indentation; the mistake is the key it puts in the wrong place.
+    const at = firstContent(text, start);
+    const range: readonly [number, number] = at > start && at < lineEnd(text, start) ? [at, lineEnd(text, at)] : [start, end];
+    return { range, message, hint: `check the indentation of line ${lineNumber(start)}` };
+  }
+  if (err.code === 'TAB_AS_INDENT') {
     return { range: [start, end], message, hint: `check the indentation of line ${lineNumber(start)}` };
   }
   return { range: [start, end], message };

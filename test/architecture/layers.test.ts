@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { importProblems, type SourceFile } from './layers.js';
+import { FLOORS, importProblems, type SourceFile } from './layers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -22,6 +22,11 @@ const KNOWN_FOLDER_CYCLES = [
   'src/http/routes -> src/http -> src/http/routes',
   'src/http/work -> src/http -> src/http/work',
 ];
+
+// A module that imports another which imports it back, through any others. Each one is listed so
+// that no new one comes in unnoticed; the shared types or helpers of a circle go to a module both
+// sides import (ARCHITECTURE.md, "Cycles").
+const KNOWN_MODULE_CYCLES = ['src/catalogue/catalogue.ts -> src/catalogue/load-definitions.ts -> src/catalogue/catalogue.ts'];
 
 const read = (path: string): SourceFile => ({ path, text: readFileSync(join(ROOT, path), 'utf8') });
 
@@ -46,6 +51,20 @@ describe('architecture (ARCHITECTURE.md, "Floors" and "Packages")', () => {
     // subfolders, which import the folder's shared modules back. They are listed so that no new
     // one comes in unnoticed; a move that breaks one removes it here (ARCHITECTURE.md, "Cycles").
     expect(problems.cycles).toEqual(KNOWN_FOLDER_CYCLES);
+  });
+
+  it('has no circle of modules but the known ones', () => {
+    expect(problems.moduleCycles).toEqual(KNOWN_MODULE_CYCLES);
+  });
+
+  it('lets none of the CLI, the language server and the service import another, but the CLI reach the other two through their entries', () => {
+    // Where a run's definitions, lockfile and configuration come from is src/sources/'s to say, below all three.
+    const adapters = ['src/cli', 'src/lsp', 'src/http'];
+    const reach = Object.fromEntries(
+      adapters.map((from) => [from, FLOORS[from]!.filter((place) => adapters.some((to) => to !== from && (place === to || place.startsWith(`${to}/`))))]),
+    );
+    expect(reach).toEqual({ 'src/cli': ['src/http/entry.ts', 'src/lsp/entry.ts'], 'src/lsp': [], 'src/http': [] });
+    for (const from of adapters) expect(FLOORS[from]).toContain('src/sources');
   });
 
   it('keeps handlers pure: no file system, no YAML text, no HTTP', () => {
@@ -90,5 +109,18 @@ describe('the layers check itself', () => {
   it('fails on a cycle between a folder and its subfolder', () => {
     const problems = importProblems([file('src/http/app.ts', './edge/admission.js'), file('src/http/edge/admission.ts', '../limits.js')]);
     expect(problems.cycles).toEqual(['src/http -> src/http/edge -> src/http']);
+  });
+
+  it('fails on a circle of modules, a type-only import included, and on none without one', () => {
+    const circle = importProblems([
+      { path: 'src/cli/commands/lint.ts', text: "import { prepare } from '../judging.js';" },
+      { path: 'src/cli/judging.ts', text: "import type { Options } from './commands/lint.js';" },
+    ]);
+    expect(circle.moduleCycles).toEqual(['src/cli/commands/lint.ts -> src/cli/judging.ts -> src/cli/commands/lint.ts']);
+    const shared = importProblems([
+      { path: 'src/cli/commands/lint.ts', text: "import { prepare } from '../judging.js';\nimport type { Options } from '../options.js';" },
+      { path: 'src/cli/judging.ts', text: "import type { Options } from './options.js';" },
+    ]);
+    expect(shared.moduleCycles).toEqual([]);
   });
 });

@@ -69,6 +69,23 @@ describe('searching a folder', () => {
     expect((JSON.parse(run.stdout) as { files: { path: string }[] }).files.map((f) => f.path)).toEqual(['node_modules/kurel/definitions/redis-sidecar.yaml']);
   });
 
+  it('never reads the temporary files and locks of a write that was stopped, in a folder or a glob (issue 36 row 11)', async () => {
+    write('left/prod.yaml', PROFILE);
+    write('left/.kurel-tmp-4194305-0-prod.yaml', 'broken: [\n');
+    write('left/.kurel-tmp-lock-prod.yaml', '4194305\n');
+    write('left/.kurel-tmp-4194305-1-x/inner.yaml', 'broken: [\n');
+    const found = await findYamlFiles('left', dir);
+    expect([found.files, found.diagnostics]).toEqual([['left/prod.yaml'], []]);
+    expect(await runInProcess(['lint', 'left'], dir)).toEqual({ code: 0, stdout: '1 profile checked: no problems\n', stderr: '' });
+    const globbed = await runInProcess(['lint', 'left/.*.yaml', 'left/.*/*.yaml'], dir);
+    expect(globbed).toMatchObject({
+      code: 2,
+      stdout: expect.stringMatching(
+        /^left\/\.\*\.yaml: error io-error no file matches left\/\.\*\.yaml\nleft\/\.\*\/\*\.yaml: error io-error no file matches left\/\.\*\/\*\.yaml\n/,
+      ),
+    });
+  });
+
   it('says a folder of .json files was passed over, and lints a JSON file named', async () => {
     const run = await runInProcess(['lint', 'jdir', 'jdir2'], dir);
     expect(run).toEqual({

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeData, escapeProperty } from '../../src/cli/format/github.js';
 import { escapeXml, escapeXmlAttribute } from '../../src/cli/format/junit.js';
-import { CODE_SUMMARIES, helpUriOf, ruleNameOf } from '../../src/cli/format/sarif.js';
+import { CODE_SUMMARIES, INFORMATION_URI, ruleNameOf } from '../../src/cli/format/sarif.js';
 import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
 import { VERSION } from '../../src/core/package-version.js';
 import { type CliRun, runKurel } from '../helpers/cli.js';
@@ -147,13 +147,12 @@ const SARIF_SUBSET = {
                     uniqueItems: true,
                     items: {
                       type: 'object',
-                      // SARIF2012: a friendly name (one Pascal-case word) and the absolute URI of the rule's page.
-                      required: ['id', 'name', 'shortDescription', 'fullDescription', 'helpUri', 'help'],
+                      // SARIF2012: a friendly name (one Pascal-case word). No helpUri: the page is the rule's help itself (docs/ci.md).
+                      required: ['id', 'name', 'shortDescription', 'fullDescription', 'help'],
                       additionalProperties: false,
                       properties: {
                         id: { type: 'string', pattern: '^[a-z]+(-[a-z]+)*$' },
                         name: { type: 'string', pattern: '^([A-Z][a-z]+)+$' },
-                        helpUri: { type: 'string', format: 'uri' },
                         shortDescription: {
                           type: 'object',
                           required: ['text'],
@@ -259,7 +258,7 @@ const SARIF_SUBSET = {
 
 interface SarifLog {
   runs: {
-    tool: { driver: { version: string; informationUri: string; rules: { id: string; name: string; helpUri: string }[] } };
+    tool: { driver: { version: string; informationUri: string; rules: { id: string; name: string }[] } };
     results: {
       ruleId: string;
       ruleIndex: number;
@@ -272,14 +271,16 @@ interface SarifLog {
 }
 
 describe('SARIF rule names and pages', () => {
-  it('gives every code a distinct Pascal-case name and its page of this version', () => {
+  it('gives every code a distinct Pascal-case name', () => {
     const names = DIAGNOSTIC_CODES.map(ruleNameOf);
     expect(names.every((name) => /^([A-Z][a-z]+)+$/.test(name))).toBe(true);
     expect(new Set(names).size).toBe(DIAGNOSTIC_CODES.length);
-    expect([ruleNameOf('too-many-problems'), helpUriOf('too-many-problems')]).toEqual([
-      'TooManyProblems',
-      `https://unpkg.com/kurel@${VERSION}/docs/codes/too-many-problems.md`,
-    ]);
+    expect(ruleNameOf('too-many-problems')).toBe('TooManyProblems');
+  });
+
+  it("names the repository of package.json as the tool's page, the one link a report holds", () => {
+    const manifest = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { repository: { url: string } };
+    expect(`git+${INFORMATION_URI}.git`).toBe(manifest.repository.url);
   });
 });
 
@@ -299,13 +300,8 @@ describe('--format sarif', () => {
     const sarifRun = log.runs[0]!;
     expect(sarifRun.tool.driver.version).toBe(VERSION);
     expect(sarifRun.tool.driver.rules.map((r) => r.id)).toEqual(['missing-required', 'unknown-capability', 'unknown-field']);
-    expect(sarifRun.tool.driver.informationUri).toBe('https://www.npmjs.com/package/kurel');
-    expect(sarifRun.tool.driver.rules.map((r) => [r.name, r.helpUri])).toEqual(
-      ['MissingRequired', 'UnknownCapability', 'UnknownField'].map((name, i) => [
-        name,
-        `https://unpkg.com/kurel@${VERSION}/docs/codes/${sarifRun.tool.driver.rules[i]!.id}.md`,
-      ]),
-    );
+    expect(sarifRun.tool.driver.informationUri).toBe(INFORMATION_URI);
+    expect(sarifRun.tool.driver.rules.map((r) => r.name)).toEqual(['MissingRequired', 'UnknownCapability', 'UnknownField']);
     expect(
       sarifRun.results.map((r) => ({
         rule: r.ruleId,

@@ -199,7 +199,7 @@ describe('glob arguments (docs/configuration.md)', () => {
     symlinkSync(join(root, 'globbed/outside/secret.yaml'), join(root, 'linked/clusters/secret.yaml'));
     write('linked/clusters/prod.yaml', GOOD);
     const run = await lint(['linked/clusters/*.yaml']);
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.json.diagnostics.map((d) => [d.code, d.file])).toEqual([['io-error', 'linked/clusters/secret.yaml']]);
     expect(run.json.diagnostics[0]!.message).toMatch(/^linked\/clusters\/secret\.yaml is a symbolic link that leaves linked\/clusters \(to /);
     expect(run.json.files.map((f) => f.path)).toEqual(['linked/clusters/prod.yaml']);

@@ -97,6 +97,13 @@ describe('kurel lint --jobs (issue 28)', () => {
     expect(three).toEqual(one);
   });
 
+  it('prints with --jobs 1000 on one file what one thread prints: no thread is started for it', async () => {
+    const one = await lint(['clusters/c0001.yaml', '--jobs', '1']);
+    const many = await lint(['clusters/c0001.yaml', '--jobs', '1000']);
+    expect(one.stdout.length).toBeGreaterThan(0);
+    expect(many).toEqual(one);
+  });
+
   it.each(['0', '-1', 'two', '1.5'])('refuses --jobs %s as a usage error', async (jobs) => {
     const run = await lint(['clusters', '--jobs', jobs]);
     expect(run.code).toBe(2);

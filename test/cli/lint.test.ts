@@ -414,7 +414,7 @@ describe.concurrent('kurel lint: inputs', () => {
       checked: run.json.files.map((f) => f.path),
       diagnostics: run.json.diagnostics.map((d) => [d.code, d.file]),
     }).toEqual({
-      code: 1,
+      code: 2,
       checked: ['linked/alias.yaml'],
       diagnostics: [['io-error', 'linked/escape.yaml']],
     });

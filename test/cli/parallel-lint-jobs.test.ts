@@ -1,6 +1,8 @@
-import { availableParallelism } from 'node:os';
-import { describe, expect, it } from 'vitest';
-import { FILES_PER_BATCH, FILES_PER_JOB, jobsFor } from '../../src/cli/parallel-lint.js';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { earlyThreads, FILES_PER_BATCH, FILES_PER_JOB, jobsFor } from '../../src/cli/parallel-lint.js';
 import type { InputOrigin, RunInput } from '../../src/core/input.js';
 
 // How many threads `kurel lint` uses (docs/cli.md, `--jobs`): the default counts one thread per
@@ -26,15 +28,63 @@ describe('jobsFor', () => {
     expect(jobsFor([...files(10), ...definitions], 4)).toBe(1);
   });
 
-  it('takes --jobs as asked, but no more threads than batches', () => {
-    expect(jobsFor(files(10_000), 2)).toBe(2);
-    expect(jobsFor(files(2 * FILES_PER_BATCH + 1), 5)).toBe(3);
+  it('takes --jobs as asked, but no more threads than batches nor than the cores', () => {
+    expect(jobsFor(files(10_000), 2)).toBe(Math.min(availableParallelism(), 2));
+    expect(jobsFor(files(2 * FILES_PER_BATCH + 1), 5)).toBe(Math.min(availableParallelism(), 3));
     expect(jobsFor(files(1), 1)).toBe(1);
+  });
+
+  it('never takes more threads than the cores, however many --jobs asks for', () => {
+    for (const jobs of [availableParallelism() + 1, 300, 1000]) expect(jobsFor(files(1000 * FILES_PER_BATCH), jobs)).toBe(availableParallelism());
+    expect(jobsFor(files(1), 1000)).toBe(1);
   });
 
   it('stays on one thread when standard input is among the inputs', () => {
     const stdin: RunInput = { file: '-', content: 'kind: ClusterProfile\n', origin: 'argument' };
     expect(jobsFor([...files(2 * FILES_PER_JOB), stdin], undefined)).toBe(1);
     expect(jobsFor([...files(10_000), stdin], 2)).toBe(1);
+  });
+
+  it("stays on one thread when a definition was read before the run (a registry source's files), which a worker could not read by its name", () => {
+    const fetched: RunInput = {
+      file: `oci://ghcr.io/acme/defs@sha256:${'d'.repeat(64)}#queue.yaml`,
+      content: 'kind: CapabilityDefinition\n',
+      origin: 'definition',
+    };
+    expect(jobsFor([...files(2 * FILES_PER_JOB), fetched], undefined)).toBe(1);
+    expect(jobsFor([...files(10_000), fetched], 4)).toBe(1);
+  });
+});
+
+describe('earlyThreads', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'kurel-early-'));
+    writeFileSync(join(dir, 'one.yaml'), 'kind: ClusterProfile\n');
+    writeFileSync(join(dir, 'two.yaml'), 'kind: ClusterProfile\n');
+    mkdirSync(join(dir, 'clusters'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const cores = availableParallelism();
+
+  it('starts none for files named one by one that cannot fill two batches, whatever --jobs asks', () => {
+    for (const jobs of [2, 300, 1000]) expect(earlyThreads(['one.yaml', 'two.yaml'], jobs, dir)).toBe(0);
+  });
+
+  it('starts no more than the cores allow for a folder or a glob, which may hold any number of files', () => {
+    for (const paths of [['clusters'], ['one.yaml', 'clusters/**/*.yaml'], ['missing.yaml']]) {
+      expect(earlyThreads(paths, 1000, dir)).toBe(cores - 1);
+      expect(earlyThreads(paths, 2, dir)).toBe(Math.min(cores, 2) - 1);
+    }
+  });
+
+  it('starts none with --jobs 1 or standard input among the paths', () => {
+    expect(earlyThreads(['clusters'], 1, dir)).toBe(0);
+    expect(earlyThreads(['clusters', '-'], 300, dir)).toBe(0);
+  });
+
+  it('counts files named one by one beyond a batch as a run that may use the threads', () => {
+    const paths = Array.from({ length: FILES_PER_BATCH + 1 }, () => 'one.yaml');
+    expect(earlyThreads(paths, 300, dir)).toBe(cores - 1);
   });
 });

@@ -84,13 +84,13 @@ describe('kurel lint --definitions', () => {
 
   it('reports a symbolic link that leaves the folder as an error', async () => {
     const { code, json } = await run('lint', 'neutral.yaml', '--definitions', 'leaving');
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(json.diagnostics).toMatchObject([{ code: 'io-error', file: 'leaving/trait.yaml', message: expect.stringContaining('leaves leaving') }]);
   });
 
   it('reports a symbolic link loop as an error', async () => {
     const { code, json } = await run('lint', 'neutral.yaml', '--definitions', 'looping');
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(json.diagnostics).toMatchObject([{ code: 'io-error', file: 'looping/inner/up', message: expect.stringContaining('loop') }]);
   });
 });

@@ -44,11 +44,11 @@ interface PodTemplate {
 const deployment = parseAllDocuments(readFileSync(join(ROOT, 'deploy', 'deployment.yaml'), 'utf8'))[0]!.toJS() as PodTemplate;
 
 describe('the Dockerfile', () => {
-  it('builds in one stage and runs from another, both on Node 20', () => {
+  it('builds in one stage and runs from another, both on Node 22, an LTS line', () => {
     expect(stages.map((stage) => stage[0]!.args)).toEqual(['$' + '{NODE_IMAGE} AS build', '$' + '{NODE_IMAGE} AS runtime']);
     // The base image is pinned by digest, so a rebuild gets the same one.
     expect(dockerfile.filter((s) => s.op === 'ARG').map((s) => s.args)).toEqual([
-      expect.stringMatching(/^NODE_IMAGE=node:20-bookworm-slim@sha256:[0-9a-f]{64}$/),
+      expect.stringMatching(/^NODE_IMAGE=node:22-bookworm-slim@sha256:[0-9a-f]{64}$/),
     ]);
   });
 

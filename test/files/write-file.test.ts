@@ -184,6 +184,70 @@ describe('replaceFiles', () => {
     removeLeftovers(at('no-such-folder'));
   });
 
+  it('leaves folders, links and locks it did not write alone, and names them (issue 36 row 5)', () => {
+    const deadPid = 4194305;
+    mkdirSync(at(`.kurel-tmp-${deadPid}-0-x`));
+    symlinkSync('a.yaml', at(`.kurel-tmp-${deadPid}-1-y`));
+    writeFileSync(at(`.kurel-tmp-lock-b.yaml`), 'not a process id\n');
+    writeFileSync(at(`.kurel-tmp-lock-c.yaml`), `${deadPid}\n`);
+    const file = replacement('a.yaml', 'a: 1\n', 'a: 2\n');
+    expect(replaceFiles([{ ...file, file: 'here/a.yaml' }])).toEqual({
+      ok: true,
+      notes: [
+        { path: 'here/.kurel-tmp-4194305-0-x', message: 'left here/.kurel-tmp-4194305-0-x alone: a folder, not a temporary file kurel wrote' },
+        { path: 'here/.kurel-tmp-4194305-1-y', message: 'left here/.kurel-tmp-4194305-1-y alone: a symbolic link, not a temporary file kurel wrote' },
+        { path: 'here/.kurel-tmp-lock-b.yaml', message: 'left here/.kurel-tmp-lock-b.yaml alone: a file that holds no process id, not a lock kurel wrote' },
+      ],
+    });
+    expect(read('a.yaml')).toBe('a: 2\n');
+    // The lock of a run that is gone is removed with the other leftovers.
+    expect(readdirSync(dir).sort()).toEqual([`.kurel-tmp-${deadPid}-0-x`, `.kurel-tmp-${deadPid}-1-y`, '.kurel-tmp-lock-b.yaml', 'a.yaml']);
+  });
+
+  it('never loses the write of a second run that comes between its compare and its rename (issue 36 row 4)', () => {
+    const first = replacement('a.yaml', 'a: 1\n', 'a: 2\n');
+    const second: FileReplacement = { ...first, content: 'a: 3\n' };
+    let during: ReplaceOutcome | undefined;
+    const outcome = replaceFiles([first], {
+      rename: (from, to) => {
+        // Another writer that read the same bytes tries to replace the file in the window.
+        during ??= replaceFiles([second], { lockWaitMs: 0 });
+        renameReal(from, to);
+      },
+    });
+    expect(outcome).toEqual({ ok: true });
+    expect(during).toEqual({
+      ok: false,
+      kind: 'failed',
+      file: 'a.yaml',
+      reason: `another kurel run (process ${process.pid}) is writing it; run again when it is over, or remove .kurel-tmp-lock-a.yaml if no such run is left`,
+      unrestored: [],
+      notWritten: ['a.yaml'],
+    });
+    expect(read('a.yaml')).toBe('a: 2\n');
+    expect(temporaries()).toEqual([]);
+    // Once the first is over, the second compares, and refuses a file that changed.
+    expect(replaceFiles([second])).toEqual({ ok: false, kind: 'changed', files: ['a.yaml'], unrestored: [] });
+  });
+
+  it('breaks the lock of a run that is gone, and refuses a lock in the way that is not one', () => {
+    writeFileSync(at('.kurel-tmp-lock-a.yaml'), '4194305\n');
+    const file = replacement('a.yaml', 'a: 1\n', 'a: 2\n');
+    expect(replaceFiles([file], { locked: () => expect(readFileSync(at('.kurel-tmp-lock-a.yaml'), 'utf8')).toBe(`${process.pid}\n`) })).toEqual({
+      ok: true,
+    });
+    expect(readdirSync(dir)).toEqual(['a.yaml']);
+    mkdirSync(at('.kurel-tmp-lock-b.yaml'));
+    const blocked = replacement('b.yaml', 'b: 1\n', 'b: 2\n');
+    expect(replaceFiles([blocked])).toMatchObject({
+      ok: false,
+      kind: 'failed',
+      file: 'b.yaml',
+      reason: '.kurel-tmp-lock-b.yaml is in the way of its lock: a folder; remove it and run again',
+    });
+    expect(read('b.yaml')).toBe('b: 1\n');
+  });
+
   it('leaves every file old or every file new (but those it names), and no temporary file, whichever rename fails or file changes', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 5 }), fc.option(fc.nat(5)), fc.option(fc.nat(5)), (count, failAt, editAt) => {

@@ -27,6 +27,16 @@ describe('millions of empty documents (issue 25, row 2)', () => {
     expect(pinned(run.json)).toEqual([{ code: 'empty-document', file: 'dots.yaml', line: 1, column: 1, path: '' }]);
   });
 
+  // Issue 41, row 8: a run of either marker alone was collapsed, not an alternation of the two nor markers with comments.
+  it.each([
+    ['alternating `--- ` and `...` lines', '--- \n...\n', 9],
+    ['`--- #c` lines', '--- #c\n', 7],
+    ['`---` and comment lines', '---\n# nothing\n\n', 15],
+  ])('a 16 MB file of %s is one empty-document at 1:1', async (_name, unit, bytes) => {
+    const run = await lintInFolder({ 'mixed.yaml': unit.repeat(Math.floor((16 * 1024 * 1024 - 1) / bytes)) }, ['mixed.yaml']);
+    expect(pinned(run.json)).toEqual([{ code: 'empty-document', file: 'mixed.yaml', line: 1, column: 1, path: '' }]);
+  });
+
   it('a profile, a million `...` lines and a definition: multiple-documents at the second `...`', async () => {
     const run = await lintInFolder({ 'prof.yaml': `${PROFILE}${'...\n'.repeat(1_048_576)}${definition('cache')}` }, ['prof.yaml']);
     expect(pinned(run.json)).toEqual([{ code: 'multiple-documents', file: 'prof.yaml', line: 8, column: 1, path: '' }]);
@@ -64,11 +74,25 @@ describe('the text the parser reads', () => {
     expect(withoutEmptyRuns('x: |\n  ---\n  ---\n  ---\n')).toBe('x: |\n  ---\n  ---\n  ---\n');
   });
 
-  it('blanks the lines between the second and the last of a run of four or more `...` lines, and never mixes the two markers', () => {
+  it('blanks the lines between the second and the last of a run of four or more `...` lines', () => {
     expect(withoutEmptyRuns('a\n...\n...\n...\n...\nb\n...\n...\n...\n')).toBe('a\n...\n...\n   \n...\nb\n...\n...\n...\n');
     expect(withoutEmptyRuns('... \r\n...\t\n...\n...\n...\nx')).toBe('... \r\n...\t\n       \n...\nx');
     expect(withoutEmptyRuns('---\n---\n...\n...\n')).toBe('---\n---\n...\n...\n');
-    expect(withoutEmptyRuns('---\n---\n---\n...\n...\n...\n...\n')).toBe('---\n   \n---\n...\n...\n   \n...\n');
+  });
+
+  // Issue 41, row 8: only runs of one marker were collapsed, so 4 MB of `--- \n...\n` or of `--- #c` lines took 5 s.
+  it('blanks the lines between the third marker line and the last of a run that mixes markers, comments and blank lines', () => {
+    expect(withoutEmptyRuns('---\n---\n---\n...\n...\n...\n...\n')).toBe('---\n---\n---\n           \n...\n');
+    expect(withoutEmptyRuns(`${'--- \n...\n'.repeat(3)}x: 1\n`)).toBe('--- \n...\n--- \n        \n...\nx: 1\n');
+    expect(withoutEmptyRuns('--- #c\n'.repeat(5))).toBe('--- #c\n--- #c\n--- #c\n      \n--- #c\n');
+    expect(withoutEmptyRuns(`${'---\n# c\n\n'.repeat(4)}kind: X\n`)).toBe('---\n# c\n\n---\n# c\n\n---\n    \n---\n# c\n\nkind: X\n');
+    // Three markers are kept as written: nothing to gain.
+    expect(withoutEmptyRuns('---\n...\n---\n')).toBe('---\n...\n---\n');
+  });
+
+  it('ends a run at a suppression comment, so every one of them is read', () => {
+    const text = '---\n...\n# kurel-disable-next-line\n---\n...\n--- # kurel-disable\n---\n...\n';
+    expect(withoutEmptyRuns(text)).toBe(text);
   });
 
   // The rule is that no verdict changes: lint reports the same of any text, its runs collapsed or as written.
@@ -97,10 +121,15 @@ describe('the text the parser reads', () => {
       '---',
       '... # end',
       '--- # start',
+      '--- #c',
+      '# kurel-disable-next-line',
+      '--- # kurel-disable',
     );
     const piece = fc.oneof(
       line.map((l) => [l]),
       fc.tuple(fc.constantFrom('---', '...', '...  '), fc.integer({ min: 1, max: 9 })).map(([marker, count]) => Array(count).fill(marker) as string[]),
+      // Markers mixed with comments and blank lines, in any order.
+      fc.array(fc.constantFrom('---', '...', '--- ', '--- #c', '... # e', '# c', '  # c', '', '# kurel-disable'), { minLength: 1, maxLength: 12 }),
     );
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 14 }), fc.boolean(), (pieces, isDefinition) => {

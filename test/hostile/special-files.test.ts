@@ -59,7 +59,7 @@ describe('files that are not regular files', () => {
       diagnostics: run.json.diagnostics.map((d) => [d.code, d.file, d.message]),
       files: run.json.files.map((f) => [f.path, f.status]),
     }).toEqual({
-      code: 1,
+      code: 2,
       diagnostics: [['io-error', 'profiles/b-pipe.yaml', 'cannot read profiles/b-pipe.yaml: a FIFO (named pipe), not a regular file']],
       files: [['profiles/a-cluster.yaml', 'checked']],
     });

@@ -35,7 +35,7 @@ describe('a symbolic link loop in a --definitions folder', () => {
       diagnostics: run.json.diagnostics.map((d) => [d.code, d.file, d.line, d.column, d.message]),
       files: run.json.files.map((f) => [f.path, f.kind]),
     }).toEqual({
-      code: 1,
+      code: 2,
       diagnostics: [
         ['io-error', 'defs/a.yaml', 1, 1, 'defs/a.yaml is a symbolic link loop'],
         ['io-error', 'defs/b.yaml', 1, 1, 'defs/b.yaml is a symbolic link loop'],

@@ -1,5 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
+import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,6 +33,7 @@ interface OpenApi {
 
 const SPEC_FILE = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
 const COSTLY_PLUGIN = fileURLToPath(new URL('../fixtures/plugins/costly.mjs', import.meta.url));
+const GATED_PLUGIN = fileURLToPath(new URL('../fixtures/plugins/gated.mjs', import.meta.url));
 const spec = parse(readFileSync(SPEC_FILE, 'utf8')) as OpenApi;
 const SCHEMA_BASE = 'https://kurel.invalid/openapi/schemas/';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'options'] as const;
@@ -367,6 +369,73 @@ describe('the running app against openapi.yaml', () => {
     );
   });
 
+  it('answers as documented while the built kurel serve is starting, every answer with its request id, and once it has started', async () => {
+    // The plugin's import waits on this gate: until the test opens it, no serving process can judge.
+    const held: ServerResponse[] = [];
+    let opened = false;
+    let knocked: () => void = () => undefined;
+    const knock = new Promise<void>((resolve) => (knocked = resolve));
+    const gate = createServer((_req, res) => {
+      knocked();
+      if (opened) res.end('open');
+      else held.push(res);
+    });
+    await new Promise<void>((resolve) => gate.listen(0, '127.0.0.1', resolve));
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const serving = startServe(['--host', '127.0.0.1', '--port', String(port), '--processes', '1', '--plugin', GATED_PLUGIN], {
+      env: { KUREL_TEST_GATE_URL: `http://127.0.0.1:${(gate.address() as AddressInfo).port}/` },
+    });
+    const answer = async (method: string, path: string, init: RequestInit = {}) => {
+      const res = await fetch(`${url}${path}`, { method, ...init });
+      return { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
+    };
+    try {
+      await knock;
+      await waitFor(() => answer('GET', '/healthz').catch(() => undefined), 'the supervisor to answer');
+      const json = { 'Content-Type': 'application/json' };
+      const starting = {
+        health: await answer('GET', '/healthz', { headers: { 'X-Request-Id': 'start-1' } }),
+        readiness: await answer('GET', '/readyz'),
+        metrics: await answer('GET', '/metrics'),
+        validate: await answer('POST', '/v1/validate', { headers: json, body: JSON.stringify(GATEWAY_DOCUMENT) }),
+        capabilities: await answer('GET', '/v1/capabilities'),
+        reload: await answer('POST', '/v1/reload', { headers: json, body: '{}' }),
+      };
+      expect([starting.health.status, starting.health.headers['x-request-id']]).toEqual([200, 'start-1']);
+      expect([starting.readiness.status, JSON.parse(starting.readiness.text)]).toEqual([503, { status: 'starting' }]);
+      for (const refused of [starting.metrics, starting.validate, starting.capabilities, starting.reload]) {
+        expect([refused.status, refused.headers['retry-after']]).toEqual([503, '1']);
+        expect(JSON.parse(refused.text).requestId).toBe(refused.headers['x-request-id']);
+      }
+      expectDocumented('get', '/healthz', starting.health);
+      expectDocumented('get', '/readyz', starting.readiness);
+      expectDocumented('get', '/metrics', starting.metrics);
+      expectDocumented('post', '/v1/validate', starting.validate);
+      expectDocumented('get', '/v1/capabilities', starting.capabilities);
+      expectDocumented('post', '/v1/reload', starting.reload);
+      for (const path of ['/healthz', '/readyz']) {
+        const head = await answer('HEAD', path, { headers: { 'X-Request-Id': `head${path.replace('/', '-')}` } });
+        expect([head.status, head.headers['x-request-id'], head.text]).toEqual([path === '/healthz' ? 200 : 503, `head${path.replace('/', '-')}`, '']);
+      }
+      opened = true;
+      for (const res of held.splice(0)) res.end('open');
+      const served = await serving;
+      try {
+        const ready = await answer('GET', '/readyz');
+        expect([ready.status, JSON.parse(ready.text).status]).toEqual([200, 'ready']);
+        expectDocumented('get', '/readyz', ready);
+      } finally {
+        await served.stop();
+      }
+    } finally {
+      opened = true;
+      for (const res of held.splice(0)) res.end('open');
+      await serving.then((s) => s.stop()).catch(() => undefined);
+      await new Promise((resolve) => gate.close(resolve));
+    }
+  });
+
   it("answers the worker pool's deadline, memory limit and queue as documented, on the built kurel serve", async () => {
     const served = await startServe(
       ['--port', '0', '--processes', '1', '--plugin', COSTLY_PLUGIN, '--workers', '1', '--worker-memory', '64', '--request-timeout', '10s'],
@@ -448,4 +517,16 @@ async function retryUntil<T>(attempt: () => Promise<T>, done: (value: T) => bool
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
   throw new Error('the condition never held');
+}
+
+/** A port no one listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }

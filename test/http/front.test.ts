@@ -52,7 +52,31 @@ describe("the supervisor's front", () => {
     expect(await get(`${url}/readyz`)).toEqual({ status: 503, connection: 'close', body: '{"status":"starting"}' });
     const work = await fetch(`${url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
     expect([work.status, work.headers.get('retry-after'), work.headers.get('content-type')]).toEqual([503, '1', 'application/problem+json; charset=utf-8']);
-    expect(await work.json()).toEqual({ type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'the service is starting; retry shortly' });
+    const requestId = work.headers.get('x-request-id');
+    expect(requestId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(await work.json()).toEqual({
+      type: 'about:blank',
+      title: 'Service Unavailable',
+      status: 503,
+      detail: 'the service is starting; retry shortly',
+      requestId,
+    });
+  });
+
+  it("gives each of its answers a request id, the client's own when it is a plain token, and answers HEAD of the probes as GET", async () => {
+    const served = await front();
+    const url = `http://${served.address}`;
+    const answer = async (path: string, init: RequestInit = {}) => {
+      const res = await fetch(`${url}${path}`, init);
+      return [res.status, res.headers.get('x-request-id'), await res.text()];
+    };
+    expect(await answer('/healthz', { headers: { 'X-Request-Id': 'probe-1' } })).toEqual([200, 'probe-1', '{"status":"ok"}']);
+    expect(await answer('/readyz', { headers: { 'X-Request-Id': 'probe:2' } })).toEqual([503, 'probe:2', '{"status":"starting"}']);
+    expect(await answer('/healthz', { method: 'HEAD', headers: { 'X-Request-Id': 'head-1' } })).toEqual([200, 'head-1', '']);
+    expect(await answer('/readyz', { method: 'HEAD', headers: { 'X-Request-Id': 'head-2' } })).toEqual([503, 'head-2', '']);
+    const [status, requestId, body] = await answer('/metrics', { headers: { 'X-Request-Id': 'not a token' } });
+    expect([status, requestId]).toEqual([503, expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+    expect(JSON.parse(String(body))).toMatchObject({ status: 503, requestId });
   });
 
   // docs/service.md "During start": HEAD is answered wherever GET is, from the first moment the service listens.
@@ -63,7 +87,7 @@ describe("the supervisor's front", () => {
       '/v1/capabilities',
       '503 Service Unavailable',
       'application/problem+json; charset=utf-8',
-      '{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"the service is starting; retry shortly"}',
+      '{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"the service is starting; retry shortly","requestId":"head-test"}',
     ],
   ])('answers HEAD %s as it answers GET, with the same status and headers and no body', async (path, status, type, body) => {
     const served = await front();
@@ -73,12 +97,12 @@ describe("the supervisor's front", () => {
         let text = '';
         socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
         socket.on('close', () => resolve(text.replace(/\r\nDate: [^\r]*/, '')));
-        socket.write(`${method} ${path} HTTP/1.1\r\nHost: kurel\r\n\r\n`);
+        socket.write(`${method} ${path} HTTP/1.1\r\nHost: kurel\r\nX-Request-Id: head-test\r\n\r\n`);
       });
     const [get, head] = [await exchange('GET'), await exchange('HEAD')];
     const headers =
       `HTTP/1.1 ${status}\r\nContent-Type: ${type}\r\nContent-Length: ${body.length}\r\n` +
-      `${path === '/v1/capabilities' ? 'Retry-After: 1\r\n' : ''}Connection: close\r\n\r\n`;
+      `${path === '/v1/capabilities' ? 'Retry-After: 1\r\n' : ''}X-Request-Id: head-test\r\nConnection: close\r\n\r\n`;
     expect(head).toBe(headers);
     expect(get).toBe(headers + body);
   });
@@ -134,8 +158,8 @@ describe("the supervisor's front", () => {
     const closing = served.close();
     started.write('Host: kurel\r\n\r\n');
     const text = await startedText;
-    expect(text.replace(/\r\nDate: [^\r]*/, '')).toBe(
-      'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: 21\r\nConnection: close\r\n\r\n' +
+    expect(text.replace(/\r\nDate: [^\r]*/, '').replace(/\r\nX-Request-Id: [0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}\r\n/, '\r\nX-Request-Id: UUID\r\n')).toBe(
+      'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: 21\r\nX-Request-Id: UUID\r\nConnection: close\r\n\r\n' +
         '{"status":"draining"}',
     );
     expect(await silentText).toBe('');

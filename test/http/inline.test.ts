@@ -168,6 +168,29 @@ describe('inlineRunner', () => {
     expect(started.started[0]).toBe(0);
   });
 
+  it('hands a small body whose estimated work passes the budget to the pool, the task not begun', async () => {
+    // Under 2 KiB, but its pattern compiles to 98,002 instructions run over 1,400 characters:
+    // seconds of work, which only a worker's deadline can stop.
+    const pool = fakePool();
+    const runner = inlineRunner(pool, createCatalogue(), 2048);
+    const body = json(costlyPatternEnvelope(1400));
+    expect(body.byteLength).toBeLessThan(2048);
+    const started = control();
+    const answer = await runner.run({ kind: 'validate', bodyKind: 'json', body, versions: VERSIONS }, started);
+    expect(answer).toEqual({ status: 299, mediaType: 'text/plain', body: text('from the pool') });
+    expect(pool.given).toHaveLength(1);
+    expect(started.started[0]).toBe(0);
+    expect(runner.judgeInline?.({ kind: 'validate', bodyKind: 'json', body, versions: VERSIONS })).toBeUndefined();
+  });
+
+  it('still judges itself an envelope of the same size whose pattern is short, its estimate under the budget', async () => {
+    const pool = fakePool();
+    const runner = inlineRunner(pool, createCatalogue(), 2048);
+    const answer = await runner.run({ kind: 'validate', bodyKind: 'json', body: json(costlyPatternEnvelope(1400, '^a*$')), versions: VERSIONS }, control());
+    expect(answer).toMatchObject({ status: 200, verdict: { operation: 'validate', valid: true } });
+    expect(pool.given).toEqual([]);
+  });
+
   it('refuses a task whose deadline has passed before it begins', async () => {
     const pool = fakePool();
     const runner = inlineRunner(pool, createCatalogue(), 4096);
@@ -179,3 +202,16 @@ describe('inlineRunner', () => {
     expect(pool.given).toEqual([]);
   });
 });
+
+/** A validation envelope bringing a definition whose pattern is 98,002 instructions (unless told), and a value of `length` `a`s for it. */
+function costlyPatternEnvelope(length: number, pattern = `^(?:${'a?'.repeat(49)}){1000}$`): unknown {
+  const definition = `apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: slow\nspec:\n  rendering:\n    properties:\n      v: {type: string, pattern: '${pattern}'}\n`;
+  const rendering = { v: 'a'.repeat(length) };
+  const profile = {
+    apiVersion: 'launcher.gokure.dev/v1alpha1',
+    kind: 'ClusterProfile',
+    metadata: { name: 'p' },
+    spec: { capabilities: { slow: { rendering } } },
+  };
+  return { profile, definitions: [definition] };
+}

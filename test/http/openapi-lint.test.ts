@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { findTool, skipWithout } from '../helpers/real-tool.js';
 
 // openapi.yaml passes the checks of Redocly's recommended rules that it once failed:
 // security-defined, operation-4xx-response and tag-description.
@@ -18,7 +20,8 @@ interface Spec {
   components: { securitySchemes?: Record<string, { type: string; scheme?: string }> };
 }
 
-const spec = parse(readFileSync(fileURLToPath(new URL('../../openapi.yaml', import.meta.url)), 'utf8')) as Spec;
+const SPEC_FILE = fileURLToPath(new URL('../../openapi.yaml', import.meta.url));
+const spec = parse(readFileSync(SPEC_FILE, 'utf8')) as Spec;
 const operations = Object.entries(spec.paths).flatMap(([template, item]) =>
   Object.entries(item).map(([method, op]) => ({ where: `${method} ${template}`, op })),
 );
@@ -38,5 +41,17 @@ describe('openapi.yaml under the recommended lint rules', () => {
 
   it('describes every tag', () => {
     expect(spec.tags.filter((tag) => !tag.description).map((tag) => tag.name)).toEqual([]);
+  });
+});
+
+// Redocly CLI itself (a devDependency, pinned), with its recommended rules.
+const REDOCLY = findTool(fileURLToPath(new URL('../../node_modules/.bin/redocly', import.meta.url)), ['--version']);
+
+describe.skipIf(skipWithout(REDOCLY))(`openapi.yaml under redocly lint (${REDOCLY.version})`, () => {
+  it('has no error and no warning', () => {
+    const run = spawnSync(REDOCLY.command, ['lint', SPEC_FILE, '--format', 'json'], { encoding: 'utf8', timeout: 120_000 });
+    const report = JSON.parse(run.stdout) as { totals: Record<string, number>; problems: { ruleId: string; message: string }[] };
+    expect(report.problems.map((p) => `${p.ruleId}: ${p.message}`)).toEqual([]);
+    expect([run.status, report.totals]).toEqual([0, { errors: 0, warnings: 0, ignored: 0 }]);
   });
 });

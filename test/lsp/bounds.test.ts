@@ -109,6 +109,45 @@ describe('kurel lsp bounds', () => {
     expect(answered).toEqual(['hover', 'code actions']);
   });
 
+  // Issue 41, row 7: hovers and completion parsed the text on the server's thread, so a hover on
+  // a 500 KiB text held every other request for as long as the parse took.
+  it('reads a 500 KiB text for a hover off its own thread: a request on another file is answered meanwhile', { timeout: 120_000 }, async () => {
+    const text = largeProfile(500 * 1024);
+    const root = writeRepository({ '.kurel.yaml': 'definitions: [definitions]\n', 'definitions/edge-proxy.yaml': EDGE_PROXY });
+    client = await LspClient.start(root, ['--deadline', '60000']);
+    const uri = await client.open(join(root, 'clusters/large.yaml'), text);
+    expect(await client.diagnostics(uri, () => true, 90_000)).toEqual([]);
+    const notes = await client.open(join(root, 'notes.yaml'), 'hello: world\n');
+    expect(await client.diagnostics(notes)).toEqual([]);
+    const answered: string[] = [];
+    const large = client.hover(uri, { line: 11, character: 10 }).then((h) => {
+      answered.push('hover on the large text');
+      return h;
+    });
+    const other = client.hover(notes, { line: 0, character: 2 }).then((h) => {
+      answered.push('hover on another file');
+      return h;
+    });
+    expect((await large)?.contents).toMatchObject({ value: expect.stringContaining('**hostNetwork** (capability `edge-proxy`)') });
+    expect(await other).toBeNull();
+    expect(answered).toEqual(['hover on another file', 'hover on the large text']);
+  });
+
+  it('reads a 500 KiB text nested deep by its lines: a hover on it and then on a small file are both answered', { timeout: 120_000 }, async () => {
+    const head = 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: deep\nspec:\n  capabilities:\n';
+    const text = `${head}    edge-proxy:\n      rendering:\n        hostNetwork: ${'['.repeat(500 * 1024)}\n`;
+    const root = writeRepository({ '.kurel.yaml': 'definitions: [definitions]\n', 'definitions/edge-proxy.yaml': EDGE_PROXY });
+    client = await LspClient.start(root, ['--deadline', '60000']);
+    const deep = await client.open(join(root, 'clusters/deep.yaml'), text);
+    await client.diagnostics(deep, (d) => d.length > 0, 90_000);
+    const small = await client.open(join(root, 'clusters/small.yaml'), `${head}    edge-proxy:\n      rendering:\n        hostNetwork: true\n`);
+    expect(await client.diagnostics(small)).toEqual([]);
+    const hostNetwork = '**hostNetwork** (capability `edge-proxy`)';
+    expect((await client.hover(deep, { line: 8, character: 10 }))?.contents).toMatchObject({ value: expect.stringContaining(hostNetwork) });
+    expect((await client.hover(small, { line: 8, character: 10 }))?.contents).toMatchObject({ value: expect.stringContaining(hostNetwork) });
+    expect((await client.completion(deep, { line: 8, character: 8 })).map((c) => c.label)).toContain('replicas');
+  });
+
   it('reports a judgement past its deadline on the file, and goes on judging', async () => {
     const root = costlyRepository();
     client = await LspClient.start(root, ['--deadline', '1000']);

@@ -167,6 +167,23 @@ describe('kurel migrate', () => {
     expect(read('clusters/prod.yaml')).toBe(PROD_AT_2);
   });
 
+  it('leaves a folder or a link named like a leftover alone, with a warning naming it, and still writes (issue 36 row 5)', async () => {
+    mkdirSync(join(dir, 'clusters/.kurel-tmp-999999-0-x'));
+    symlinkSync('prod.yaml', join(dir, 'clusters/.kurel-tmp-999999-1-y'));
+    const run = await kurel('migrate', 'clusters/prod.yaml', ...TO_2, '--write');
+    expect(run).toMatchObject({
+      code: 0,
+      stderr: [
+        'warning: left clusters/.kurel-tmp-999999-0-x alone: a folder, not a temporary file kurel wrote',
+        'warning: left clusters/.kurel-tmp-999999-1-y alone: a symbolic link, not a temporary file kurel wrote',
+        'migrated 1 file: clusters/prod.yaml',
+        '',
+      ].join('\n'),
+    });
+    expect(read('clusters/prod.yaml')).toBe(PROD_AT_2);
+    expect(readdirSync(join(dir, 'clusters')).sort()).toEqual(['.kurel-tmp-999999-0-x', '.kurel-tmp-999999-1-y', 'prod.yaml', 'staging.yaml']);
+  });
+
   it('names an absolute path under a/ and b/ in the diff header, with one slash (issue 29 row 14)', async () => {
     const run = await kurel('migrate', join(dir, 'clusters/staging.yaml'), ...TO_2);
     const named = join(dir, 'clusters/staging.yaml').slice(1);

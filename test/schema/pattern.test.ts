@@ -33,7 +33,7 @@ describe('checkPattern', () => {
     'a{1000}',
     'x'.repeat(PATTERN_MAX_LENGTH),
   ])('accepts %s', (pattern) => {
-    expect(checkPattern(pattern)).toEqual({ ok: true });
+    expect(checkPattern(pattern)).toEqual({ ok: true, programSize: expect.any(Number) });
   });
 
   it.each([
@@ -47,6 +47,29 @@ describe('checkPattern', () => {
     ['a backreference RE2 would read as octal', `${'(a)'.repeat(12)}\\12`, `uses a backreference \\12, ${LINEAR_TIME}`],
   ])('refuses %s with its reason', (_name, pattern, reason) => {
     expect(checkPattern(pattern)).toEqual({ ok: false, reason });
+  });
+
+  it.each([
+    ['^[a-z]+$', 4],
+    ['a|b|c', 5],
+    ['(ab)+', 5],
+    ['(?:a?){1000}', 2000],
+    ['x{2,5}', 8],
+    [`^(?:${'a?'.repeat(49)}){1000}$`, 98_002],
+  ])('gives %s the program size RE2 counts, %i instructions', (pattern, programSize) => {
+    expect(checkPattern(pattern)).toEqual({ ok: true, programSize });
+  });
+
+  it.each([
+    [`^(?:${'a?'.repeat(50)}){1000}$`, 'compiles to 100002 instructions'],
+    ['(?:a{1000}){101}', 'compiles to 101000 instructions'],
+    ['((((a{1000}){1000}){1000}){1000})', 'compiles to more than 100000000 instructions'],
+  ])('refuses %s past the program limit, as too complex', (pattern, size) => {
+    expect(checkPattern(pattern)).toEqual({
+      ok: false,
+      reason: `${size}; the limit is 100000, as each counted repetition copies what it repeats`,
+      tooComplex: true,
+    });
   });
 
   it('reads \\12 as RE2 does when there are too few groups for a backreference', () => {
@@ -122,7 +145,7 @@ describe('checkPattern', () => {
     ['(?:[\u0000-\uffff]|[\u0000-\uffff])+$', `${'a'.repeat(long)}\u{1F600}`, false],
     ['(?:[\u0000-\uffff]|[\u0000-\uffff])+$', 'a'.repeat(long), true],
   ])('accepts %s and matches it in linear time', (pattern, input, matches) => {
-    expect(checkPattern(pattern)).toEqual({ ok: true });
+    expect(checkPattern(pattern)).toEqual({ ok: true, programSize: expect.any(Number) });
     expect(new PatternCache().test(pattern, input)).toBe(matches);
   });
 });
@@ -314,7 +337,7 @@ describe('published patterns agree with RE2', () => {
 
   it.each(AGREEMENT_PATTERNS)('%s published is itself accepted and means the same in RE2', (pattern) => {
     const published = publishPattern(pattern);
-    expect(checkPattern(published)).toEqual({ ok: true });
+    expect(checkPattern(published)).toEqual({ ok: true, programSize: expect.any(Number) });
     const cache = new PatternCache();
     fc.assert(
       fc.property(fc.string({ unit: fc.constantFrom(...ALPHABET), maxLength: 6 }), (value) => {

@@ -6,12 +6,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 // files in an arbitrary order and one of these, started last, would run alone at the end while
 // the other workers sit idle.
 const LONGEST: readonly string[] = [
+  'e2e test/lsp/pre-commit-hook.test.ts',
   'e2e test/http/isolation.test.ts',
   'e2e test/hostile/many-diagnostics.test.ts',
   'e2e test/console/browser.test.ts',
   'e2e test/http/supervisor.test.ts',
   'e2e test/http/serve.test.ts',
   'e2e test/http/serve-tls-watch.test.ts',
+  'e2e test/migrate/concurrent-writes.test.ts',
   'unit test/yaml/locate-by-scan.test.ts',
   'e2e test/package.test.ts',
   'e2e test/deploy/docker.test.ts',

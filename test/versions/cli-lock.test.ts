@@ -195,6 +195,15 @@ describe('kurel lock (docs/versions.md)', () => {
     expect(readdirSync(join(dir, 'shared'))).toEqual(['kurel.lock.yaml']);
   });
 
+  it('leaves a folder named like a leftover beside the lockfile alone, with a warning, and writes (issue 36 row 5)', async () => {
+    mkdirSync(join(dir, '.kurel-tmp-999999-0-x'));
+    const run = await kurel('lock', 'clusters', ...DEFS);
+    expect(run.stderr).toBe('warning: left .kurel-tmp-999999-0-x alone: a folder, not a temporary file kurel wrote\n');
+    expect(run.code).toBe(0);
+    expect(read('kurel.lock.yaml')).toBe(expectedLock());
+    expect(readdirSync(dir)).toContain('.kurel-tmp-999999-0-x');
+  });
+
   it('names the way out of a lockfile with merge markers, and --update writes a new one (issue 29 row 6)', async () => {
     expect((await kurel('lock', 'clusters', ...DEFS)).code).toBe(0);
     const markers = `<<<<<<< HEAD\n${read('kurel.lock.yaml')}=======\nlockfileVersion: 1\n>>>>>>> feature\n`;

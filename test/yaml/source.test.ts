@@ -124,7 +124,7 @@ describe('parseYamlStream', () => {
   it.each([
     ['an unclosed flow map (at its {, issue 16 defect 9)', 'a: {b: 1\n', 1, 4],
     ['a tab used for indentation', 'a:\n\tb: 1\n', 2, 1],
-    ['a bad indentation', 'a:\n  b: 1\n c: 2\n', 3, 1],
+    ['a bad indentation (at the misindented key, not the line start)', 'a:\n  b: 1\n c: 2\n', 3, 2],
     ['an unclosed quote (at the end of the input)', 'a: "open\n', 2, 1],
   ])('reports %s as yaml-syntax at the offending place', (_name, text, line, column) => {
     const doc = parseYamlStream(text, 'f.yaml').documents[0]!;
@@ -166,8 +166,20 @@ describe('parseYamlStream', () => {
     expect(syntax(text)).toEqual([{ line, column, message, hint }]);
   });
 
-  it('hints to check the indentation of a line indented less than its siblings', () => {
-    expect(syntax('a:\n  b: 1\n c: 2\n')[0]).toMatchObject({ line: 3, column: 1, hint: 'check the indentation of line 3' });
+  it('hints to check the indentation of a line indented less than its siblings, the range on its key and value', () => {
+    expect(syntax('a:\n  b: 1\n c: 2\n')[0]).toMatchObject({ line: 3, column: 2, hint: 'check the indentation of line 3' });
+    const [d] = parseYamlStream(
+      'spec:\n  capabilities:\n    expose:\n      rendering:\n        controllerType: ingress\n       ingressClassName: nginx\n',
+      'f.yaml',
+    ).documents[0]!.diagnostics;
+    expect([d!.code, d!.line, d!.column, d!.endLine, d!.endColumn, d!.message]).toEqual([
+      'yaml-syntax',
+      6,
+      8,
+      6,
+      31,
+      'all mapping items must start at the same column',
+    ]);
   });
 
   it('writes yaml-syntax messages lowercase without a trailing period or position suffix', () => {

@@ -6,22 +6,24 @@ import type { FileReport, InputFile } from '../../core/input.js';
 import { stringifyJson } from '../../core/json-text.js';
 import { PROFILE } from '../../documents/read-input.js';
 import { expandFileArguments } from '../../files/expand-globs.js';
-import { gatherInputs, isDirectory } from '../../files/gather-inputs.js';
+import { isDirectory } from '../../files/gather-inputs.js';
 import { type ReadResult, readSourceFile } from '../../files/read-file.js';
 import { type BuildReport, buildApplication, type ResolvedApplication } from '../../operations/build-application.js';
 import { buildEnvelope } from '../../operations/envelopes.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
+import type { CatalogueCommandOptions } from '../../sources/apply-config.js';
+import { assembleCommandCatalogue } from '../../sources/command-catalogue.js';
+import { lockFollowing } from '../../sources/command-lockfile.js';
+import { gatherReadInputs } from '../../sources/definition-entries.js';
+import { platformOptions } from '../../sources/platform-flags.js';
 import type { SourceText } from '../../yaml/source.js';
 import { yaml } from '../../yaml/yaml-lib.js';
-import { type CatalogueCommandOptions, configureCommand, textRefusal } from '../apply-config.js';
-import { assembleCommandCatalogue } from '../command-catalogue.js';
-import { lockFollowing } from '../command-lockfile.js';
+import { configureCommand, textRefusal } from '../configure-command.js';
 import { exitCodeOf } from '../exit-code.js';
 import { formatTable } from '../format/table.js';
 import { type ColorChoice, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
-import { platformOptions } from '../platform-flags.js';
 import { printResult } from '../print-result.js';
 
 /** How `kurel build` prints its result. */
@@ -79,7 +81,7 @@ export async function runBuild(target: string, flags: BuildCommandOptions, io: C
   const appFile = isPackageDir ? join(target, APP_FILE) : target;
   const packageDefinitions = join(isPackageDir ? target : dirname(target), 'definitions');
 
-  const gathered = await gatherInputs({
+  const gathered = await gatherReadInputs({
     definitionDirs: [...options.definitions, ...((await isDirectory(resolve(io.cwd, packageDefinitions))) ? [packageDefinitions] : [])],
     definitionFiles: options.capabilityDef,
     cwd: io.cwd,

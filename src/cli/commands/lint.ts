@@ -1,52 +1,30 @@
 import { relative, resolve, sep } from 'node:path';
-import type { PluginRef } from '../../catalogue/load-plugins.js';
+import type { CatalogueLockfile } from '../../catalogue/lockfile.js';
 import { appendAll } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import type { FileReport, RunInput } from '../../core/input.js';
+import { VERSION } from '../../core/package-version.js';
 import { CONFIG_FILE_NAME } from '../../documents/kurel-config.js';
-import { gatherDeferredInputs, type Search } from '../../files/gather-inputs.js';
+import type { Search } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
+import type { LintResultCache } from '../../operations/lint-cache.js';
 import { reportProblems } from '../../operations/report-problems.js';
-import type { Platform } from '../../schema/platform-version.js';
+import { gatherRunInputs } from '../../sources/definition-entries.js';
+import { globMatcher } from '../../sources/glob.js';
+import type { RunConfig } from '../../sources/run-config.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type ConfigurableOptions, type Configured, configureCommand } from '../apply-config.js';
+import { type Configured, configureCommand } from '../configure-command.js';
 import { EXIT, exitCodeOfCounts } from '../exit-code.js';
 import { renderReport } from '../format/index.js';
-import { type ColorChoice, formatText, type Palette, PLAIN, paletteFor, summarize } from '../format/text.js';
-import { globMatcher } from '../glob.js';
+import { formatText, type Palette, PLAIN, paletteFor, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
+import { cacheFilePath, LintCacheFile } from '../lint-cache-file.js';
 import { type LintJudging, prepareJudging } from '../lint-judging.js';
-import { jobsFor, LintWorkers, lintInParallel } from '../parallel-lint.js';
-import { openReports, planReports, type ReportTarget, writeReport } from '../report-targets.js';
-import type { RunConfig } from '../run-config.js';
+import type { LintCommandOptions } from '../lint-options.js';
+import { earlyThreads, jobsFor, LintWorkers, lintInParallel } from '../parallel-lint.js';
+import { openReports, planReports, writeReport } from '../report-targets.js';
 
-/** Options of `kurel lint`. */
-export interface LintCommandOptions extends ConfigurableOptions {
-  definitions: string[];
-  capabilityDef: string[];
-  plugin: PluginRef[];
-  strict?: boolean;
-  strictCapabilities?: boolean;
-  /** `--require-pinned` (false with `--no-require-pinned`). */
-  requirePinned?: boolean;
-  /** `--lockfile FILE`, or false for `--no-lockfile`. */
-  lockfile?: string | false;
-  /** Every `--format FORMAT[=FILE]`; none means text on standard output. */
-  format: ReportTarget[];
-  /** `--color`; `auto` by default. */
-  color?: ColorChoice;
-  /** `--quiet`: text and GitHub output show only what fails the run. */
-  quiet?: boolean;
-  stdinFilepath?: string;
-  /** `--platform COMPONENT=VERSION` flags: they win over every profile's spec.platform. */
-  platform?: string[];
-  /** The repository's default platform (the config file's `platform`), under each profile's own. */
-  platformDefault?: Platform;
-  /** `--jobs N`: threads that share the files; the cores available by default. */
-  jobs?: number;
-  /** No command-line flag sets it: with `jobs` over 1, the worker threads judge every file and this one none (a test's way to make sure they take part). */
-  workersOnly?: boolean;
-}
+export type { LintCommandOptions } from '../lint-options.js';
 
 /** Runs `kurel lint`; returns the exit code. */
 export async function runLint(paths: readonly string[], flags: LintCommandOptions, io: CommandIo): Promise<number> {
@@ -67,11 +45,10 @@ export async function runLint(paths: readonly string[], flags: LintCommandOption
   if (!configured.ok) return configured.exitCode;
   // Only the JSON report shows resolved profiles.
   const keepResolved = plan.stdout === 'json' || plan.files.some((f) => f.format === 'json');
-  // Threads asked for start now and build their catalogues while this one gathers the files.
-  const workers =
-    flags.jobs !== undefined && flags.jobs > 1 && !paths.includes('-')
-      ? new LintWorkers(flags.jobs - 1, { flags, cwd: io.cwd, env: io.env, keepResolved })
-      : undefined;
+  // Threads asked for start now and build their catalogues while this one searches the folders,
+  // as many as the cores allow and only when the paths may hold more than one batch of files.
+  const early = flags.jobs === undefined ? 0 : earlyThreads(paths, flags.jobs, io.cwd);
+  const workers = early > 0 ? new LintWorkers(early, { flags, cwd: io.cwd, env: io.env, keepResolved }) : undefined;
   try {
     return await lintGathered(paths, flags, io, { configured, plan, palette, keepResolved, workers });
   } finally {
@@ -96,13 +73,14 @@ async function lintGathered(
   const { options, run } = configured;
   const matches = await globMatcher(run);
   // Files are read as the run reaches them, so it never holds every text at once.
-  const gathered = await gatherDeferredInputs(
+  const gathered = await gatherRunInputs(
     {
       paths,
       definitionDirs: options.definitions,
       definitionFiles: options.capabilityDef,
       ...(options.stdinFilepath ? { stdinName: options.stdinFilepath } : {}),
       cwd: io.cwd,
+      ...(flags.searchFiles ? { searchFiles: true } : {}),
       ...(run && run.config.ignore.length > 0 ? { ignore: (path: string) => matches(configRelative(run, path, io.cwd), run.config.ignore) } : {}),
     },
     io.stdin,
@@ -115,8 +93,14 @@ async function lintGathered(
   const { lockfile } = judging;
   appendAll(extra, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
-  const jobs = jobsFor(gathered.inputs, flags.jobs);
-  const report = await lintOrRefuse(gathered.inputs, judging, { jobs, flags, io, keepResolved, workers: setup.workers });
+  // With a cache the run stays on one thread: it judges only the files that changed.
+  const cache = flags.cache
+    ? LintCacheFile.open(cacheFilePath(flags.cacheLocation, io.cwd), io.cwd, lintCacheKey(configured, lockfile, keepResolved, io.cwd))
+    : undefined;
+  const jobs = cache ? 1 : jobsFor(gathered.inputs, flags.jobs);
+  const report = await lintOrRefuse(gathered.inputs, judging, { jobs, flags, io, keepResolved, workers: setup.workers, cache });
+  const saved = cache?.save();
+  if (saved && !saved.ok) io.stderr(`kurel: ${saved.message}\n`);
   for (const [file, source] of lockfile.sources) report.sources.set(file, source);
   fatal ||= report.unreadable;
   if (judging.catalogue.ok) {
@@ -136,12 +120,14 @@ async function lintGathered(
   // The run kept only the problems a report can show; those it left out are counted.
   const reported = reportProblems(diagnostics, { leftOut: report.leftOut });
   const code = exitCodeOfCounts(reported, { fatal, strict });
+  const named = flags.pathsRelativeTo === undefined ? undefined : rebasePaths(resolve(io.cwd, flags.pathsRelativeTo), io.cwd);
   const view = {
     valid: code === 0,
-    diagnostics: reported.diagnostics,
+    diagnostics: named ? reported.diagnostics.map((d) => ({ ...d, file: named.file(d.file) })) : reported.diagnostics,
     problems: reported,
-    files: report.files,
-    sources: report.sources,
+    files: named ? report.files.map((f) => ({ ...f, path: named.file(f.path) })) : report.files,
+    sources: named ? new Map([...report.sources].map(([file, source]) => [named.file(file), source])) : report.sources,
+    ...(named ? { root: named.root } : {}),
     strict,
     quiet: flags.quiet === true,
   };
@@ -192,6 +178,15 @@ function emptySearches(searches: readonly Search[], files: readonly FileReport[]
   return out;
 }
 
+/**
+ * `--paths-relative-to DIR` (docs/ci.md): a file's name as a report gives it, relative to `root`
+ * with `/` between its parts, such as `infra/clusters/b.yaml` from the repository's root for a
+ * run in `infra/`. Names that are no file (`<command line>`, `<stdin>`) stay as they are.
+ */
+function rebasePaths(root: string, cwd: string): { root: string; file: (name: string) => string } {
+  return { root, file: (name) => (name.startsWith('<') ? name : relative(root, resolve(cwd, name)).split(sep).join('/')) };
+}
+
 // A path as found, relative to the configuration's folder with `/`, as its globs are written.
 function configRelative(run: RunConfig, path: string, cwd: string): string {
   return relative(run.dir, resolve(cwd, path)).split(sep).join('/');
@@ -201,15 +196,37 @@ function configRelative(run: RunConfig, path: string, cwd: string): string {
 async function lintOrRefuse(
   inputs: readonly RunInput[],
   judging: LintJudging,
-  run: { jobs: number; flags: LintCommandOptions; io: CommandIo; keepResolved: boolean; workers: LintWorkers | undefined },
+  run: { jobs: number; flags: LintCommandOptions; io: CommandIo; keepResolved: boolean; workers: LintWorkers | undefined; cache: LintResultCache | undefined },
 ): Promise<LintOutcome> {
   if (!judging.catalogue.ok) return readFailures(inputs);
-  const options = judging.lintOptions(run.keepResolved);
+  const options = { ...judging.lintOptions(run.keepResolved), cache: run.cache };
   if (run.jobs > 1) {
     const workers = run.workers ?? new LintWorkers(run.jobs - 1, { flags: run.flags, cwd: run.io.cwd, env: run.io.env, keepResolved: run.keepResolved });
     return lintInParallel(inputs, judging.catalogue.catalogue, options, { jobs: run.jobs, workers, workersOnly: run.flags.workersOnly === true });
   }
   return lintInputs(inputs, judging.catalogue.catalogue, options);
+}
+
+/**
+ * What judged a run's files besides their bytes and the catalogue (docs/cli.md, `--cache`):
+ * kurel's version, the working directory, the flags that judge (not those that only print),
+ * the configuration's data and the lockfile's bytes.
+ */
+function lintCacheKey(
+  configured: Extract<Configured<LintCommandOptions>, { ok: true }>,
+  lockfile: CatalogueLockfile,
+  keepResolved: boolean,
+  cwd: string,
+): unknown {
+  const { format, color, quiet, jobs, strict, cache, cacheLocation, workersOnly, ...judging } = configured.options;
+  return {
+    kurel: VERSION,
+    cwd,
+    options: JSON.parse(JSON.stringify(judging)),
+    config: configured.run ? { file: configured.run.file, dir: configured.run.dir, data: JSON.parse(JSON.stringify(configured.run.config)) } : null,
+    lockfile: lockfile.location ? { file: lockfile.location.display, bytes: lockfile.readDigest ?? null } : null,
+    keepResolved,
+  };
 }
 
 type LintOutcome = Pick<LintReport, 'diagnostics' | 'leftOut' | 'files' | 'sources' | 'unread' | 'unreadable'>;

@@ -2,20 +2,22 @@ import { appendAll } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic, hasErrors } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/input.js';
 import { writeLockText } from '../../documents/capability-lock.js';
-import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
+import { STDIN_NAME } from '../../files/gather-inputs.js';
 import { lockKeyOf } from '../../files/lockfile-location.js';
 import { describeReplaceFailure, replaceFiles } from '../../files/write-file.js';
 import type { LockEnvelope } from '../../operations/envelopes.js';
 import { lintInputs } from '../../operations/lint.js';
 import { type LockPlan, planLock } from '../../operations/lock.js';
 import type { Platform } from '../../schema/platform-version.js';
+import type { CatalogueCommandOptions } from '../../sources/apply-config.js';
+import { assembleCommandCatalogue } from '../../sources/command-catalogue.js';
+import { lockFollowing, lockKeyExists } from '../../sources/command-lockfile.js';
+import { gatherReadInputs } from '../../sources/definition-entries.js';
+import { platformOptions } from '../../sources/platform-flags.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type CatalogueCommandOptions, configureCommand } from '../apply-config.js';
-import { assembleCommandCatalogue } from '../command-catalogue.js';
-import { lockFollowing, lockKeyExists } from '../command-lockfile.js';
+import { configureCommand } from '../configure-command.js';
 import { summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
-import { platformOptions } from '../platform-flags.js';
 import { type PrintedResult, printResult } from '../print-result.js';
 
 /** Options of `kurel lock`. */
@@ -45,7 +47,7 @@ export async function runLock(paths: readonly string[], flags: LockCommandOption
       fatal: true,
     });
   }
-  const gathered = await gatherInputs(
+  const gathered = await gatherReadInputs(
     {
       paths,
       definitionDirs: options.definitions,
@@ -96,6 +98,7 @@ export async function runLock(paths: readonly string[], flags: LockCommandOption
   if (plan.changed && !options.check) {
     // Replaced only while it holds what was read (README "Writing files"); a symbolic link is written through.
     const outcome = replaceFiles([{ file: location.display, path: location.path, readDigest: lockfile.readDigest ?? null, content: writeLockText(plan.lock) }]);
+    for (const note of outcome.notes ?? []) io.stderr(`warning: ${note.message}\n`);
     if (!outcome.ok) {
       for (const { file, message } of describeReplaceFailure(outcome, 'kurel lock')) diagnostics.push(fileDiagnostic(file, 'io-error', message));
       return finish(options, io, { diagnostics, fatal: true, sources, lockfile: location.display, checked });

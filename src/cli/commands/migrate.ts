@@ -1,21 +1,23 @@
 import { resolve } from 'node:path';
 import { appendAll, compareBytes } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic, hasErrors } from '../../core/diagnostics.js';
-import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
+import { STDIN_NAME } from '../../files/gather-inputs.js';
 import { contentDigest, describeReplaceFailure, replaceFiles } from '../../files/write-file.js';
 import type { MigrateEnvelope } from '../../operations/envelopes.js';
 import { type MigratedFile, type MigrateReport, migrateInputs, readMigrationTargets } from '../../operations/migrate.js';
 import { unifiedDiff } from '../../operations/unified-diff.js';
 import type { Platform } from '../../schema/platform-version.js';
+import type { CatalogueCommandOptions } from '../../sources/apply-config.js';
+import { assembleCommandCatalogue } from '../../sources/command-catalogue.js';
+import { lockFollowing } from '../../sources/command-lockfile.js';
+import { gatherReadInputs } from '../../sources/definition-entries.js';
+import { platformOptions } from '../../sources/platform-flags.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type CatalogueCommandOptions, configureCommand } from '../apply-config.js';
-import { assembleCommandCatalogue } from '../command-catalogue.js';
-import { lockFollowing } from '../command-lockfile.js';
+import { configureCommand } from '../configure-command.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
 import { escapeControls } from '../format/escape.js';
 import { type Palette, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
-import { platformOptions } from '../platform-flags.js';
 import { printResult } from '../print-result.js';
 
 /** Options of `kurel migrate`. */
@@ -48,7 +50,7 @@ export async function runMigrate(paths: readonly string[], flags: MigrateCommand
   if (options.write && paths.includes('-'))
     return finish(options, io, { diagnostics: [usage('--write cannot rewrite standard input; name the file instead')], fatal: true });
 
-  const gathered = await gatherInputs(
+  const gathered = await gatherReadInputs(
     {
       paths,
       definitionDirs: options.definitions,
@@ -98,6 +100,7 @@ export async function runMigrate(paths: readonly string[], flags: MigrateCommand
         content: f.bom ? `\ufeff${f.after}` : f.after,
       })),
     );
+    for (const note of outcome.notes ?? []) io.stderr(`warning: ${note.message}\n`);
     if (!outcome.ok) {
       for (const { file, message } of describeReplaceFailure(outcome, 'kurel migrate')) {
         diagnostics.push(fileDiagnostic(file, 'io-error', message));

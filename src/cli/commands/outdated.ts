@@ -2,18 +2,20 @@ import { assembleCatalogue } from '../../catalogue/assemble-catalogue.js';
 import { readCatalogueLockfile } from '../../catalogue/lockfile.js';
 import { appendAll } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
-import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
+import { STDIN_NAME } from '../../files/gather-inputs.js';
 import { fileOfLockKey } from '../../files/lockfile-location.js';
 import type { OutdatedEnvelope } from '../../operations/envelopes.js';
 import { lintInputs } from '../../operations/lint.js';
 import { isOutdated, type OutdatedRow, outdatedRows } from '../../operations/outdated.js';
 import type { Platform } from '../../schema/platform-version.js';
+import { type CatalogueCommandOptions, configOf } from '../../sources/apply-config.js';
+import { lockFollowing } from '../../sources/command-lockfile.js';
+import { gatherReadInputs } from '../../sources/definition-entries.js';
+import { platformOptions } from '../../sources/platform-flags.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type CatalogueCommandOptions, configOf, configureCommand } from '../apply-config.js';
-import { lockFollowing } from '../command-lockfile.js';
+import { configureCommand } from '../configure-command.js';
 import { formatTable } from '../format/table.js';
 import type { CommandIo } from '../io.js';
-import { platformOptions } from '../platform-flags.js';
 import { printResult } from '../print-result.js';
 
 /** Options of `kurel outdated`. */
@@ -52,7 +54,7 @@ export async function runOutdated(paths: readonly string[], flags: OutdatedComma
     const location = lockfile.location;
     inputs = Object.keys(lockfile.lock.profiles).map((key) => fileOfLockKey(key, location.path, io.cwd));
   }
-  const gathered = await gatherInputs(
+  const gathered = await gatherReadInputs(
     {
       paths: inputs,
       definitionDirs: options.definitions,

@@ -28,6 +28,8 @@ export interface ReportView {
   strict?: boolean;
   /** `--quiet`: text and GitHub output leave out the warnings that do not fail the run. */
   quiet?: boolean;
+  /** `--paths-relative-to`: the absolute folder the files' names are relative to (SARIF's `%SRCROOT%`). */
+  root?: string;
 }
 
 /** Renders a lint report in the chosen format (the text ends without a newline). */
@@ -50,7 +52,7 @@ export function renderReport(format: LintFormat, view: ReportView): string {
       return lines.join('\n');
     }
     case 'sarif':
-      return formatSarif(view.diagnostics, positioned);
+      return formatSarif(view.diagnostics, positioned, view.root);
     case 'github': {
       // Annotations for the runner, then the summary as plain log text (a clean run prints only it).
       const annotations = formatGithub(shown, positioned);

@@ -1,4 +1,4 @@
-import { isAbsolute } from 'node:path';
+import { isAbsolute, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, DiagnosticCode } from '../../core/diagnostics.js';
 import { stringifyJson } from '../../core/json-text.js';
@@ -24,6 +24,7 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   usage: 'the command line is wrong or a plugin was refused',
   'unknown-capability': 'no handler or definition knows this capability',
   'definition-invalid': 'a CapabilityDefinition schema is wrong in itself',
+  'pattern-too-complex': 'a definition pattern compiles to a program past the size limit',
   'definition-conflict': 'two CapabilityDefinitions of one name differ',
   'definition-duplicate': 'two CapabilityDefinitions of one name differ only in descriptions',
   'definition-shadows-builtin': 'a CapabilityDefinition is named like a built-in handler',
@@ -51,58 +52,91 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
 
-/** The package's page: the SARIF driver's `informationUri`. */
-export const INFORMATION_URI = 'https://www.npmjs.com/package/kurel';
+/** The SARIF driver's `informationUri`: the repository kurel is released from, package.json's `repository`. */
+export const INFORMATION_URI = 'https://github.com/go-kure/kurel';
 
 /**
- * Where a code's explanation is read on the web: `docs/codes/<code>.md` as this version of the
- * package ships it (the same page `kurel explain CODE` prints and the service's `/codes/{code}` serves).
+ * A code as the one-word friendly name SARIF asks of a rule: `unknown-field` is `UnknownField`.
+ * A name may not be its id in other letters (the SARIF multitool's SARIF1001), so a code of one
+ * word says what it is about: `usage` is `BadUsage`.
  */
-export function helpUriOf(code: DiagnosticCode): string {
-  return `https://unpkg.com/kurel@${VERSION}/docs/codes/${code}.md`;
-}
-
-/** A code as the one-word friendly name SARIF asks of a rule: `unknown-field` is `UnknownField`. */
 export function ruleNameOf(code: DiagnosticCode): string {
-  return code
+  const name = code
     .split('-')
     .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
     .join('');
+  return code.includes('-') ? name : `Bad${name}`;
 }
 
 /**
  * Formats diagnostics as a SARIF 2.1.0 log with one run: rule ids are diagnostic codes,
  * every result has a physical location with a region (columns 1-based, end exclusive, as
- * SARIF counts them). A clean run is a run with no results.
+ * SARIF counts them). A clean run is a run with no results. A problem of no file (the command
+ * line, standard input without `--stdin-filepath`) is no result, since code scanning places
+ * every result in a file: it is a notification of the run's invocation (docs/ci.md). Relative
+ * file names are relative to `%SRCROOT%`, which the run defines when `root` (an absolute folder)
+ * is given. A rule links no page (docs/ci.md): it carries its explanation page itself.
  */
-export function formatSarif(diagnostics: readonly Diagnostic[], positioned: (d: Diagnostic) => boolean = () => true): string {
+export function formatSarif(diagnostics: readonly Diagnostic[], positioned: (d: Diagnostic) => boolean = () => true, root?: string): string {
   const codes = [...new Set(diagnostics.map((d) => d.code))].sort();
   const rules = codes.map((code) => ruleOf(code));
-  const results = diagnostics.map((d) => ({
+  const inFiles = diagnostics.filter((d) => !d.file.startsWith('<'));
+  const elsewhere = diagnostics.filter((d) => d.file.startsWith('<'));
+  const results = inFiles.map((d) => ({
     ruleId: d.code,
     ruleIndex: codes.indexOf(d.code),
     level: d.severity,
-    message: { text: d.hint ? `${d.message}; ${d.hint}` : d.message },
-    // A problem with no place in a file has no region; one with no file (`<command line>`) no location.
-    locations: d.file.startsWith('<')
-      ? []
-      : [
-          {
-            physicalLocation: {
-              artifactLocation: artifactOf(d.file),
-              ...(positioned(d) ? { region: { startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn } } : {}),
-            },
-          },
-        ],
+    message: { text: messageOf(d) },
+    locations: [
+      {
+        physicalLocation: {
+          artifactLocation: artifactOf(d.file),
+          // A file that was never read (unreadable, too large) has no positions: its first line.
+          region: positioned(d) ? { startLine: d.line, startColumn: d.column, endLine: d.endLine, endColumn: d.endColumn } : { startLine: 1, endLine: 1 },
+        },
+      },
+    ],
     ...(d.suppressed ? { suppressions: [{ kind: 'inSource', ...(d.suppressed.reason !== undefined ? { justification: d.suppressed.reason } : {}) }] } : {}),
     ...(d.path !== '' ? { properties: { path: d.path } } : {}),
   }));
+  const invocations =
+    elsewhere.length === 0
+      ? {}
+      : {
+          invocations: [
+            {
+              // A mistake on the command line stops the run before it judges anything.
+              executionSuccessful: !elsewhere.some((d) => d.file === COMMAND_LINE && d.severity === 'error'),
+              toolExecutionNotifications: elsewhere.map((d) => ({
+                descriptor: { id: d.code },
+                associatedRule: { id: d.code, index: codes.indexOf(d.code) },
+                level: d.severity,
+                message: { text: messageOf(d) },
+                ...(d.file === COMMAND_LINE ? {} : { locations: [{ message: { text: d.file } }] }),
+              })),
+            },
+          ],
+        };
   return stringifyJson({
     $schema: SARIF_SCHEMA,
     version: '2.1.0',
     // Columns count UTF-16 code units, as kurel's do (docs/ci.md).
-    runs: [{ tool: { driver: { name: 'kurel', version: VERSION, informationUri: INFORMATION_URI, rules } }, columnKind: 'utf16CodeUnits', results }],
+    runs: [
+      {
+        tool: { driver: { name: 'kurel', version: VERSION, informationUri: INFORMATION_URI, rules } },
+        ...invocations,
+        ...(root !== undefined ? { originalUriBaseIds: { '%SRCROOT%': { uri: pathToFileURL(root.endsWith(sep) ? root : `${root}${sep}`).href } } } : {}),
+        columnKind: 'utf16CodeUnits',
+        results,
+      },
+    ],
   });
+}
+
+const COMMAND_LINE = '<command line>';
+
+function messageOf(d: Diagnostic): string {
+  return d.hint ? `${d.message}; ${d.hint}` : d.message;
 }
 
 // A rule carries the code's explanation page (docs/configuration.md): the page as `help`, the first
@@ -115,7 +149,6 @@ function ruleOf(code: DiagnosticCode) {
     name: ruleNameOf(code),
     shortDescription: { text: CODE_SUMMARIES[code] },
     ...(meaning !== undefined ? { fullDescription: { text: meaning } } : {}),
-    helpUri: helpUriOf(code),
     ...(page !== undefined ? { help: { text: page, markdown: page } } : {}),
   };
 }

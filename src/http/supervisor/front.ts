@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 
@@ -56,29 +57,36 @@ const QUIET_MS = 250;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
-const STARTING_PROBLEM = JSON.stringify({
-  type: 'about:blank',
-  title: 'Service Unavailable',
-  status: 503,
-  detail: 'the service is starting; retry shortly',
-});
+
+/** A client's request id the service keeps, as a serving process's edge does (docs/service.md). */
+const CLIENT_REQUEST_ID = /^[\w.:-]{1,128}$/;
+
+function requestIdOf(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && CLIENT_REQUEST_ID.test(given) ? given : randomUUID();
+}
 
 /**
- * The front's own answers, while no serving process takes requests (`draining` once it closes).
- * `HEAD` is answered wherever `GET` is, with the same status and headers and no body (Node
- * leaves the body out of an answer to `HEAD`).
+ * The front's own answers, while no serving process takes requests (`draining` once it closes),
+ * each with its request id as every answer of the service has. `HEAD` is answered wherever `GET`
+ * is, with the same status and headers and no body (Node leaves the body out of an answer to `HEAD`).
  */
 function answerStarting(req: IncomingMessage, res: ServerResponse, draining: boolean): void {
   const path = (req.url ?? '').split('?')[0];
-  const read = req.method === 'GET' || req.method === 'HEAD';
+  const probe = req.method === 'GET' || req.method === 'HEAD';
+  const requestId = requestIdOf(req);
+  const headers = { 'X-Request-Id': requestId };
   // One answer per connection: a keep-alive client must come back through the rotation.
   res.shouldKeepAlive = false;
-  if (read && path === '/healthz') send(res, 200, JSON_TYPE, '{"status":"ok"}');
-  else if (read && path === '/readyz') send(res, 503, JSON_TYPE, draining ? '{"status":"draining"}' : '{"status":"starting"}');
-  else send(res, 503, PROBLEM_TYPE, STARTING_PROBLEM, { 'Retry-After': '1' });
+  if (probe && path === '/healthz') send(res, 200, JSON_TYPE, '{"status":"ok"}', headers);
+  else if (probe && path === '/readyz') send(res, 503, JSON_TYPE, draining ? '{"status":"draining"}' : '{"status":"starting"}', headers);
+  else {
+    const problem = { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'the service is starting; retry shortly', requestId };
+    send(res, 503, PROBLEM_TYPE, JSON.stringify(problem), { 'Retry-After': '1', ...headers });
+  }
 }
 
-function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string> = {}): void {
+function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string>): void {
   res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), ...headers }).end(body);
 }
 

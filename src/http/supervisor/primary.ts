@@ -5,9 +5,9 @@ import { fileDiagnostic } from '../../core/diagnostics.js';
 import { type EarlyProcess, forkServing, takeEarlyStart, takeHeldSignals } from './early-start.js';
 import { type Front, openFront } from './front.js';
 import { isKurelMessage, type ProcessMessage, type SupervisorMessage } from './messages.js';
-import { readDefinitions } from './read-definitions.js';
 import { restartDelay } from './restart-delay.js';
-import type { DefinitionSources, DefinitionsOnTheWire, DefinitionsRead } from './served-definitions.js';
+import { readServedDefinitions, type ServedSources } from '../../sources/served-definitions.js';
+import type { DefinitionsOnTheWire, DefinitionsRead } from './served-definitions.js';
 import { toWire } from './served-definitions.js';
 import type { ServiceIo } from './service-io.js';
 import type { DefinitionsWatch } from './watch-definitions.js';
@@ -26,7 +26,7 @@ export interface SupervisorOptions {
    */
   service: unknown;
   /** Where the definitions are read from: here, once for every process, at start and at each reload. */
-  definitions: DefinitionSources;
+  definitions: ServedSources;
   /** `--watch-definitions`: the folders whose changes reload every process (none: nothing to watch). */
   watchedDirs?: readonly string[] | undefined;
 }
@@ -105,7 +105,7 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
   let everyServed = false;
   /** The definitions every process serves (sent to each process that starts): read once at start, then once per reload. */
   let current: DefinitionsOnTheWire | undefined;
-  const firstRead = readDefinitions(options.definitions).then(
+  const firstRead = readServedDefinitions(options.definitions).then(
     (read) => {
       current = toWire(read);
     },
@@ -412,7 +412,7 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     }
   };
   const switchEverywhere = async (): Promise<void> => {
-    const read = await readDefinitions(options.definitions).catch(
+    const read = await readServedDefinitions(options.definitions).catch(
       (err: unknown): DefinitionsRead => ({ ok: false, diagnostics: [fileDiagnostic('<reload>', 'io-error', `reload failed: ${String(err)}`)] }),
     );
     const wire = toWire(read);

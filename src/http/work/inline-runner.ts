@@ -1,4 +1,5 @@
 import type { Catalogue } from '../../catalogue/catalogue.js';
+import { withinWorkBudget } from '../../schema/work-budget.js';
 import { judgeAsText } from './judge-task.js';
 import type { ServedAnswer, TaskRunner, WorkTask } from './task.js';
 
@@ -10,12 +11,21 @@ import type { ServedAnswer, TaskRunner, WorkTask } from './task.js';
 export const DEFAULT_INLINE_MAX_BYTES = 2 * 1024;
 
 /**
+ * The work a judgement on the serving thread may do, in steps of the RE2 matcher (see
+ * `src/schema/work-budget.ts`), about 10 ms at the dearest step: a typical profile does a few
+ * thousand. A judgement whose estimate passes it stops there and is done by a worker, where the
+ * deadline can stop it (docs/service.md "Small requests judged where they arrive").
+ */
+export const INLINE_WORK_BUDGET = 200_000;
+
+/**
  * A runner that judges a validation or a build whose body is at most `maxBytes` on the calling
  * thread, with `catalogue` (built from the same sources as the pool's workers), and hands every
  * other task to `pool`. A small body costs less to judge than to hand to a worker and back, and
- * its cost is bounded by its size (linear patterns, alias and depth budgets), so the work done
- * inline between two events is bounded too; larger bodies keep the pool's deadline and memory
- * isolation. `judgeInline` answers such a task at once, without a promise; `run` does the same
+ * its work is bounded by {@link INLINE_WORK_BUDGET}: its size bounds the parse (alias and depth
+ * budgets), and every costlier step (patterns, the check's nodes) is estimated before it is
+ * done, the judgement handed to the pool once the estimate passes the budget. Larger bodies,
+ * and judgements past the budget, keep the pool's deadline and memory isolation. `judgeInline` answers such a task at once, without a promise; `run` does the same
  * behind the runner's usual promise.
  */
 export function inlineRunner(pool: TaskRunner, catalogue: Catalogue, maxBytes: number): TaskRunner {
@@ -25,7 +35,8 @@ export function inlineRunner(pool: TaskRunner, catalogue: Catalogue, maxBytes: n
     if (!judgedInline(task, maxBytes)) return undefined;
     let answer: ServedAnswer | undefined;
     try {
-      answer = judgeAsText(catalogue, task);
+      // Undefined when the work passes the budget: a small body can still bring a costly pattern.
+      answer = withinWorkBudget(INLINE_WORK_BUDGET, () => judgeAsText(catalogue, task))?.value;
     } catch {
       // An unexpected failure is the pool's to report, as it would have been without this path.
     }

@@ -2,9 +2,8 @@ import { join } from 'node:path';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { packageRoot } from '../../files/package-files.js';
 import { assembleServedCatalogue, type ServedCatalogue } from '../../operations/served-catalogue.js';
+import { readServedDefinitions, type ServedDefinitions, type ServedSources } from '../../sources/served-definitions.js';
 import type { RunnerLoader } from '../service-state.js';
-import { readDefinitions } from '../supervisor/read-definitions.js';
-import type { DefinitionSources, DefinitionsRead } from '../supervisor/served-definitions.js';
 import { runnerBeforeThePool } from './early-runner.js';
 import type { PoolLog, PoolStart } from './pool.js';
 import type { WorkerSetup } from './worker-setup.js';
@@ -12,16 +11,16 @@ import type { WorkerSetup } from './worker-setup.js';
 /** The pool's module (and piscina), once a pool has been started. */
 let poolModule: typeof import('./pool.js') | undefined;
 
-export type { DefinitionFolder } from '../supervisor/served-definitions.js';
+export type { DefinitionFolder } from '../../sources/served-definitions.js';
 
-/** What the service's worker pools are loaded from. */
-export interface PoolSources extends DefinitionSources {
+/** What the service's worker pools are loaded from: where the definitions and the lockfile are, the plugins, the pool. */
+export interface PoolSources extends ServedSources {
   /**
    * The definitions of this load, as already read (under the supervisor, which reads them once for
    * every process: docs/service.md "Processes and the supervisor"); without it, each load reads
-   * the folders and the lockfile of {@link DefinitionSources} itself.
+   * the definitions and the lockfile of {@link ServedSources} itself.
    */
-  read?: () => Promise<DefinitionsRead>;
+  read?: () => Promise<ServedDefinitions>;
   plugins: readonly PluginRef[];
   workers: number;
   workerMemoryMiB: number;
@@ -58,8 +57,8 @@ export interface PoolSources extends DefinitionSources {
  */
 export function poolLoader(sources: PoolSources): RunnerLoader {
   return async () => {
-    const read = await (sources.read ?? (() => readDefinitions(sources)))();
-    if (!read.ok) return read;
+    const read = await (sources.read ?? (() => readServedDefinitions(sources)))();
+    if (!read.ok) return { ok: false, diagnostics: read.diagnostics };
     const { definitions, lockfile, diagnostics: gatheredDiagnostics } = read;
     const start = async (): Promise<PoolStart> => {
       // piscina and the pool load with the first pool started, not with the service; once loaded,

@@ -1,0 +1,175 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { canonicalJson } from '../core/canonical-json.js';
+import { isMap } from '../core/data.js';
+import { sha256Digest, sha256Hex } from '../core/sha256.js';
+import type { CachedLintResult, LintResultCache } from '../operations/lint-cache.js';
+
+/** The cache file's name when `--cache-location` names a folder, or is not given (in the working directory). */
+export const CACHE_FILE_NAME = '.kurelcache';
+
+// The first line of a cache file: what wrote it, for which run, and the checksum of the rest.
+const FORMAT = 1;
+
+/** A file's recorded result: `[content, size, mtime, judging, result]` as written in the cache. */
+type Entry = [
+  /** Hex SHA-256 of the file's bytes. */
+  content: string,
+  /** Its size and modification time (milliseconds, with their fraction) when it was read, as decimal strings. */
+  size: string,
+  mtime: string,
+  /** The catalogue it was judged against (`judgingDigest`). */
+  judging: string,
+  /** The {@link CachedLintResult}, as JSON text: parsed only when it is used. */
+  result: string,
+];
+
+/** A file's size and modification time, as compared. */
+interface Stamp {
+  size: string;
+  mtime: string;
+}
+
+/** Where `--cache-location` puts the cache: a file, or `.kurelcache` in a folder (one that exists, or a path ending in `/`). */
+export function cacheFilePath(location: string | undefined, cwd: string): string {
+  if (location === undefined) return join(cwd, CACHE_FILE_NAME);
+  const path = resolve(cwd, location);
+  if (/[\\/]$/.test(location) || isFolder(path)) return join(path, CACHE_FILE_NAME);
+  return path;
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `kurel lint --cache` (docs/cli.md): results of earlier runs in one file, kept for the run whose
+ * key they were written with (kurel's version, the flags and configuration, the lockfile's bytes:
+ * everything but the files and the catalogue, which each result carries). A file written for
+ * another run, unreadable or corrupt (its checksum does not match) is started afresh, never
+ * trusted. It is written whole, through a temporary file renamed over it, so a run sharing it
+ * with another reads one run's file or the other's, and at worst judges again what the other
+ * recorded.
+ */
+export class LintCacheFile implements LintResultCache {
+  private readonly entries: Map<string, Entry>;
+  /** Each file's size and modification time as looked at before it was read this run. */
+  private readonly stamps = new Map<string, Stamp | undefined>();
+  private changed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly cwd: string,
+    private readonly run: string,
+    entries: Map<string, Entry> | undefined,
+  ) {
+    this.entries = entries ?? new Map();
+    // A cache for another run, or none readable, is written afresh.
+    this.changed = entries === undefined;
+  }
+
+  /** Opens the cache at `path` for the run whose inputs `runKey` holds (any JSON data); files are named relative to `cwd`. */
+  static open(path: string, cwd: string, runKey: unknown): LintCacheFile {
+    const run = sha256Digest(canonicalJson(runKey));
+    return new LintCacheFile(path, cwd, run, readEntries(path, run));
+  }
+
+  lookupUnread(file: string, judging: string): CachedLintResult | undefined {
+    const stamp = stampOf(resolve(this.cwd, file));
+    this.stamps.set(file, stamp);
+    const entry = this.entries.get(file);
+    if (!entry || !stamp || entry[1] !== stamp.size || entry[2] !== stamp.mtime || entry[3] !== judging) return undefined;
+    return resultOf(entry);
+  }
+
+  lookup(file: string, content: Uint8Array | string, judging: string): CachedLintResult | undefined {
+    const entry = this.entries.get(file);
+    if (!entry || entry[3] !== judging || entry[0] !== sha256Hex(content)) return undefined;
+    const result = resultOf(entry);
+    // The same bytes with another modification time (a checkout, a touch): found without reading next time.
+    const stamp = this.stamps.get(file);
+    if (result && stamp) {
+      this.entries.set(file, [entry[0], stamp.size, stamp.mtime, entry[3], entry[4]]);
+      this.changed = true;
+    }
+    return result;
+  }
+
+  record(file: string, content: Uint8Array | string, judging: string, result: CachedLintResult): void {
+    // Stamped as looked at before the read: a file changed after that looks changed next time.
+    const stamp = this.stamps.get(file);
+    this.entries.set(file, [sha256Hex(content), stamp?.size ?? '', stamp?.mtime ?? '', judging, JSON.stringify(result)]);
+    this.changed = true;
+  }
+
+  /** Writes the cache when the run recorded anything; says why it could not. */
+  save(): { ok: true } | { ok: false; message: string } {
+    if (!this.changed) return { ok: true };
+    const body = JSON.stringify(Object.fromEntries(this.entries));
+    const head = JSON.stringify({ kurelLintCache: FORMAT, run: this.run, checksum: sha256Digest(body) });
+    const temporary = join(dirname(this.path), `${CACHE_FILE_NAME}-${process.pid}-${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      writeFileSync(temporary, `${head}\n${body}`, { flag: 'wx' });
+      renameSync(temporary, this.path);
+      this.changed = false;
+      return { ok: true };
+    } catch (err) {
+      rmSync(temporary, { force: true });
+      return { ok: false, message: `cannot write the lint cache ${this.path}: ${(err as Error).message}` };
+    }
+  }
+}
+
+// A regular file's size and modification time; undefined when it is not one or cannot be looked at.
+function stampOf(path: string): Stamp | undefined {
+  const info = statSync(path, { throwIfNoEntry: false });
+  if (!info?.isFile()) return undefined;
+  return { size: String(info.size), mtime: String(info.mtimeMs) };
+}
+
+// An entry's result, or undefined when its text is not one (the cache was written by something else).
+function resultOf(entry: Entry): CachedLintResult | undefined {
+  try {
+    const result: unknown = JSON.parse(entry[4]);
+    if (!isMap(result) || !isMap(result.report) || typeof result.report.path !== 'string' || !Array.isArray(result.diagnostics)) return undefined;
+    return result as unknown as CachedLintResult;
+  } catch {
+    return undefined;
+  }
+}
+
+// The entries of a cache file written for `run`; undefined when there is none, it is for another run, or it is damaged.
+function readEntries(path: string, run: string): Map<string, Entry> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const newline = text.indexOf('\n');
+  if (newline === -1) return undefined;
+  try {
+    const head: unknown = JSON.parse(text.slice(0, newline));
+    const body = text.slice(newline + 1);
+    if (!isMap(head) || head.kurelLintCache !== FORMAT || head.run !== run || head.checksum !== sha256Digest(body)) return undefined;
+    const entries: unknown = JSON.parse(body);
+    if (!isMap(entries)) return undefined;
+    const out = new Map<string, Entry>();
+    for (const [file, entry] of Object.entries(entries)) {
+      if (!isEntry(entry)) return undefined;
+      out.set(file, entry);
+    }
+    return out;
+  } catch {
+    return undefined;
+  }
+}
+
+function isEntry(value: unknown): value is Entry {
+  return Array.isArray(value) && value.length === 5 && value.every((part) => typeof part === 'string');
+}
