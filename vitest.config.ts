@@ -39,6 +39,7 @@ const E2E = [
   'test/cli/config-versions.test.ts',
   'test/definitions/definition-patterns.test.ts',
   'test/versions/readme-*.test.ts',
+  'test/docs/readme-service.test.ts',
 ];
 
 // In-process tests that need modules of their own: one looks at what a fresh start loads, one

@@ -98,6 +98,18 @@ export function resolveDefinitionConflicts<Candidate extends DefinitionCandidate
   return { accepted: accepted.filter(({ kept }) => !conflicted.has(kept.definition.name)), conflicted, diagnostics };
 }
 
+/**
+ * Where two compiled schemas of one name and version first differ in what decides validation,
+ * judged as {@link resolveDefinitionConflicts} judges two files (descriptions aside), with each
+ * value described; undefined when they validate alike.
+ */
+export function definitionSchemaDifference(earlier: JsonSchema, later: JsonSchema): { path: Path; earlier: string; later: string } | undefined {
+  const difference =
+    capabilityLifecycleDifference(earlier, later) ??
+    firstDifference(withoutCapabilityLifecycle(validationView(earlier)), withoutCapabilityLifecycle(validationView(later)), RENDERING);
+  return difference && { path: difference.path, earlier: describe(difference.earlier), later: describe(difference.later) };
+}
+
 // The rendering schema's root carries the capability's own lifecycle, written in `spec`.
 const CAPABILITY_BOUNDS = LIFECYCLE_BOUNDS.map((k) => k.name);
 

@@ -169,10 +169,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void, onl
       .description("move every binding of a definition to another of its versions, rewriting the profiles' text and keeping every comment")
       .argument('<paths...>', 'ClusterProfile files, directories or - for standard input (read only: it cannot be rewritten)')
       .addOption(
-        new Option(
-          '--to <name@version>',
-          'a definition and the version to move its bindings to, exact or a pin: redis-sidecar@2.0.0, redis-sidecar@^2 (repeatable)',
-        )
+        new Option('--to <name@version>', 'a definition and the exact version to move its bindings to, such as redis-sidecar@2.0.0 (repeatable)')
           .argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value])
           .makeOptionMandatory(),
       ),
@@ -338,8 +335,11 @@ export async function runCli(argv: readonly string[], io: CommandIo): Promise<nu
     },
     argv[0] === 'lint' ? 'lint' : undefined,
   );
+  // `kurel help nosuch` is the usage error `kurel nosuch` is, with its did-you-mean, not the whole help.
+  const named = argv[0] === 'help' && argv[1] !== undefined && !argv[1].startsWith('-') ? argv[1] : undefined;
+  const args = named !== undefined && !program.commands.some((c) => c.name() === named || c.aliases().includes(named)) ? argv.slice(1) : argv;
   try {
-    await program.parseAsync([...argv], { from: 'user' });
+    await program.parseAsync([...args], { from: 'user' });
     return exitCode;
   } catch (err) {
     if (err instanceof CommanderError) {

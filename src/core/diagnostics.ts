@@ -43,6 +43,7 @@ export const DIAGNOSTIC_CODES = [
   'migration-needs-value',
   'migration-unsupported',
   'migration-default-changed',
+  'unknown-platform-component',
 ] as const;
 
 /** A stable kebab-case diagnostic code. */
@@ -140,6 +141,7 @@ const KEY_CODES: ReadonlySet<DiagnosticCode> = new Set<DiagnosticCode>([
   'field-deprecated',
   'migration-lossy',
   'migration-default-changed',
+  'unknown-platform-component',
 ]);
 
 /** The part of the source a code points at when the issue does not say. */

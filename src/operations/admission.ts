@@ -1,6 +1,7 @@
 import type { Catalogue } from '../catalogue/catalogue.js';
+import { definitionSchemaDifference } from '../catalogue/definition-conflicts.js';
 import { isMap, setOwn } from '../core/data.js';
-import { compareDiagnostics, DIAGNOSTIC_CODES, type Diagnostic, fileDiagnostic, isDiagnosticCode } from '../core/diagnostics.js';
+import { compareDiagnostics, DIAGNOSTIC_CODES, type Diagnostic, describePath, fileDiagnostic, isDiagnosticCode, toPointer } from '../core/diagnostics.js';
 import { didYouMean } from '../core/suggest.js';
 import { compareVersions } from '../core/versions.js';
 import { definitionDigest } from '../documents/definition-digest.js';
@@ -101,11 +102,32 @@ export function admitReview(data: Record<string, unknown>, catalogue: Catalogue,
   if (kind['kind'] === 'ClusterProfile') {
     diagnostics = validateJsonProfile(ADMISSION_FILE, text, document, catalogue, options).diagnostics;
   } else {
-    diagnostics = lintInputs([{ file: ADMISSION_FILE, content: text, origin: 'argument' }], catalogue, options).diagnostics;
+    const report = lintInputs([{ file: ADMISSION_FILE, content: text, origin: 'argument' }], catalogue, options);
+    diagnostics = report.diagnostics;
+    if (!diagnostics.some((d) => d.severity === 'error')) diagnostics = [...diagnostics, ...servedConflicts(document, report.catalogue, catalogue)];
     if (old && !diagnostics.some((d) => d.severity === 'error'))
       diagnostics = [...diagnostics, ...releaseProblems(documentOf(old), document, catalogue, options)];
   }
   return judge(uid, suppressByAnnotation(diagnostics, metadata['annotations']));
+}
+
+/**
+ * The object against the service's own definition of its name and version, as `kurel lint`
+ * judges a definition file against `--definitions` (docs/kubernetes.md): a schema that differs
+ * is a `definition-conflict`.
+ */
+function servedConflicts(document: Record<string, unknown>, judged: Catalogue, served: Catalogue): Diagnostic[] {
+  const name = isMap(document['metadata']) ? document['metadata']['name'] : undefined;
+  if (typeof name !== 'string') return [];
+  const version = versionOf(document);
+  const mine = judged.definition(name, version);
+  const theirs = served.definition(name, version);
+  if (!mine || !theirs || mine.version !== theirs.version) return [];
+  const difference = definitionSchemaDifference(theirs.schema, mine.schema);
+  if (!difference) return [];
+  const label = version === undefined ? `definition "${name}"` : `definition "${name}" ${version}`;
+  const message = `${label} conflicts with the one the service serves from ${theirs.file}: they first differ at ${describePath(difference.path)} (${difference.later} here, ${difference.earlier} in ${theirs.file}); publish it as a new version`;
+  return [{ ...fileDiagnostic(ADMISSION_FILE, 'definition-conflict', message), path: toPointer(difference.path) }];
 }
 
 /** The object as a file would hold it: Kubernetes' own `metadata` and any `status` are not kurel's. */

@@ -125,7 +125,8 @@ export function buildApplication(sources: BuildSources, catalogue: Catalogue, op
   if (profileDocument) {
     const following = profileLockOf(options.lock, sources.profile.file);
     if (following && !following.listed && following.lock.mode === 'follow') diagnostics.push(unlistedProfile(sources.profile.file, following.lock.lockfile));
-    const evaluation = evaluateProfile(profileDocument.data, withDefinitions, 'quiet', {
+    // Every binding is judged as lint judges it (docs/build.md), so one profile passes both or neither.
+    const evaluation = evaluateProfile(profileDocument.data, withDefinitions, options.strictCapabilities === true ? 'error' : 'warning', {
       strictCapabilities: options.strictCapabilities === true,
       platform: options.platform,
       requirePinned: options.requirePinned === true,

@@ -14,7 +14,7 @@ import { refusePin, resolvePin, satisfiesPin } from '../core/versions.js';
 import { checkSchema } from '../schema/check.js';
 import { isUnavailable, judgeLifecycle, lifecycleIssue } from '../schema/lifecycle.js';
 import type { Platform } from '../schema/platform-version.js';
-import { declaredPlatform, effectivePlatform, hintPlatformVersions, type PlatformOptions } from './platform.js';
+import { declaredPlatform, effectivePlatform, hintPlatformVersions, knownPlatformComponents, type PlatformOptions, unknownComponentIssue } from './platform.js';
 
 /** What to do about a binding no handler or definition knows. */
 export type UnknownCapabilityPolicy = Severity | 'quiet';
@@ -114,6 +114,13 @@ export function evaluateProfile(
   if (unnested.size > 0) structureIssues = reportMissingRenderingLevels(structureIssues, unnested);
   const issues: Issue[] = [...structureIssues];
   hintPlatformVersions(issues, spec['platform'], options.sourceOf);
+  if (isMap(spec['platform'])) {
+    const known = knownPlatformComponents(catalogue);
+    for (const component of Object.keys(spec['platform'])) {
+      const issue = unknownComponentIssue(component, ['spec', 'platform', component], known);
+      if (issue) issues.push(issue);
+    }
+  }
   const capabilities: Record<string, Rendering> = {};
   const versions: Record<string, string> = {};
   const definitionVersions: Record<string, string> = {};

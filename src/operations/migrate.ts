@@ -5,7 +5,7 @@ import { compareDiagnostics, type Diagnostic, describePath, error, fileDiagnosti
 import type { InputFile } from '../core/input.js';
 import type { JsonSchema } from '../core/json-schema.js';
 import { didYouMean } from '../core/suggest.js';
-import { compareVersions, isDefinitionVersion, isPrerelease, refusePin, resolvePin, sortVersions } from '../core/versions.js';
+import { compareVersions, isDefinitionVersion, isPrerelease, refuseDefinitionVersion, resolvePin, sortVersions } from '../core/versions.js';
 import { capabilityType, DNS1123_LABEL } from '../documents/common.js';
 import { documentPath } from '../documents/compare-definitions.js';
 import { readInput } from '../documents/read-input.js';
@@ -53,8 +53,8 @@ export interface TargetReading {
 
 /**
  * Reads migration targets (docs/migrate.md): each `NAME@VERSION` with NAME a definition name
- * (a DNS-1123 label) and VERSION an exact SemVer version or a pin (`^2`, `~2.1.0`, `2.1`);
- * a name given twice is a problem.
+ * (a DNS-1123 label) and VERSION one exact SemVer version (a pin such as `^2` or `2.1` is a
+ * problem: a migration moves bindings to a version that exists); a name given twice is a problem.
  */
 export function readMigrationTargets(texts: readonly string[]): TargetReading {
   const targets: MigrationTarget[] = [];
@@ -68,9 +68,9 @@ export function readMigrationTargets(texts: readonly string[]): TargetReading {
       problems.push(`${shown} must be NAME@VERSION, such as redis-sidecar@2.0.0`);
       continue;
     }
-    const refusal = isDefinitionVersion(version) ? undefined : refusePin(version);
+    const refusal = refuseDefinitionVersion(version);
     if (refusal) {
-      problems.push(`${shown} must name a version of ${name} or a range of them: ${refusal.reason}${refusal.hint ? ` (${refusal.hint})` : ''}`);
+      problems.push(`${shown} must name one exact version of ${name}: ${refusal.reason}${refusal.hint ? ` (${refusal.hint})` : ''}`);
       continue;
     }
     const earlier = targets.find((t) => t.name === name);

@@ -1,6 +1,18 @@
+import type { Catalogue } from '../catalogue/catalogue.js';
 import { isMap } from '../core/data.js';
-import type { Issue, Path } from '../core/diagnostics.js';
-import { isComponentName, isPlatformVersion, layerPlatforms, type Platform, platformVersionHint } from '../schema/platform-version.js';
+import { type Diagnostic, fileDiagnostic, type Issue, type Path, warning } from '../core/diagnostics.js';
+import type { JsonSchema } from '../core/json-schema.js';
+import { editDistanceWithin } from '../core/suggest.js';
+import { LIFECYCLE_BOUNDS } from '../schema/keywords.js';
+import {
+  isComponentName,
+  isPlatformVersion,
+  KUBERNETES,
+  layerPlatforms,
+  type Platform,
+  parseLifecycleVersion,
+  platformVersionHint,
+} from '../schema/platform-version.js';
 
 /**
  * The platform versions a run brings besides each profile's own `spec.platform` (docs/platform.md). A profile is judged at `repositoryDefault`, then its own `spec.platform`, then
@@ -49,4 +61,74 @@ export function hintPlatformVersions(issues: Issue[], platform: unknown, sourceO
       issues[index] = { ...issue, hint: platformVersionHint(value) };
     }
   }
+}
+
+// The components of a catalogue's lifecycles, found once per catalogue (a catalogue never changes).
+const componentsOf = new WeakMap<Catalogue, ReadonlySet<string>>();
+const BOUND_NAMES: ReadonlySet<string> = new Set(LIFECYCLE_BOUNDS.map((k) => k.name));
+
+/**
+ * The platform components kurel knows of (docs/platform.md): `kubernetes`, and every component
+ * a lifecycle of the catalogue's definitions and plugin schemas names. Found in one walk over
+ * the schemas, linear in their size, once per catalogue.
+ */
+export function knownPlatformComponents(catalogue: Catalogue): ReadonlySet<string> {
+  let known = componentsOf.get(catalogue);
+  if (known) return known;
+  const found = new Set([KUBERNETES]);
+  const seen = new Set<unknown>();
+  const visit = (node: unknown): void => {
+    if (typeof node !== 'object' || node === null || seen.has(node)) return;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item);
+      return;
+    }
+    for (const key of Object.keys(node)) {
+      const value = (node as Record<string, unknown>)[key];
+      if (BOUND_NAMES.has(key) && typeof value === 'string') {
+        const read = parseLifecycleVersion(value);
+        if (read) found.add(read.component);
+      } else visit(value);
+    }
+  };
+  for (const entry of catalogue.listDefinitions()) for (const version of catalogue.definitionVersions(entry.name)) visit(version.schema);
+  for (const registered of catalogue.listHandlers()) visit(registered.handler.renderingSchema as JsonSchema | undefined);
+  known = found;
+  componentsOf.set(catalogue, known);
+  return known;
+}
+
+/**
+ * The component kurel knows of that `component` is one edit away from (`kubernets` →
+ * `kubernetes`), when it is not itself one: components are free-form, so only a likely slip is
+ * reported (docs/codes/unknown-platform-component.md).
+ */
+export function misspelledComponent(component: string, known: ReadonlySet<string>): string | undefined {
+  if (known.has(component)) return undefined;
+  for (const name of known) if (editDistanceWithin(component, name, 1) === 1) return name;
+  return undefined;
+}
+
+/** The `unknown-platform-component` warning about `component`, at `path`, when it is a likely slip of a known one. */
+export function unknownComponentIssue(component: string, path: Path, known: ReadonlySet<string>): Issue | undefined {
+  const meant = misspelledComponent(component, known);
+  if (meant === undefined) return undefined;
+  return warning(
+    'unknown-platform-component',
+    path,
+    `platform component "${component}" is named by no lifecycle kurel knows of, so its version applies to nothing`,
+    { hint: `did you mean ${meant}?` },
+  );
+}
+
+/** `unknown-platform-component` warnings about the components of `--platform` flags, at `<command line>:1:1`. */
+export function flagComponentDiagnostics(flags: Platform, catalogue: Catalogue): Diagnostic[] {
+  const known = knownPlatformComponents(catalogue);
+  const out: Diagnostic[] = [];
+  for (const component of Object.keys(flags)) {
+    const issue = unknownComponentIssue(component, [], known);
+    if (issue) out.push({ ...fileDiagnostic('<command line>', issue.code, `--platform ${issue.message}`, { hint: issue.hint! }), severity: 'warning' });
+  }
+  return out;
 }

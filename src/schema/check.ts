@@ -665,8 +665,13 @@ function discriminatorOf(branches: readonly JsonSchema[]): Discriminated | undef
   return result ?? undefined;
 }
 
-function checkNumber(schema: JsonSchema, value: number | bigint, path: (string | number)[], issues: Issue[]): void {
-  if (typeof value === 'bigint' || (hasType(schema, 'integer') && Number.isInteger(value) && !Number.isSafeInteger(value))) {
+// 2^53: the largest integer a double holds exactly; the readers give larger ones (and 2^53 itself) as bigints.
+const MAX_EXACT = 2 ** 53;
+
+function checkNumber(schema: JsonSchema, given: number | bigint, path: (string | number)[], issues: Issue[]): void {
+  // ±2^53 is held exactly as a number: judged as one, under any type (docs/json-schema.md).
+  const value = typeof given === 'bigint' && (given === BigInt(MAX_EXACT) || given === -BigInt(MAX_EXACT)) ? Number(given) : given;
+  if (typeof value === 'bigint' || (hasType(schema, 'integer') && Number.isInteger(value) && Math.abs(value) > MAX_EXACT)) {
     if (schema.type !== undefined) {
       issues.push(error('invalid-value', path.slice(), `${nameOf(path)} is ${String(value)}, beyond 2^53: it cannot be represented exactly`));
       return;

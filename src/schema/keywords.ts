@@ -232,26 +232,32 @@ const annotation = (name: string, types: TypeUse = 'comment', publish: Publicati
   compare,
 });
 
+/** A count's unit, as one and as many: `['item', 'items']`, `['character long', 'characters long']`. */
+type CountUnit = readonly [one: string, many: string];
+
+// "1 item", "2 items": a bound of 1 takes the singular.
+const counted = (bound: number, [one, many]: CountUnit) => `${bound} ${bound === 1 ? one : many}`;
+
 // "must have at least 2 items", "must be at least 3 characters long": a lower bound on a count.
 const minimumCount = <K extends AssertedKind>(
   on: K,
   count: (value: Judged<K>) => number,
   verb: 'be' | 'have',
-  unit: string,
+  unit: CountUnit,
   ofOne?: (name: string) => string,
 ) =>
   assertion<K, number>(on, (value, bound, report) => {
     const found = count(value);
     if (found >= bound) return true;
-    report.fail(bound === 1 && ofOne ? ofOne(report.name) : `${report.name} must ${verb} at least ${bound} ${unit}, found ${found}`);
+    report.fail(bound === 1 && ofOne ? ofOne(report.name) : `${report.name} must ${verb} at least ${counted(bound, unit)}, found ${found}`);
     return false;
   });
 
-const maximumCount = <K extends AssertedKind>(on: K, count: (value: Judged<K>) => number, verb: 'be' | 'have', unit: string) =>
+const maximumCount = <K extends AssertedKind>(on: K, count: (value: Judged<K>) => number, verb: 'be' | 'have', unit: CountUnit) =>
   assertion<K, number>(on, (value, bound, report) => {
     const found = count(value);
     if (found <= bound) return true;
-    report.fail(`${report.name} must ${verb} at most ${bound} ${unit}, found ${found}`);
+    report.fail(`${report.name} must ${verb} at most ${counted(bound, unit)}, found ${found}`);
     return false;
   });
 
@@ -382,7 +388,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
     inCrd(
       check(
         'minLength',
-        minimumCount('string', codePointLength, 'be', 'characters long', (name) => `${name} must not be empty`),
+        minimumCount('string', codePointLength, 'be', ['character long', 'characters long'], (name) => `${name} must not be empty`),
         compare.lowerBound,
         'keep',
         STRING,
@@ -390,7 +396,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
     ),
     { pair: { upper: 'maxLength', counts: true }, shown: LENGTH.lower },
   ),
-  withUse(inCrd(check('maxLength', maximumCount('string', codePointLength, 'be', 'characters long'), compare.upperBound, 'keep', STRING)), {
+  withUse(inCrd(check('maxLength', maximumCount('string', codePointLength, 'be', ['character long', 'characters long']), compare.upperBound, 'keep', STRING)), {
     shown: LENGTH.upper,
   }),
   withUse(
@@ -454,7 +460,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
     inCrd(
       check(
         'minItems',
-        minimumCount('array', (list) => list.length, 'have', 'items'),
+        minimumCount('array', (list) => list.length, 'have', ['item', 'items']),
         compare.lowerBound,
         'keep',
         ARRAY,
@@ -466,7 +472,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
     inCrd(
       check(
         'maxItems',
-        maximumCount('array', (list) => list.length, 'have', 'items'),
+        maximumCount('array', (list) => list.length, 'have', ['item', 'items']),
         compare.upperBound,
         'keep',
         ARRAY,
@@ -498,7 +504,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   withUse(
     check(
       'minProperties',
-      minimumCount('object', (map) => Object.keys(map).length, 'have', 'entries'),
+      minimumCount('object', (map) => Object.keys(map).length, 'have', ['entry', 'entries']),
       compare.lowerBound,
     ),
     { shown: KEY_COUNT.lower },
@@ -506,7 +512,7 @@ export const KEYWORDS: readonly KeywordDefinition[] = [
   withUse(
     check(
       'maxProperties',
-      maximumCount('object', (map) => Object.keys(map).length, 'have', 'entries'),
+      maximumCount('object', (map) => Object.keys(map).length, 'have', ['entry', 'entries']),
       compare.upperBound,
     ),
     { shown: KEY_COUNT.upper },

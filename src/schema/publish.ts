@@ -9,7 +9,8 @@ import { mapSubschemas } from './walk.js';
 /** The meta-schema URI of JSON Schema draft 2020-12, the dialect kurel publishes. */
 export const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
-const MAX_SAFE = Number.MAX_SAFE_INTEGER;
+// The largest integer the engine holds exactly, 2^53 (a double holds it; 2^53 + 1 it does not).
+const MAX_EXACT = 2 ** 53;
 const NOT_NULL: JsonSchema = { not: { type: 'null' } };
 const COMBINED_LISTS = KEYWORDS.filter((k) => k.combines !== undefined).map((k) => k.name);
 
@@ -94,8 +95,8 @@ const RULES: Readonly<Record<PublishRule, Rewrite>> = {
   'exact-integers': {
     after: (_node, out) => {
       if (!hasType(out, 'integer')) return;
-      out.minimum = Math.max(out.minimum ?? -MAX_SAFE, -MAX_SAFE);
-      out.maximum = Math.min(out.maximum ?? MAX_SAFE, MAX_SAFE);
+      out.minimum = Math.max(out.minimum ?? -MAX_EXACT, -MAX_EXACT);
+      out.maximum = Math.min(out.maximum ?? MAX_EXACT, MAX_EXACT);
     },
   },
 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
+import { unsuppressed } from '../../src/core/diagnostics.js';
 import { mergeProperties } from '../../src/operations/build-application.js';
 import type { Handler } from '../../src/schema/handler.js';
 import { appWithTraits, at, buildTexts, pinBuild, profileWithBindings } from '../helpers/build.js';
@@ -402,21 +403,26 @@ describe('buildApplication: unvalidated capabilities', () => {
     expect(report.diagnostics.map(pinBuild)).toEqual([at('unvalidated-capability', 'cluster.yaml', 8, 7, '/spec/capabilities/ingress/rendering', 'warning')]);
   });
 
-  it('stays quiet about bindings no trait uses, known or not', () => {
+  it('stays quiet about a known binding no trait uses, and reports an unknown one as lint does: one profile passes both or neither', () => {
     const profile = profileWithBindings(`
       redis-sidecar:
         rendering: {image: redis:7}
       not-known-anywhere:
         rendering: {a: 1}
     `);
-    const report = buildTexts(
-      appWithTraits(`
+    const app = appWithTraits(`
       - type: external-secret
-    `),
-      profile,
-      { registry: registryWith(schemalessPlugin) },
+    `);
+    const unknown = (severity: string) => [at('unknown-capability', 'cluster.yaml', 9, 5, '/spec/capabilities/not-known-anywhere', severity)];
+    expect(buildTexts(app, profile, { registry: registryWith(schemalessPlugin) }).diagnostics.map(pinBuild)).toEqual(unknown('warning'));
+    expect(buildTexts(app, profile, { registry: registryWith(schemalessPlugin), strictCapabilities: true }).diagnostics.map(pinBuild)).toEqual(
+      unknown('error'),
     );
-    expect(report.diagnostics).toEqual([]);
+    // The comment that lets lint pass lets build pass too, and is used.
+    const suppressed = profile.replace('    not-known-anywhere:', '    # kurel-disable-next-line unknown-capability\n    not-known-anywhere:');
+    const quieted = buildTexts(app, suppressed, { registry: registryWith(schemalessPlugin), strictCapabilities: true }).diagnostics;
+    expect(quieted.map((d) => [d.code, d.line, d.suppressed !== undefined])).toEqual([['unknown-capability', 10, true]]);
+    expect(unsuppressed(quieted)).toEqual([]);
   });
 });
 

@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runKurel, runKurelJson } from '../helpers/cli.js';
 import { pinDiagnostic } from '../helpers/pin.js';
@@ -198,5 +201,28 @@ describe.concurrent('kurel build usage', () => {
     const run = await runKurel(['build', PACKAGE, '--profile', PROFILE, '--output', 'toml'], { cwd: FIXTURES });
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("argument 'toml' is invalid");
+  });
+});
+
+describe('kurel build and kurel lint agree on a profile (docs/build.md)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kurel-agree-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const profile = (comment: string) =>
+    `apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: prod\nspec:\n  capabilities:\n    expose:\n      rendering: {controllerType: ingress, ingressClassName: nginx}\n${comment}    vendor-thing:\n      rendering: {a: 1}\n`;
+  const app =
+    'apiVersion: launcher.gokure.dev/v1alpha1\nkind: Application\nmetadata:\n  name: web\nspec:\n  components:\n    - name: web\n      type: webservice\n      traits:\n        - type: expose\n';
+
+  it.each([
+    ['an unknown binding no trait uses fails both', '', 1],
+    ['its suppression comment passes both, used by each', '    # kurel-disable-next-line unknown-capability\n', 0],
+  ])('with --strict-capabilities, %s', async (_name, comment, code) => {
+    writeFileSync(join(dir, 'cluster.yaml'), profile(comment));
+    writeFileSync(join(dir, 'app.yaml'), app);
+    const lint = await runKurel(['lint', 'cluster.yaml', '--strict-capabilities'], { cwd: dir });
+    const build = await runKurel(['build', 'app.yaml', '--profile', 'cluster.yaml', '--strict-capabilities', '--format', 'json'], { cwd: dir });
+    expect([lint.code, build.code]).toEqual([code, code]);
+    const diagnostics = (JSON.parse(build.stdout) as { diagnostics: { code: string; suppressed?: unknown }[] }).diagnostics;
+    expect(diagnostics.map((d) => [d.code, d.suppressed !== undefined])).toEqual([['unknown-capability', code === 0]]);
+    expect(lint.stdout).not.toContain('unused-suppression');
   });
 });

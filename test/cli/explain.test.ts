@@ -55,7 +55,7 @@ describe('kurel explain (issue 16)', () => {
       code: 2,
       stdout: '',
       stderr:
-        'error: "unknown-fild" is not a kurel diagnostic code; did you mean unknown-field?\nthe codes are listed in docs/diagnostics.md and in docs/codes/\n',
+        '<command line>:1:1 error usage "unknown-fild" is not a kurel diagnostic code (the codes are listed in docs/diagnostics.md and in docs/codes/)\n  hint: did you mean unknown-field?\n',
     });
   });
 

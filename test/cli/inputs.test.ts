@@ -103,6 +103,30 @@ describe('a kind kurel does not know, in a folder (issue 16, defect 1)', () => {
   });
 });
 
+describe('many skipped files in a folder (docs/configuration.md)', () => {
+  const deployments = (n: number) => {
+    write('many/prod.yaml', GOOD);
+    for (let i = 0; i < n; i++) write(`many/deploy-${String(i).padStart(3, '0')}.yaml`, 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: x\n');
+  };
+
+  it('names the first 20 in text and counts the rest, one line with --quiet, every one in JSON', async () => {
+    deployments(25);
+    const listed = Array.from({ length: 20 }, (_, i) => `  many/deploy-${String(i).padStart(3, '0')}.yaml: kind Deployment is not linted`);
+    expect(await lintText(['many/'])).toEqual({
+      code: 0,
+      stdout: ['1 profile checked: no problems', 'skipped 25 files:', ...listed, '  and 5 more (--format json lists every file)', ''].join('\n'),
+      stderr: '',
+    });
+    expect(await lintText(['many/', '--quiet'])).toEqual({
+      code: 0,
+      stdout: '1 profile checked: no problems\nskipped 25 files (--format json lists them)\n',
+      stderr: '',
+    });
+    const json = (await lint(['many/', '--quiet'])).json;
+    expect(json.files.filter((f) => f.status === 'skipped')).toHaveLength(25);
+  });
+});
+
 describe('a folder or glob that yields no profile or definition (docs/configuration.md)', () => {
   it('is exit 2, io-error at the argument, never 0 files checked', async () => {
     const run = await lint(['foreign/']);

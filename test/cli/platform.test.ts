@@ -166,3 +166,47 @@ spec:
     ]);
   });
 });
+
+describe('a platform component one edit from a known one (docs/codes/unknown-platform-component.md)', () => {
+  const MESSAGE = (name: string) => `platform component "${name}" is named by no lifecycle kurel knows of, so its version applies to nothing`;
+
+  it('warns at the key of spec.platform, with a did-you-mean; a free-form component far from every known one is quiet', async () => {
+    const file = write('kubernets.yaml', `${PROFILE_HEAD}    kubernets: "1.21"\n    istio: "1.20"\n  capabilities: {}\n`);
+    const run = await runKurelJson(['lint', file]);
+    expect(run.code).toBe(0);
+    expect(run.json.diagnostics.map((d) => [d.code, d.severity, d.line, d.column, d.path, d.message, d.hint])).toEqual([
+      ['unknown-platform-component', 'warning', 7, 5, '/spec/platform/kubernets', MESSAGE('kubernets'), 'did you mean kubernetes?'],
+    ]);
+  });
+
+  it('knows the components the loaded lifecycles name', async () => {
+    const definition = write(
+      'gateway.yaml',
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: gw\nspec:\n  rendering:\n    properties:\n      mode: {type: string, introducedIn: "gateway-api 1.1"}\n',
+    );
+    const file = write('gateway-typo.yaml', `${PROFILE_HEAD}    gateway-apis: "1.2"\n  capabilities: {}\n`);
+    expect((await runKurelJson(['lint', file])).json.diagnostics).toEqual([]);
+    const run = await runKurelJson(['lint', file, '--capability-def', definition]);
+    expect(run.json.diagnostics.map((d) => [d.code, d.line, d.hint])).toEqual([['unknown-platform-component', 7, 'did you mean gateway-api?']]);
+  });
+
+  it('warns about a --platform flag of kurel build too', async () => {
+    const file = write('build-plain.yaml', `${PROFILE_HEAD}    kubernetes: "1.29"\n  capabilities: {}\n`);
+    const app = write(
+      'app.yaml',
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: Application\nmetadata:\n  name: web\nspec:\n  components:\n    - name: web\n      type: webservice\n',
+    );
+    const run = await runKurelJson(['build', app, '--profile', file, '--platform', 'kubernets=1.29', '--format', 'json']);
+    expect(run.code).toBe(0);
+    expect(run.json.diagnostics.map((d) => [d.code, d.file, d.hint])).toEqual([['unknown-platform-component', '<command line>', 'did you mean kubernetes?']]);
+  });
+
+  it('warns about a --platform flag at the command line', async () => {
+    const file = write('plain.yaml', `${PROFILE_HEAD}    kubernetes: "1.29"\n  capabilities: {}\n`);
+    const run = await runKurel(['lint', file, '--platform', 'kubernets=1.29']);
+    expect(run).toMatchObject({
+      code: 0,
+      stdout: `<command line>:1:1 warning unknown-platform-component --platform ${MESSAGE('kubernets')}\n  hint: did you mean kubernetes?\n1 profile checked: 0 errors, 1 warning\nrun kurel explain unknown-platform-component for details\n`,
+    });
+  });
+});

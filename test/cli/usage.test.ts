@@ -35,6 +35,12 @@ describe('usage errors', () => {
     [['serve', '--port'], "<command line>:1:1 error usage option '--port <port>' argument missing\n"],
     [['serve', '--port', 'http'], '<command line>:1:1 error usage --port must be an integer from 0 to 65535, found "http"\n'],
     [['lnt', 'prod.yaml'], "<command line>:1:1 error usage unknown command 'lnt'\n  hint: did you mean lint?\n"],
+    [['help', 'nosuch'], "<command line>:1:1 error usage unknown command 'nosuch'\n"],
+    [['help', 'lnt'], "<command line>:1:1 error usage unknown command 'lnt'\n  hint: did you mean lint?\n"],
+    [
+      ['explain', 'unknwn-field'],
+      '<command line>:1:1 error usage "unknwn-field" is not a kurel diagnostic code (the codes are listed in docs/diagnostics.md and in docs/codes/)\n  hint: did you mean unknown-field?\n',
+    ],
   ])('prints %j in the same shape', async (argv, stderr) => {
     expect(await kurel(argv)).toEqual({ code: 2, stdout: '', stderr });
   });
@@ -54,6 +60,11 @@ describe('usage errors', () => {
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
     expect(run.stderr.split('\n')[0]).toBe('Usage: kurel [options] [command]');
+  });
+
+  it('prints the help of a command named after help, exit 0', async () => {
+    const run = await kurel(['help', 'lint']);
+    expect([run.code, run.stdout.split('\n')[0], run.stderr]).toEqual([0, 'Usage: kurel lint [options] <paths...>', '']);
   });
 
   it('exits 0 for the help asked for', async () => {

@@ -44,4 +44,21 @@ describe('docs/cli.md, the command reference', () => {
     }
     expect(missing).toEqual([]);
   });
+
+  it('names, in docs/configuration.md, every command that reads .kurel.yaml: each whose help lists --config', async () => {
+    const configuration = readFileSync(`${ROOT}docs/configuration.md`, 'utf8');
+    const sentence = configuration.slice(configuration.indexOf('command that takes `--definitions` reads it'));
+    const named = sentence.slice(0, sentence.indexOf(':\n'));
+    const readers: string[] = [];
+    for (const name of await commands()) if (/^ {2}--config /m.test(await help([name]))) readers.push(name);
+    expect(readers.length).toBeGreaterThan(8);
+    expect(readers.filter((name) => !named.includes(`\`${name}\``))).toEqual([]);
+  });
+
+  it('says what --to of migrate takes as --help says it: one exact version', async () => {
+    const row = PAGE.split('\n').find((line) => line.startsWith('| `--to <name@version>`'))!;
+    expect(row).toContain('the exact version');
+    expect((await help(['migrate'])).replace(/\s+/g, ' ')).toContain('the exact version to move its bindings to, such as redis-sidecar@2.0.0 (repeatable)');
+    expect(await help(['migrate'])).not.toMatch(/or a pin/);
+  });
 });

@@ -510,13 +510,12 @@ function resolveResponse(response: ResponseSpec | { $ref: string } | undefined):
   return response;
 }
 
+/** Repeats `attempt` until `done` holds of its value: a condition waited for, bounded by waitFor's generous deadline, not by a count a loaded machine can exhaust. */
 async function retryUntil<T>(attempt: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 100; i++) {
+  return waitFor(async () => {
     const value = await attempt();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('the condition never held');
+    return done(value) ? { value } : undefined;
+  }, 'the condition').then(({ value }) => value);
 }
 
 /** A port no one listens on now. */

@@ -10,6 +10,7 @@ import type { KurelApp } from '../../src/http/app.js';
 import { ServiceState } from '../../src/http/service-state.js';
 import { inProcessRunner } from '../../src/http/work/in-process.js';
 import type { TaskRunner } from '../../src/http/work/task.js';
+import { waitFor } from '../helpers/serve.js';
 import { type CapturedLog, GATEWAY_DOCUMENT, GATEWAY_PROFILE, testApp } from './support.js';
 
 // POST /v1/validate and POST /v1/admission are answered by a node:http listener before express
@@ -261,15 +262,14 @@ describe('POST /v1/validate and /v1/admission answered before express', () => {
     const app = testApp({ limits: { maxConcurrentRequests: 1 } });
     const served = await serve(app, app.listener);
     try {
-      await new Promise<void>((resolve) => {
-        const socket = connect(served.port, '127.0.0.1', () => {
-          socket.write(
-            'POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/yaml\r\nX-Request-Id: gone-1\r\nContent-Length: 100\r\n\r\nkind: Clu',
-          );
-          setTimeout(() => (way === 'reset' ? socket.resetAndDestroy() : socket.destroy()), 50);
-        });
-        socket.on('close', () => setTimeout(resolve, 50));
+      // The client goes once the service has the request's head (an event, not a time), and the
+      // test reads the log once the access line is there.
+      const socket = connect(served.port, '127.0.0.1', () => {
+        socket.write('POST /v1/validate HTTP/1.1\r\nHost: x\r\nContent-Type: application/yaml\r\nX-Request-Id: gone-1\r\nContent-Length: 100\r\n\r\nkind: Clu');
       });
+      socket.on('error', () => undefined);
+      served.server.once('request', () => (way === 'reset' ? socket.resetAndDestroy() : socket.destroy()));
+      await waitFor(() => (linesOf(app.log, 'gone-1').length > 0 ? true : undefined), 'the access line of the request that went away');
       expect(linesOf(app.log, 'gone-1')).toEqual([
         expect.objectContaining({
           level: 30,
@@ -308,8 +308,12 @@ describe('POST /v1/validate and /v1/admission answered before express', () => {
           // A reset: a client that only closes its side would still be answered.
           setTimeout(() => socket.resetAndDestroy(), 30);
         });
-        socket.on('close', () => setTimeout(resolve, 250));
+        socket.on('close', () => resolve());
       });
+      await waitFor(
+        () => (['piped-1', 'piped-2', 'piped-3'].every((id) => linesOf(app.log, id).length > 0) && app.requestIdsInFlight().length === 0 ? true : undefined),
+        'the access lines of the pipelined requests, and their records done',
+      );
       const metrics = await exchange(served.port, 'GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', new Uint8Array(0));
       expect(metrics).toContain('kurel_http_requests_total{method="POST",route="/v1/validate",status="aborted"} 3\n');
       // Only the scrape itself is in flight: every record was closed and is done.

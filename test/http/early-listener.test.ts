@@ -1,7 +1,7 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { Writable } from 'node:stream';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { expressApp } from '../../src/http/app.js';
 import { type AppOptions, createAppCore } from '../../src/http/app-core.js';
@@ -10,7 +10,7 @@ import type { Logger } from '../../src/http/log-lines.js';
 import { createLogger } from '../../src/http/logger.js';
 import { ServiceState } from '../../src/http/service-state.js';
 import { inProcessRunner } from '../../src/http/work/in-process.js';
-import { type CapturedLog, GATEWAY_PROFILE, sleep } from './support.js';
+import { type CapturedLog, GATEWAY_PROFILE } from './support.js';
 
 // A serving process takes requests before express has loaded (docs/service.md "During start"):
 // the probes and the ordinary validations and reviews are answered at once, as express would
@@ -18,14 +18,36 @@ import { type CapturedLog, GATEWAY_PROFILE, sleep } from './support.js';
 
 const servers: Server[] = [];
 afterEach(() => {
+  vi.useRealTimers();
   for (const server of servers.splice(0)) server.close();
 });
 
 async function serve(listener: RequestListener): Promise<number> {
+  return (await serveOn(listener)).port;
+}
+
+async function serveOn(listener: RequestListener): Promise<{ server: Server; port: number }> {
   const server = createServer(listener);
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** Counts the requests a staged listener holds; `until(n)` resolves once it has held `n`. */
+function holdCounter() {
+  let holds = 0;
+  const waiting: { n: number; resolve: () => void }[] = [];
+  return {
+    onHold: () => {
+      holds++;
+      for (const wait of waiting.filter((w) => w.n <= holds)) {
+        waiting.splice(waiting.indexOf(wait), 1);
+        wait.resolve();
+      }
+    },
+    count: () => holds,
+    until: (n: number) => (holds >= n ? Promise.resolve() : new Promise<void>((resolve) => waiting.push({ n, resolve }))),
+  };
 }
 
 /** The parts of a service, logging into memory at `debug`, over `state` (one of its own by default). */
@@ -67,11 +89,6 @@ function linesOf(log: CapturedLog, requestId: string): unknown[] {
   return log.lines.filter((line) => line['requestId'] === requestId).map(({ time: _time, durationMs: _duration, ...rest }) => rest);
 }
 
-/** Whether anything was answered on a connection within `ms`. */
-function answeredWithin(answer: Promise<string>, ms: number): Promise<boolean> {
-  return Promise.race([answer.then(() => true), sleep(ms).then(() => false)]);
-}
-
 describe('a serving process before express has loaded', () => {
   it('answers GET and HEAD /healthz and /readyz, and ordinary validations, with the bytes and log lines express gives them', async () => {
     // One state for both, so /readyz tells the same registry and time of load.
@@ -107,8 +124,8 @@ describe('a serving process before express has loaded', () => {
 
   it('holds a request for another route, or one express is to read, and answers it once express has loaded, as express does', async () => {
     const { core, log } = coreOf();
-    let holds = 0;
-    const staged = stagedListener(core, { onHold: () => holds++ });
+    const holds = holdCounter();
+    const staged = stagedListener(core, { onHold: holds.onHold });
     const port = await serve(staged.listener);
     const reference = coreOf();
     const referencePort = await serve(expressApp(reference.core).listener);
@@ -119,10 +136,12 @@ describe('a serving process before express has loaded', () => {
       get('GET', '/nowhere', 'h-4'),
       post('/v1/validate', 'h-5', GATEWAY_PROFILE, 'text/plain'),
     ];
-    const held = requests.map((request) => exchange(port, request));
-    expect(await answeredWithin(Promise.race(held), 150)).toBe(false);
+    let answered = 0;
+    const held = requests.map((request) => exchange(port, request).finally(() => answered++));
     // Each held request asks for express at once.
-    expect(holds).toBe(requests.length);
+    await holds.until(requests.length);
+    expect(holds.count()).toBe(requests.length);
+    expect(answered).toBe(0);
     // Not logged either: nothing was answered.
     expect(log.lines.filter((line) => String(line['requestId']).startsWith('h-'))).toEqual([]);
     staged.complete(expressApp(core).listener);
@@ -141,11 +160,15 @@ describe('a serving process before express has loaded', () => {
   });
 
   it('counts the deadline of a held request from its arrival: past it once express has loaded, 503 with Retry-After', async () => {
+    // The clock the deadline is counted on is the test's: the request is past it however loaded the machine.
+    vi.useFakeTimers({ toFake: ['performance'] });
     const { core } = coreOf({ limits: { requestTimeoutMs: 200 } });
-    const staged = stagedListener(core);
+    const holds = holdCounter();
+    const staged = stagedListener(core, { onHold: holds.onHold });
     const port = await serve(staged.listener);
     const answer = exchange(port, get('GET', '/v1/capabilities', 'd-1'));
-    await sleep(400);
+    await holds.until(1);
+    vi.advanceTimersByTime(201);
     staged.complete(expressApp(core).listener);
     expect(await answer).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\nX-Request-Id: d-1\r\nRetry-After: 1\r\n/);
     expect(await answer).toContain(
@@ -155,15 +178,18 @@ describe('a serving process before express has loaded', () => {
 
   it('answers 503 with Retry-After beyond the requests it may hold, and forgets a held request whose client left', async () => {
     const { core, log } = coreOf();
-    const staged = stagedListener(core, { maxHeld: 1 });
-    const port = await serve(staged.listener);
+    const holds = holdCounter();
+    const staged = stagedListener(core, { maxHeld: 1, onHold: holds.onHold });
+    const { server, port } = await serveOn(staged.listener);
+    // The listener's own handlers of a request's events run before the test's, added after it.
+    const closed = new Promise<void>((resolve) => server.once('request', (_req, res: ServerResponse) => res.once('close', resolve)));
     const gone = connect(port, '127.0.0.1');
     gone.write(get('GET', '/v1/capabilities', 'm-0'));
-    await sleep(50);
+    await holds.until(1);
     gone.destroy();
-    await sleep(50);
+    await closed;
     const first = exchange(port, get('GET', '/v1/capabilities', 'm-1'));
-    await sleep(50);
+    await holds.until(2);
     const refused = await exchange(port, get('GET', '/v1/capabilities', 'm-2'));
     expect(refused).toMatch(/^HTTP\/1\.1 503 Service Unavailable\r\nX-Request-Id: m-2\r\nRetry-After: 1\r\n/);
     expect(refused).toContain('"detail":"the service is still starting; retry shortly","requestId":"m-2"');

@@ -6,7 +6,8 @@ import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { type RunningServer, startServer } from '../../src/http/server.js';
 import { ServiceState } from '../../src/http/service-state.js';
 import { inProcessRunner } from '../../src/http/work/in-process.js';
-import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, sleep, startSlowRequest, testApp } from './support.js';
+import { waitFor } from '../helpers/serve.js';
+import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, startSlowRequest, testApp } from './support.js';
 
 const MIB = 1024 * 1024;
 const running: RunningServer[] = [];
@@ -55,14 +56,14 @@ describe('request errors are RFC 9457 problems', () => {
     expect(res.body.detail.startsWith(detail)).toBe(true);
   });
 
-  it('answers 400 to a JSON body that is not UTF-8', async () => {
+  it.each([
+    ['JSON', 'application/json', [0x7b, 0xff, 0x7d]],
+    ['YAML', 'application/yaml', [...Buffer.from('kind: ClusterProfile\nmetadata:\n  name: caf'), 0xe9, 0x0a]],
+    ['YAML with a UTF-16 byte order mark', 'text/yaml', [0xff, 0xfe, 0x6b, 0x00]],
+  ])('answers 400 to a %s body that is not UTF-8', async (_name, type, bytes) => {
     const server = await startServer(testApp(), { host: '127.0.0.1', port: 0 });
     running.push(server);
-    const res = await fetch(`${server.url}/v1/validate`, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: new Uint8Array([0x7b, 0xff, 0x7d]),
-    });
+    const res = await fetch(`${server.url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': type }, body: new Uint8Array(bytes) });
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({ status: 400, detail: 'the request body is not valid UTF-8' });
   });
@@ -285,8 +286,12 @@ describe('request errors are RFC 9457 problems', () => {
     expectProblem(refused, 503);
     expect(refused.headers['retry-after']).toBe('1');
     // Overload is the client's load, not a fault of the service: warn, under the route it asked for.
-    await sleep(20);
-    expect(kurel.log.lines.find((l) => l['requestId'] === refused.headers['x-request-id'])).toMatchObject({ level: 40, route: '/v1/validate', status: 503 });
+    // The access line is written once the answer has been sent: waited for, not slept on.
+    const logged = await waitFor(
+      () => kurel.log.lines.find((l) => l['requestId'] === refused.headers['x-request-id']),
+      'the access line of the refused request',
+    );
+    expect(logged).toMatchObject({ level: 40, route: '/v1/validate', status: 503 });
     expect((await request(server.url).get('/metrics')).text).toContain('kurel_http_requests_total{method="POST",route="/v1/validate",status="503"} 1');
     // Every route that reads documents or the catalogue shares the one limit.
     const others = [
@@ -375,12 +380,11 @@ describe('hostile bodies', () => {
   });
 });
 
+/** Waits until the service counts `count` requests in flight (the metrics request included), however slow the machine. */
 async function waitForInFlight(url: string, count: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  await waitFor(async () => {
     const metrics = await request(url).get('/metrics');
     const match = /^kurel_http_requests_in_flight (\d+)$/m.exec(metrics.text);
-    if (match && Number(match[1]) >= count) return;
-    await sleep(10);
-  }
-  throw new Error(`never saw ${count} requests in flight`);
+    return match && Number(match[1]) >= count ? true : undefined;
+  }, `${count} requests in flight`);
 }

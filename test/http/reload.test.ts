@@ -14,6 +14,7 @@ import { startServer } from '../../src/http/server.js';
 import { ServiceState } from '../../src/http/service-state.js';
 import { inProcessRunner } from '../../src/http/work/in-process.js';
 import type { EveryWorker, TaskRunner } from '../../src/http/work/task.js';
+import { waitFor } from '../helpers/serve.js';
 import { GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest, testApp } from './support.js';
 
 let dir: string;
@@ -213,7 +214,11 @@ describe('reload access (docs/service.md)', () => {
     const server = await startServer(kurel, { host: '127.0.0.1', port: 0 });
     try {
       const slow = startSlowRequest(server.url, '/v1/validate', GATEWAY_PROFILE);
-      await sleep(100);
+      // Admitted once the service counts it in flight (with the metrics request asking): waited for, not slept on.
+      await waitFor(async () => {
+        const metrics = (await request(server.url).get('/metrics')).text;
+        return Number(/^kurel_http_requests_in_flight (\d+)$/m.exec(metrics)?.[1]) >= 2 ? true : undefined;
+      }, 'the slow request to be admitted');
       expect((await validate(server.url, GATEWAY_PROFILE)).status).toBe(503);
       const reload = await postReload(server.url);
       expect([reload.status, reload.body.reloaded]).toEqual([200, true]);

@@ -6,8 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { availableCpus } from '../../src/http/supervisor/cpus.js';
 import { CLI, runKurel, spawnKurel } from '../helpers/cli.js';
-import { readJsonLines } from '../helpers/serve.js';
-import { GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest } from './support.js';
+import { readJsonLines, waitFor as waitUntil } from '../helpers/serve.js';
+import { GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, startSlowRequest } from './support.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -46,14 +46,8 @@ function serve(args: string[] = [], cwd = ROOT): Promise<Served> {
   });
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined>, what: string): Promise<T> {
-  for (let i = 0; i < 300; i++) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    await sleep(20);
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+// A condition waited for up to the shared helper's deadline: a count of turns is a bound a loaded machine can pass.
+const waitFor = <T>(probe: () => Promise<T | undefined>, what: string): Promise<T> => waitUntil(probe, what);
 
 const inFlight = async (url: string) => Number(/^kurel_http_requests_in_flight (\d+)$/m.exec(await (await fetch(`${url}/metrics`)).text())?.[1] ?? 0);
 

@@ -73,7 +73,7 @@ function get(running: RunningServer, path: string): Promise<Answer> {
   });
 }
 
-async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 5_000): Promise<T> {
+async function until<T>(probe: () => Promise<T | undefined> | T | undefined, what: string, timeoutMs = 30_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

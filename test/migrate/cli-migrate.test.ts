@@ -197,7 +197,7 @@ describe('kurel migrate', () => {
     expect(run.stdout).not.toContain('\u001b');
   });
 
-  it('suggests the name meant by an unknown --to, and keeps a range --to names (issue 29)', async () => {
+  it('suggests the name meant by an unknown --to, and refuses a range: --to names one exact version', async () => {
     const typo = await kurel('migrate', 'clusters', '--definitions', 'definitions', '--to', 'redis-sidekar@2.0.0');
     expect(typo).toMatchObject({
       code: 2,
@@ -205,9 +205,15 @@ describe('kurel migrate', () => {
       stderr:
         '<command line>:1:1 error usage no CapabilityDefinition of redis-sidekar is loaded, so redis-sidekar@2.0.0 cannot be migrated to\n  hint: did you mean redis-sidecar?\n',
     });
+    const before = read('clusters/staging.yaml');
     const range = await kurel('migrate', 'clusters/staging.yaml', '--definitions', 'definitions', '--to', 'redis-sidecar@^2', '--write');
-    expect(range.code).toBe(0);
-    expect(read('clusters/staging.yaml')).toBe(STAGING_AT_2.replace('"2.0.0"', '"^2"'));
+    expect(range).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr:
+        '<command line>:1:1 error usage --to "redis-sidecar@^2" must name one exact version of redis-sidecar: version must be a SemVer version MAJOR.MINOR.PATCH such as 1.2.0 or 2.0.0-rc.1 (no leading v, no build metadata), found "^2"\n',
+    });
+    expect(read('clusters/staging.yaml')).toBe(before);
   });
 
   it.each([
@@ -236,7 +242,17 @@ describe('kurel migrate', () => {
     const stdin = await runKurel(['migrate', '-', ...TO_2, '--write'], { cwd: dir, input: STAGING });
     expect(stdin).toMatchObject({ code: 2, stderr: '<command line>:1:1 error usage --write cannot rewrite standard input; name the file instead\n' });
     const dry = await runKurel(['migrate', '-', ...TO_2, '--stdin-filepath', 'clusters/staging.yaml'], { cwd: dir, input: STAGING });
-    expect(dry).toMatchObject({ code: 0, stdout: STAGING_DIFF });
+    expect(dry).toMatchObject({
+      code: 0,
+      stdout: STAGING_DIFF,
+      stderr: 'standard input would change; standard input cannot be rewritten: run kurel migrate again with --write, naming its file instead of -\n',
+    });
+    // With a file besides: the advice still says what --write cannot do.
+    const both = await runKurel(['migrate', '-', 'clusters/prod.yaml', ...TO_2], { cwd: dir, input: STAGING });
+    expect(both).toMatchObject({
+      code: 0,
+      stderr: '2 files would change; standard input cannot be rewritten: run kurel migrate again with --write, naming its file instead of -\n',
+    });
   });
 });
 

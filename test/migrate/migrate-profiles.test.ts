@@ -353,16 +353,17 @@ describe('readMigrationTargets', () => {
       ],
       problems: [],
     });
-    // A range is a target too (issue 29): `^2` keeps a `^2` pin; `2.0` is a partial version.
-    expect(readMigrationTargets(['redis@2.0', 'cache@^2']).targets).toEqual([
-      { name: 'redis', version: '2.0' },
-      { name: 'cache', version: '^2' },
+    // docs/migrate.md: VERSION is one exact version; a range or a partial version is refused.
+    const exact = 'a SemVer version MAJOR.MINOR.PATCH such as 1.2.0 or 2.0.0-rc.1 (no leading v, no build metadata)';
+    expect(readMigrationTargets(['redis@2.0', 'cache@^2']).problems).toEqual([
+      `"redis@2.0" must name one exact version of redis: version must be ${exact}, found "2.0": a definition names one exact version`,
+      `"cache@^2" must name one exact version of cache: version must be ${exact}, found "^2"`,
     ]);
     expect(readMigrationTargets(['redis-sidecar', 'Redis@1.0.0', 'redis@v2.0.0', 'redis@>=0.0.0', 'a@1.0.0', 'a@2.0.0']).problems).toEqual([
       '"redis-sidecar" must be NAME@VERSION, such as redis-sidecar@2.0.0',
       '"Redis@1.0.0" must be NAME@VERSION, such as redis-sidecar@2.0.0',
-      '"redis@v2.0.0" must name a version of redis or a range of them: version must be an exact version (2.1.3), a partial one (2.1, 2) or a range (^2.1.0, ~2.1.3, ">=2.1 <3"), found "v2.0.0" (write 2.0.0)',
-      '"redis@>=0.0.0" must name a version of redis or a range of them: version ">=0.0.0" allows every version, so it pins nothing (to use the highest release, omit version)',
+      `"redis@v2.0.0" must name one exact version of redis: version must be ${exact}, found "v2.0.0" (write 2.0.0)`,
+      `"redis@>=0.0.0" must name one exact version of redis: version must be ${exact}, found ">=0.0.0"`,
       'a is named twice (1.0.0 and 2.0.0); a run moves each name to one version',
     ]);
   });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import type { Diagnostic } from '../../src/core/diagnostics.js';
 import { type AdmissionOptions, admitReview, readReviewIdentity, refuseReview } from '../../src/operations/admission.js';
+import { parseYamlStream } from '../../src/yaml/source.js';
 import { propertyRuns } from '../helpers/property.js';
 
 const catalogue = createCatalogue();
@@ -215,6 +216,36 @@ describe('admitReview: CapabilityDefinition', () => {
       code: 422,
       reason: 'Invalid',
       message: '/spec/rendering/properties/size/minimum: size.minimum 10 is greater than maximum 1: no value could pass (definition-invalid)',
+    });
+  });
+
+  it('denies a definition whose name and version the service serves with another schema, as lint does against --definitions', () => {
+    const served = `apiVersion: launcher.gokure.dev/v1alpha1
+kind: CapabilityDefinition
+metadata:
+  name: redis-sidecar
+spec:
+  version: 1.0.0
+  description: served
+  rendering:
+    properties:
+      image: {type: string, required: true}
+`;
+    const serving = catalogue.withDefinitions(parseYamlStream(served, 'definitions/redis-sidecar.yaml').documents).catalogue;
+    // The same schema (another description) is allowed; another version is a new release.
+    expect(admitReview(createDefinition(v1), serving).response).toEqual({ uid: 'b2c1e0a4', allowed: true });
+    const v2 = definition({ version: '2.0.0', rendering: { properties: { image: { type: 'string' } } } });
+    expect(admitReview(createDefinition(v2), serving).response).toEqual({ uid: 'b2c1e0a4', allowed: true });
+    const other = definition({ version: '1.0.0', rendering: { properties: { image: { type: 'string', required: true }, port: { type: 'integer' } } } });
+    expect(admitReview(createDefinition(other), serving).response).toEqual({
+      uid: 'b2c1e0a4',
+      allowed: false,
+      status: {
+        code: 422,
+        reason: 'Invalid',
+        message:
+          '/spec/rendering/properties/port: definition "redis-sidecar" 1.0.0 conflicts with the one the service serves from definitions/redis-sidecar.yaml: they first differ at spec.rendering.properties.port ({"type":"integer"} here, absent in definitions/redis-sidecar.yaml); publish it as a new version (definition-conflict)',
+      },
     });
   });
 

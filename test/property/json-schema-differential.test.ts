@@ -8,16 +8,23 @@ import { probe } from '../schema/plugin-verdict.js';
 // which says so where it does:
 // - `default`: kurel fills absent properties with defaults, and a default filled by one part of
 //   `allOf` or one branch of a union is seen by the keywords after it; no default is generated.
-// - integers beyond 2^53 under `type`: kurel refuses them; every generated number is small.
-// - `__proto__` as a property name: Ajv itself reads it as an inherited lookup; the generated
-//   names are `a`, `b`, `c` (json-schema-semantics.test.ts judges `__proto__` without Ajv).
+// - integers beyond 2^53 under `type`: kurel refuses them; the generated numbers are small, or
+//   ±2^53 (the largest a double holds exactly, which both judge alike).
+// - `__proto__` as a property name in `properties`: Ajv itself reads it as an inherited lookup,
+//   so the schemas' property names are `a`, `b`, `constructor` and `toString`; `__proto__` is a
+//   key of the data and a name in `required` and `dependentRequired`, which Ajv reads as own
+//   (json-schema-semantics.test.ts judges `properties: {__proto__}` without Ajv).
 // `null` is generated everywhere: the published schema states that kurel reads a property set
 // to null as absent, so Ajv must agree on it too.
 
-const KEYS = ['a', 'b', 'c'] as const;
+// Names a map inherits (`constructor`, `toString`) are ordinary names: only own keys count.
+const KEYS = ['a', 'b', 'constructor', 'toString'] as const;
 const key = fc.constantFrom(...KEYS);
+// The data and the name lists have `__proto__` too, written as an own key.
+const dataKey = fc.constantFrom(...KEYS, '__proto__');
+const BIG = 2 ** 53;
 const text = fc.constantFrom('', 'a', 'b', 'ab', 'ba', 'abc', 'cab', 'A1');
-const number = fc.oneof(fc.integer({ min: -3, max: 6 }), fc.constantFrom(0.5, 1.5, 2.5));
+const number = fc.oneof(fc.integer({ min: -3, max: 6 }), fc.constantFrom(0.5, 1.5, 2.5), fc.constantFrom(BIG, -BIG));
 
 const { value } = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
@@ -27,12 +34,12 @@ const { value } = fc.letrec<{ value: unknown }>((tie) => ({
     number,
     text,
     fc.array(tie('value'), { maxLength: 3 }),
-    fc.uniqueArray(fc.tuple(key, tie('value')), { maxLength: 3, selector: ([k]) => k }).map((entries) => Object.fromEntries(entries)),
+    fc.uniqueArray(fc.tuple(dataKey, tie('value')), { maxLength: 3, selector: ([k]) => k }).map((entries) => Object.fromEntries(entries)),
   ),
 }));
 
 const TYPES = ['string', 'integer', 'number', 'boolean', 'object', 'array', 'null'] as const;
-const keyList = fc.uniqueArray(key, { maxLength: 3 });
+const keyList = fc.uniqueArray(dataKey, { maxLength: 3 });
 const PATTERNS = ['^a', 'b$', '^[a-c]*$', '\\d', '^(ab|ba)$'];
 
 const { schema } = fc.letrec<{ schema: Record<string, unknown>; sub: unknown; keyword: [string, unknown] }>((tie) => ({
@@ -54,7 +61,7 @@ const { schema } = fc.letrec<{ schema: Record<string, unknown>; sub: unknown; ke
     fc.tuple(fc.constant('propertyNames'), tie('sub')),
     fc.tuple(
       fc.constant('dependentRequired'),
-      fc.uniqueArray(fc.tuple(key, keyList), { minLength: 1, maxLength: 2, selector: ([k]) => k }).map(Object.fromEntries),
+      fc.uniqueArray(fc.tuple(dataKey, keyList), { minLength: 1, maxLength: 2, selector: ([k]) => k }).map(Object.fromEntries),
     ),
     fc.tuple(fc.constant('items'), tie('sub')),
     fc.tuple(fc.constant('enum'), fc.array(value, { minLength: 1, maxLength: 3 })),

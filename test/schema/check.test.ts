@@ -222,3 +222,17 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+describe('checkSchema: count bounds read as English', () => {
+  it.each([
+    [{ type: 'array', minItems: 1 }, [], 'the value must have at least 1 item, found 0'],
+    [{ type: 'array', minItems: 2 }, [1], 'the value must have at least 2 items, found 1'],
+    [{ type: 'array', maxItems: 1 }, [1, 2], 'the value must have at most 1 item, found 2'],
+    [{ type: 'object', minProperties: 1 }, {}, 'the value must have at least 1 entry, found 0'],
+    [{ type: 'object', maxProperties: 1 }, { a: 1, b: 2 }, 'the value must have at most 1 entry, found 2'],
+    [{ type: 'string', maxLength: 1 }, 'ab', 'the value must be at most 1 character long, found 2'],
+    [{ type: 'string', minLength: 2 }, 'a', 'the value must be at least 2 characters long, found 1'],
+  ])('%j judges %j: %s', (schema, data, message) => {
+    expect(checkSchema(schema as JsonSchema, data).issues.map((i) => i.message)).toEqual([message]);
+  });
+});

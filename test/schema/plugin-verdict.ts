@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { type Catalogue, createCatalogue } from '../../src/catalogue/catalogue.js';
 import { capabilitySchema, renderingSchemaDocument } from '../../src/operations/capability-schema.js';
@@ -25,10 +26,33 @@ function handlerWith(schema: unknown): object {
 
 let ajv: Ajv2020 | undefined;
 
+/**
+ * Equality as JSON Schema 2020-12 defines it for `const`, `enum` and `uniqueItems`: own keys
+ * only, numbers by value. Ajv's own (fast-deep-equal) calls a map's `toString` or `valueOf`
+ * when it is not Object's, so a map with such a key throws there instead of being compared.
+ */
+function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]));
+  }
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  const keys = Object.keys(a);
+  return (
+    keys.length === Object.keys(b).length &&
+    keys.every((k) => Object.hasOwn(b, k) && jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
+}
+
 // One instance for every probe: building one compiles the meta-schemas, the slow part.
 // ownProperties: Ajv otherwise reads inherited names (toString) as present, unlike the standard.
 function witness(): Ajv2020 {
-  ajv ??= new Ajv2020({ strict: false, allowUnionTypes: true, ownProperties: true });
+  if (!ajv) {
+    // The compiled keywords take the equality Ajv's runtime module holds when they are compiled.
+    const runtime = createRequire(import.meta.url)('ajv/dist/runtime/equal.js') as { default: ((a: unknown, b: unknown) => boolean) & { code?: string } };
+    runtime.default = Object.assign(jsonEqual, { code: runtime.default.code });
+    ajv = new Ajv2020({ strict: false, allowUnionTypes: true, ownProperties: true });
+  }
   return ajv;
 }
 

@@ -31,7 +31,9 @@ const CASES: [string, JsonSchema, unknown, boolean][] = [
   ['an optional enum key set to null is absent', Type.Object({ e: Type.Optional(Type.String({ enum: ['a', 'b'] })) }), { e: null }, true],
   ['an optional enum key refuses other values', Type.Object({ e: Type.Optional(Type.String({ enum: ['a', 'b'] })) }), { e: 'c' }, false],
   ['an optional literal set to null is absent', Type.Object({ l: Type.Optional(Type.Literal('x')) }), { l: null }, true],
-  ['an integer beyond 2^53 is refused', Type.Object({ n: Type.Integer() }), { n: 2 ** 53 }, false],
+  ['an integer beyond 2^53 is refused', Type.Object({ n: Type.Integer() }), { n: 2 ** 53 + 2 }, false],
+  ['an integer beyond -2^53 is refused', Type.Object({ n: Type.Integer() }), { n: -(2 ** 53) - 2 }, false],
+  ['an integer at 2^53, which a double holds exactly, is kept', Type.Object({ n: Type.Integer() }), { n: 2 ** 53 }, true],
   ['an integer at 2^53 - 1 is kept', Type.Object({ n: Type.Integer() }), { n: 2 ** 53 - 1 }, true],
   ['a fraction is not an integer', Type.Object({ n: Type.Integer() }), { n: 2.5 }, false],
   ['a key that needs another is refused alone', Optional, { a: 'x' }, false],
@@ -98,7 +100,7 @@ describe('publishSchema', () => {
         description: 'expected a map of a and b; introduced in Kubernetes 1.29; deprecated in Kubernetes 1.31: use c',
         type: 'object',
         properties: {
-          a: { type: 'integer', minimum: 1, maximum: 9007199254740991 },
+          a: { type: 'integer', minimum: 1, maximum: 9007199254740992 },
           b: {
             description: 'value "2": introduced in Kubernetes 1.30',
             type: ['string', 'null'],

@@ -99,7 +99,9 @@ describe('kurel schema', () => {
     const run = await runKurel(['schema', 'exposee']);
     expect(run.code).toBe(2);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/^error: unknown capability type "exposee" \(did you mean expose\?\); known types: certificate, /);
+    expect(run.stderr).toMatch(
+      /^<command line>:1:1 error usage unknown capability type "exposee"; known types: certificate, .*, volsync\n {2}hint: did you mean expose\?\n$/,
+    );
   });
 
   it('knows a definition only when it is loaded', async () => {

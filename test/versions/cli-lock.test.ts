@@ -232,6 +232,20 @@ describe('the version flags', () => {
     }
   });
 
+  it('refuses standard input without --stdin-filepath as a usage error, and locks it under the name given', async () => {
+    const profile = read('clusters/unpinned.yaml');
+    const unnamed = await runKurel(['lock', '-', ...DEFS], { cwd: dir, input: profile });
+    expect(unnamed).toMatchObject({
+      code: 2,
+      stdout:
+        '<command line>:1:1 error usage kurel lock keys each profile by its file, and standard input has none\n  hint: name it with --stdin-filepath, such as --stdin-filepath clusters/prod.yaml, or give the file instead of -\n0 files checked: 1 error, 0 warnings\n',
+    });
+    expect(readdirSync(dir)).not.toContain('kurel.lock.yaml');
+    const named = await runKurel(['lock', '-', ...DEFS, '--stdin-filepath', 'clusters/unpinned.yaml'], { cwd: dir, input: profile });
+    expect(named.code).toBe(0);
+    expect(read('kurel.lock.yaml')).toContain('  clusters/unpinned.yaml:\n');
+  });
+
   it('turns --require-pinned off with a later --no-require-pinned', async () => {
     expect((await json('lint', 'clusters/unpinned.yaml', ...DEFS, '--require-pinned')).json.diagnostics.map(pinDiagnostic)).toEqual([
       at('clusters/unpinned.yaml', 'unpinned-capability', 7, 5, '/spec/capabilities/redis-sidecar'),
@@ -433,5 +447,20 @@ describe('kurel outdated (docs/versions.md)', () => {
     const run = await json('outdated', ...DEFS);
     expect(run.code).toBe(2);
     expect(run.json.diagnostics.map((d) => d.code)).toEqual(['usage']);
+    // The usage error alone: no table.
+    expect(await kurel('outdated', ...DEFS)).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: '<command line>:1:1 error usage kurel outdated needs profiles to read: name them, or run it where a lockfile lists them\n',
+    });
+  });
+
+  it('says so, instead of a bare header, when no binding is of a versioned definition', async () => {
+    write('clusters/plain.yaml', 'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: plain\nspec:\n  capabilities: {}\n');
+    expect(await kurel('outdated', 'clusters/plain.yaml', ...DEFS)).toEqual({
+      code: 0,
+      stdout: 'no binding of a versioned definition in the profiles read\n',
+      stderr: '',
+    });
   });
 });

@@ -10,13 +10,14 @@ import { isDirectory } from '../../files/gather-inputs.js';
 import { type ReadResult, readSourceFile } from '../../files/read-file.js';
 import { type BuildReport, buildApplication, type ResolvedApplication } from '../../operations/build-application.js';
 import { buildEnvelope } from '../../operations/envelopes.js';
+import { flagComponentDiagnostics } from '../../operations/platform.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
 import type { CatalogueCommandOptions } from '../../sources/apply-config.js';
 import { assembleCommandCatalogue } from '../../sources/command-catalogue.js';
 import { lockFollowing } from '../../sources/command-lockfile.js';
 import { gatherReadInputs } from '../../sources/definition-entries.js';
-import { platformOptions } from '../../sources/platform-flags.js';
+import { platformOfFlags, platformOptions } from '../../sources/platform-flags.js';
 import type { SourceText } from '../../yaml/source.js';
 import { yaml } from '../../yaml/yaml-lib.js';
 import { configureCommand, textRefusal } from '../configure-command.js';
@@ -101,6 +102,8 @@ export async function runBuild(target: string, flags: BuildCommandOptions, io: C
   if (!assembly.ok) appendAll(diagnostics, assembly.refusal.diagnostics);
   fatal ||= !assembly.ok;
   const catalogue = assembly.ok ? assembly.catalogue : undefined;
+  // A --platform component one edit from a known one is likely a slip (docs/platform.md).
+  if (catalogue) appendAll(diagnostics, flagComponentDiagnostics(platformOfFlags(options.platform), catalogue));
   const lockfile = assembly.ok ? assembly.lockfile : assembly.refusal.lockfile;
   appendAll(diagnostics, lockfile.diagnostics);
   fatal ||= lockfile.fatal;

@@ -8,9 +8,11 @@ import { CONFIG_FILE_NAME } from '../../documents/kurel-config.js';
 import type { Search } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
 import type { LintResultCache } from '../../operations/lint-cache.js';
+import { flagComponentDiagnostics } from '../../operations/platform.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import { gatherRunInputs } from '../../sources/definition-entries.js';
 import { globMatcher } from '../../sources/glob.js';
+import { platformOfFlags } from '../../sources/platform-flags.js';
 import type { RunConfig } from '../../sources/run-config.js';
 import type { SourceText } from '../../yaml/source.js';
 import { type Configured, configureCommand } from '../configure-command.js';
@@ -104,6 +106,8 @@ async function lintGathered(
   for (const [file, source] of lockfile.sources) report.sources.set(file, source);
   fatal ||= report.unreadable;
   if (judging.catalogue.ok) {
+    // A --platform component one edit from a known one is likely a slip (docs/platform.md).
+    appendAll(extra, flagComponentDiagnostics(platformOfFlags(options.platform), judging.catalogue.catalogue));
     const empty = emptySearches(gathered.searches, report.files, run);
     appendAll(extra, empty);
     fatal ||= empty.length > 0;

@@ -47,6 +47,17 @@ export async function runLock(paths: readonly string[], flags: LockCommandOption
       fatal: true,
     });
   }
+  // A lockfile keys each profile by its file: standard input without a name has nowhere to be locked.
+  if (paths.includes('-') && !options.stdinFilepath) {
+    return finish(options, io, {
+      diagnostics: [
+        fileDiagnostic('<command line>', 'usage', 'kurel lock keys each profile by its file, and standard input has none', {
+          hint: 'name it with --stdin-filepath, such as --stdin-filepath clusters/prod.yaml, or give the file instead of -',
+        }),
+      ],
+      fatal: true,
+    });
+  }
   const gathered = await gatherReadInputs(
     {
       paths,

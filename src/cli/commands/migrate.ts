@@ -111,7 +111,8 @@ export async function runMigrate(paths: readonly string[], flags: MigrateCommand
     }
     written = changed.length > 0;
   }
-  return finish(options, io, { diagnostics, fatal: report.fatal, sources, report, written });
+  const stdinName = paths.includes('-') ? (options.stdinFilepath ?? STDIN_NAME) : undefined;
+  return finish(options, io, { diagnostics, fatal: report.fatal, sources, report, written, ...(stdinName === undefined ? {} : { stdinName }) });
 }
 
 interface MigrateOutcome {
@@ -120,6 +121,8 @@ interface MigrateOutcome {
   sources?: Map<string, SourceText>;
   report?: MigrateReport;
   written?: boolean;
+  /** The name standard input was read under, when it was read. */
+  stdinName?: string;
 }
 
 function finish(options: MigrateCommandOptions, io: CommandIo, outcome: MigrateOutcome): number {
@@ -145,18 +148,29 @@ function finish(options: MigrateCommandOptions, io: CommandIo, outcome: MigrateO
         lines.push(problemsText('stderr'));
         if (!outcome.fatal) lines.push(summarize(reported, files.length));
       }
-      if (outcome.report && !outcome.fatal) lines.push(statusLine(options, hasErrors(outcome.diagnostics), changed, written));
+      if (outcome.report && !outcome.fatal) lines.push(statusLine(options, hasErrors(outcome.diagnostics), changed, written, outcome.stdinName));
       if (written && lockOutdated) lines.push('run kurel lock');
       if (lines.length > 0) io.stderr(`${lines.join('\n')}\n`);
     },
   });
 }
 
-function statusLine(options: MigrateCommandOptions, failed: boolean, changed: readonly MigratedFile[], written: boolean): string {
+function statusLine(
+  options: MigrateCommandOptions,
+  failed: boolean,
+  changed: readonly MigratedFile[],
+  written: boolean,
+  stdinName: string | undefined,
+): string {
   const count = `${changed.length} file${changed.length === 1 ? '' : 's'}`;
   if (written) return `migrated ${count}: ${changed.map((f) => escapeControls(f.path)).join(', ')}`;
   if (failed) return options.write ? 'nothing written: fix the errors above first' : 'the migration has errors: fix them before writing it';
   if (changed.length === 0) return 'nothing to migrate: every binding is already at the version asked for';
+  // Standard input cannot be rewritten (docs/migrate.md): the advice names the file instead of `-`.
+  if (stdinName !== undefined && changed.some((f) => f.path === stdinName)) {
+    const stdin = 'standard input cannot be rewritten: run kurel migrate again with --write, naming its file instead of -';
+    return changed.length === 1 ? `standard input would change; ${stdin}` : `${count} would change; ${stdin}`;
+  }
   if (options.check) return `${count} would change: run kurel migrate with --write`;
   return `${count} would change; run again with --write to rewrite ${changed.length === 1 ? 'it' : 'them'}`;
 }

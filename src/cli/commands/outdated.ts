@@ -100,7 +100,9 @@ function finish(
       envelope: ({ valid, reported }): OutdatedEnvelope => ({ valid, diagnostics: reported.diagnostics, bindings: rows }),
       text: ({ reported, problemsText }) => {
         if (reported.diagnostics.length > 0) io.stderr(`${problemsText('stderr')}\n`);
-        io.stdout(`${formatOutdatedTable(rows)}\n`);
+        // A run that could not read its inputs has no table to print; one that found no versioned binding says so.
+        if (rows.length > 0) io.stdout(`${formatOutdatedTable(rows)}\n`);
+        else if (!fatal) io.stdout('no binding of a versioned definition in the profiles read\n');
         if (failed) io.stderr(`${outdated} of ${rows.length} binding${rows.length === 1 ? '' : 's'} outdated: below WANTED or LATEST\n`);
       },
     },

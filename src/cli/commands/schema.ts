@@ -5,6 +5,7 @@ import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schem
 import type { PublishOptions } from '../../sources/command-catalogue.js';
 import { narrowingPlatform } from '../../sources/platform-flags.js';
 import { EXIT } from '../exit-code.js';
+import { formatUsage } from '../format/text.js';
 import type { CommandIo } from '../io.js';
 import { loadPublishedCatalogue } from '../published-catalogue.js';
 
@@ -26,14 +27,14 @@ export async function runSchema(type: string | undefined, options: PublishOption
   const at = type.indexOf('@');
   const name = at === -1 ? type : type.slice(0, at);
   if (!catalogue.knows(name)) {
-    const hint = didYouMean(name, catalogue.knownTypes());
-    io.stderr(`error: unknown capability type "${name}"${hint ? ` (${hint})` : ''}; known types: ${catalogue.knownTypes().join(', ')}\n`);
+    io.stderr(
+      `${formatUsage(`unknown capability type "${name}"; known types: ${catalogue.knownTypes().join(', ')}`, didYouMean(name, catalogue.knownTypes()))}\n`,
+    );
     return EXIT.usage;
   }
   const choice = chooseCapabilityVersion(catalogue, name, at === -1 ? undefined : type.slice(at + 1));
   if (!choice.ok) {
-    const hint = choice.reason === 'malformed' && choice.hint ? ` (${choice.hint})` : '';
-    io.stderr(`error: ${type}: ${choice.message}${hint}\n`);
+    io.stderr(`${formatUsage(`${type}: ${choice.message}`, choice.reason === 'malformed' ? choice.hint : undefined)}\n`);
     return EXIT.usage;
   }
   const version = catalogue.hasDefinitionVersions(name) ? choice.version : undefined;

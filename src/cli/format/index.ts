@@ -45,7 +45,7 @@ export function renderReport(format: LintFormat, view: ReportView): string {
       return stringifyJson(envelopeOf('run', view.valid, view.diagnostics, view.files));
     case 'text': {
       const body = formatText(shown, view.sources, view.palette);
-      const lines = [...(body ? [body] : []), summarize(view.problems, view.files), ...skippedLines(view.files)];
+      const lines = [...(body ? [body] : []), summarize(view.problems, view.files), ...skippedLines(view.files, view.quiet === true)];
       // One pointer to the explanations per run, naming the first error shown (a warning only when there is none).
       const first = shown.find((d) => d.severity === 'error') ?? shown[0];
       if (first) lines.push(view.palette.dim(`run kurel explain ${first.code} for details`));
@@ -64,12 +64,19 @@ export function renderReport(format: LintFormat, view: ReportView): string {
   }
 }
 
-/** The files a run read but did not lint, each with why (docs/configuration.md: never passed over in silence). */
-function skippedLines(files: readonly FileReport[]): string[] {
+/** The most skipped files text output names one by one; JSON lists every one. */
+export const MAX_SKIPPED_LISTED = 20;
+
+/**
+ * The files a run read but did not lint (docs/configuration.md: never passed over in silence):
+ * each with why, up to {@link MAX_SKIPPED_LISTED} and a count of the rest; with `--quiet`, one line.
+ */
+function skippedLines(files: readonly FileReport[], quiet: boolean): string[] {
   const skipped = files.filter((f) => f.status === 'skipped');
   if (skipped.length === 0) return [];
-  return [
-    `skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'}:`,
-    ...skipped.map((f) => `  ${escapeControls(f.path)}: ${escapeControls(f.reason ?? 'not linted')}`),
-  ];
+  const count = `skipped ${skipped.length} file${skipped.length === 1 ? '' : 's'}`;
+  if (quiet) return [`${count} (--format json lists them)`];
+  const listed = skipped.slice(0, MAX_SKIPPED_LISTED).map((f) => `  ${escapeControls(f.path)}: ${escapeControls(f.reason ?? 'not linted')}`);
+  const rest = skipped.length - listed.length;
+  return [`${count}:`, ...listed, ...(rest > 0 ? [`  and ${rest} more (--format json lists every file)`] : [])];
 }

@@ -42,6 +42,7 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   'field-unavailable': "a key, value or capability the cluster's platform version does not have",
   'field-deprecated': "a key, value or capability deprecated at the cluster's platform version",
   'too-many-problems': 'a run found more problems than it reports; the rest are counted',
+  'unknown-platform-component': 'a platform component one edit from one kurel knows of',
   'plugin-error': 'a plugin handler threw or returned a malformed result while validating a binding',
   'unused-suppression': 'a kurel-disable comment that silences nothing, is malformed, or names a code it cannot silence',
   'migration-lossy': 'a migration would drop a value the file sets',

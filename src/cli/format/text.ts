@@ -62,12 +62,14 @@ export function formatText(diagnostics: readonly Diagnostic[], sources: Readonly
     // (bytes that are not UTF-8, a NUL): the message says where it is.
     if (excerpt !== undefined && excerpt.trim() !== '' && !isBinary(excerpt)) {
       lines.push(`  ${escapeControls(excerpt)}`);
-      // The caret goes under the escaped text; a column past the part of a long line shown gets none.
+      // The caret goes under the escaped text, and ends with the line shown (a long line is cut);
+      // a column past the part of a long line shown gets none, one just past its end a single caret.
       const start = d.column - 1;
       if (start <= excerpt.length) {
         const end = d.endLine === d.line ? Math.max(d.endColumn - 1, start + 1) : Math.max(excerpt.length, start + 1);
-        const width = escapedWidth(excerpt, start, Math.min(end, excerpt.length)) + Math.max(0, end - Math.max(start, excerpt.length));
-        lines.push(`  ${escapedIndent(excerpt, start)}${palette.red('^'.repeat(Math.min(width, 200)))}`);
+        const width = start === excerpt.length ? 1 : escapedWidth(excerpt, start, Math.min(end, excerpt.length));
+        const caret = d.severity === 'error' ? palette.red : palette.yellow;
+        lines.push(`  ${escapedIndent(excerpt, start)}${caret('^'.repeat(Math.min(width, 200)))}`);
       }
     }
     if (d.hint) lines.push(`  ${palette.cyan('hint:')} ${escapeControls(d.hint)}`);
@@ -81,9 +83,9 @@ const isBinary = (text: string): boolean => text.includes('\uFFFD') || text.incl
 // The file name of problems of the command line (docs/codes/usage.md).
 const COMMAND_LINE = '<command line>';
 
-/** A usage error's text, as every usage error is shown: `<command line>:1:1 error usage MESSAGE`. */
-export function formatUsage(message: string): string {
-  return formatText([fileDiagnostic(COMMAND_LINE, 'usage', message)], new Map(), PLAIN);
+/** A usage error's text, as every usage error is shown: `<command line>:1:1 error usage MESSAGE`, then its `hint:` line if any. */
+export function formatUsage(message: string, hint?: string): string {
+  return formatText([fileDiagnostic(COMMAND_LINE, 'usage', message, hint ? { hint } : {})], new Map(), PLAIN);
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { Catalogue } from '../../catalogue/catalogue.js';
 import { compactJson } from '../../core/json-text.js';
 import { buildApplication } from '../../operations/build-application.js';
@@ -56,6 +57,8 @@ function judge(catalogue: Catalogue, bodyKind: BodyKind, body: Uint8Array, optio
   if (bodyKind === 'yaml') {
     // As for JSON: a request with no body at all is not a document with a mistake in it.
     if (body.length === 0) throw new HttpProblem(400, 'the request body is empty; expected a YAML document');
+    // A body that cannot be decoded is a problem of the request (docs/service.md), not a diagnostic of a profile.
+    if (!isUtf8(body)) throw new HttpProblem(400, 'the request body is not valid UTF-8');
     return validateProfile({ profile: { file: REQUEST_FILE, content: body } }, catalogue, options);
   }
   const { text, data } = decodeJsonBody(body);
