@@ -22,6 +22,7 @@ const E2E = [
   'test/http/server.test.ts',
   'test/http/start.test.ts',
   'test/http/supervisor.test.ts',
+  'test/http/one-catalogue.test.ts',
   'test/http/tls.test.ts',
   'test/http/versions.test.ts',
   'test/cli/spawned.test.ts',

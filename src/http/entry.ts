@@ -5,7 +5,7 @@
 // that runs them.
 import cluster from 'node:cluster';
 import type { ServiceOptions } from './service.js';
-import { startEarly } from './supervisor/early-start.js';
+import { type HeldSignals, holdSignals, startEarly } from './supervisor/early-start.js';
 import type { SupervisorOptions } from './supervisor/primary.js';
 import type { ServiceIo } from './supervisor/service-io.js';
 
@@ -19,10 +19,13 @@ export type { DefinitionFolder } from './work/pool-loader.js';
 /**
  * In the supervisor of `kurel serve <args>` (node:cluster's primary), opens the listening socket
  * at once, from the host, port and TLS flags of `args`, so `/healthz` answers while the rest
- * loads, and starts the first serving process as soon as it listens.
+ * loads, and starts the first serving process as soon as it listens. `signals` are those kept
+ * since the program's first line, which the supervisor handles once it runs.
  */
-export function openFrontEarly(args: readonly string[]): void {
-  if (cluster.isPrimary) startEarly(args);
+export function openFrontEarly(args: readonly string[], signals?: HeldSignals): void {
+  if (!cluster.isPrimary) return;
+  if (signals) holdSignals(signals);
+  startEarly(args);
 }
 
 /**

@@ -32,9 +32,13 @@ export class ServiceState {
   private everyWorkerLoaded = false;
   /** A worker of the runner in service at start could not load. */
   private aWorkerFailed = false;
-  /** Ready once the first worker has loaded (under the supervisor), not once every one has. */
-  private readyAtFirstWorker = false;
-  private peers: { reloadOthers(): Promise<boolean> } | undefined;
+  /** Under the supervisor: ready once every process of the service takes requests, while their other workers load. */
+  private everyProcessServes = false;
+  private peers: { reloadEverywhere(): Promise<void> } | undefined;
+  /** A catalogue built for a reload of every process, not yet put in service (see {@link prepare}). */
+  private pending: TaskRunner | undefined;
+  /** Between this process's switch to a reload's catalogue and every process's: what `/readyz` waits for. */
+  private unsettled: { promise: Promise<void>; settle: () => void } | undefined;
   private readonly listeners: ((record: ReloadRecord) => void)[] = [];
 
   constructor(
@@ -82,30 +86,110 @@ export class ServiceState {
 
   /**
    * True once every worker of the runner in service has loaded (at start; a reloaded runner is
-   * put in service only then), or, under the supervisor, once this process takes requests and
-   * no worker has failed to load; false once shutdown begins. Replacing a worker never changes it.
+   * put in service only then), or, under the supervisor, once every process of the service takes
+   * requests and no worker of this one has failed to load; false once shutdown begins. Replacing
+   * a worker (or a process) never changes it.
    */
   get isReady(): boolean {
-    return (this.everyWorkerLoaded || (this.readyAtFirstWorker && !this.aWorkerFailed)) && !this.draining;
+    if (this.draining) return false;
+    return this.peers ? this.everyProcessServes && !this.aWorkerFailed : this.everyWorkerLoaded;
   }
 
   /**
-   * Serves beside other processes (under `kurel serve`'s supervisor, which hands this process
-   * connections only once it can judge): ready from then on, while its other workers load, and
-   * {@link reloadEverywhere} reloads every process.
+   * Serves beside other processes, under `kurel serve`'s supervisor, which reads the definitions
+   * for all of them (docs/service.md "Processes and the supervisor"): a reload, whoever asks for
+   * it, is the supervisor's ({@link prepare}, {@link switchTo}, {@link settle} in every process),
+   * and the process is ready once the supervisor says every process serves ({@link everyProcessServing}).
    */
-  joinPeers(peers: { reloadOthers(): Promise<boolean> }): void {
+  joinPeers(peers: { reloadEverywhere(): Promise<void> }): void {
     this.peers = peers;
-    this.readyAtFirstWorker = true;
+  }
+
+  /** Every process of the service takes requests (under the supervisor). */
+  everyProcessServing(): void {
+    this.everyProcessServes = true;
+  }
+
+  /** Reloads every process (under the supervisor), else this one ({@link reload}); resolves to this process's record once done. */
+  async reloadEverywhere(): Promise<ReloadRecord> {
+    if (!this.peers) return this.reload();
+    await this.peers.reloadEverywhere();
+    return this.record;
   }
 
   /**
-   * Reloads this process ({@link reload}) and every process serving beside it, and resolves to
-   * this process's record once all have finished.
+   * Under the supervisor, a reload's first step in every process: builds a runner with `load`
+   * (from the definitions the supervisor read) and waits for every one of its workers, without
+   * putting it in service; resolves to whether it could.
    */
-  async reloadEverywhere(): Promise<ReloadRecord> {
-    const [record] = await Promise.all([this.reload(), this.peers?.reloadOthers()]);
-    return record;
+  async prepare(load: RunnerLoader): Promise<{ ok: boolean; diagnostics: Diagnostic[] }> {
+    await this.drop();
+    let loaded: RunnerLoadResult;
+    try {
+      loaded = await load();
+    } catch (err) {
+      loaded = { ok: false, diagnostics: [fileDiagnostic('<reload>', 'io-error', `reload failed: ${err instanceof Error ? err.message : String(err)}`)] };
+    }
+    if (!loaded.ok) return loaded;
+    const every = await loaded.runner.ready;
+    if (!every.ok) {
+      await loaded.runner.close();
+      return { ok: false, diagnostics: every.diagnostics };
+    }
+    this.pending = loaded.runner;
+    return { ok: true, diagnostics: loaded.diagnostics };
+  }
+
+  /**
+   * The outcome of a reload, the same in every process: `ok` puts the prepared runner in service
+   * (what `/readyz` says then waits for {@link settle}); otherwise it is dropped and the previous
+   * one stays. Records the outcome either way, as {@link reload} does.
+   */
+  switchTo(outcome: { ok: boolean; at: Date; diagnostics: Diagnostic[] }): void {
+    const next = this.pending;
+    this.pending = undefined;
+    const ok = outcome.ok && next !== undefined;
+    if (ok) {
+      const previous = this.active;
+      this.active = next;
+      this.activeSince = outcome.at;
+      this.everyWorkerLoaded = true;
+      this.aWorkerFailed = false;
+      void previous.close().catch(() => undefined);
+      let settle: () => void = () => undefined;
+      const promise = new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+      this.unsettled?.settle();
+      this.unsettled = { promise, settle };
+    } else void next?.close().catch(() => undefined);
+    this.publish({ at: outcome.at, ok, definitions: this.active.registry.definitions, diagnostics: outcome.diagnostics });
+  }
+
+  /** Every process has switched to the catalogue in service here. */
+  settle(): void {
+    this.unsettled?.settle();
+    this.unsettled = undefined;
+  }
+
+  /**
+   * Undefined when what this process serves is what every process serves; otherwise settles once
+   * it is (a reload's switch is under way in the other processes). `/readyz` answers after it, so
+   * the digest it reports is the one every answer from then on uses.
+   */
+  get settling(): Promise<void> | undefined {
+    return this.unsettled?.promise;
+  }
+
+  private async drop(): Promise<void> {
+    const pending = this.pending;
+    this.pending = undefined;
+    await pending?.close().catch(() => undefined);
+  }
+
+  private publish(record: ReloadRecord): void {
+    this.record = record;
+    for (const listener of this.listeners) listener(record);
   }
 
   /** Settles once every worker of the runner in service at start has loaded, or one could not. */
@@ -135,6 +219,8 @@ export class ServiceState {
    * one reload running and one waiting.
    */
   reload(): Promise<ReloadRecord> {
+    // Under the supervisor, every process reloads together from one read.
+    if (this.peers) return this.reloadEverywhere();
     if (this.waiting) return this.waiting;
     if (!this.running) {
       const running = this.reloadNow().finally(() => {
@@ -153,9 +239,10 @@ export class ServiceState {
     return waiting;
   }
 
-  /** Closes the runner in service (at shutdown, once no request needs it). */
-  close(): Promise<void> {
-    return this.active.close();
+  /** Closes the runner in service (at shutdown, once no request needs it), and one prepared for a reload. */
+  async close(): Promise<void> {
+    this.settle();
+    await Promise.all([this.drop(), this.active.close()]);
   }
 
   private async reloadNow(): Promise<ReloadRecord> {
@@ -189,8 +276,7 @@ export class ServiceState {
       }
       record = { at, ok: load.ok, definitions: this.active.registry.definitions, diagnostics: load.diagnostics };
     }
-    this.record = record;
-    for (const listener of this.listeners) listener(record);
+    this.publish(record);
     return record;
   }
 }

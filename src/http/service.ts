@@ -11,8 +11,9 @@ import type { RunningServer, TlsOptions } from './server.js';
 import { DEFAULT_LIMITS, type ServiceLimits } from './service-limits.js';
 import { ServiceState } from './service-state.js';
 import { supervisorLink } from './supervisor/link.js';
+import type { DefinitionsRead } from './supervisor/served-definitions.js';
 import type { ServiceIo } from './supervisor/service-io.js';
-import type { DefinitionsWatch } from './watch-definitions.js';
+import type { DefinitionsWatch } from './supervisor/watch-definitions.js';
 import { DEFAULT_INLINE_MAX_BYTES } from './work/inline-runner.js';
 import { type DefinitionFolder, type PoolSources, poolLoader } from './work/pool-loader.js';
 
@@ -65,14 +66,15 @@ const STOP_SIGNALS = ['SIGTERM', 'SIGINT'] as const;
 export const LOAD_THE_REST_AFTER_MS = 50;
 
 /**
- * Runs the validation service until SIGTERM or SIGINT: reads the definitions, starts the worker
+ * Runs the validation service until SIGTERM or SIGINT: reads the definitions (under the
+ * supervisor, `supervised` holds those it read for every process, and a reload is its), starts the worker
  * pool (every worker imports the plugins and builds the catalogue; the service refuses to start
  * when the definitions or a plugin have an error), takes requests once they are checked (by the
  * serving thread's own catalogue when small bodies are judged here, else by the first worker;
  * docs/service.md "During start") and reports ready once every worker has loaded, reloads definitions on SIGHUP, and on a stop signal drains gracefully.
  * Resolves to the exit code.
  */
-export async function runService(options: ServiceOptions, io: ServiceIo): Promise<number> {
+export async function runService(options: ServiceOptions, io: ServiceIo, supervised?: { definitions: DefinitionsRead }): Promise<number> {
   let adminToken: string | undefined;
   let unusableToken: string | undefined;
   if (options.adminTokenFile !== undefined) {
@@ -102,25 +104,25 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
       resolve();
     };
   });
-  const starting =
-    unusableToken === undefined
-      ? ServiceState.start(
-          poolLoader({
-            definitionFolders: options.definitionFolders,
-            definitionFiles: options.definitionFiles ?? [],
-            plugins: options.plugins,
-            cwd: options.cwd,
-            lockfile: options.lockfile,
-            workers,
-            workerMemoryMiB: limits.workerMemoryMiB,
-            inlineMaxBytes: options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES,
-            // Used once the pool is in service, when the logger exists.
-            logger: { info: (fields, message) => logger?.info(fields, message), error: (fields, message) => logger?.error(fields, message) },
-            workersWait: () => (takingRequests ? undefined : untilTakingRequests),
-            workersWanted: () => wantTheRest(),
-          }),
-        )
-      : undefined;
+  // Every load builds a pool from the definitions: under the supervisor, those it read for every
+  // process (at start and at each reload), never this process's own read of the disk.
+  const loaderOf = (read: DefinitionsRead | undefined) =>
+    poolLoader({
+      definitionFolders: options.definitionFolders,
+      definitionFiles: options.definitionFiles ?? [],
+      plugins: options.plugins,
+      cwd: options.cwd,
+      lockfile: options.lockfile,
+      ...(read ? { read: async () => read } : {}),
+      workers,
+      workerMemoryMiB: limits.workerMemoryMiB,
+      inlineMaxBytes: options.inlineMaxBytes ?? DEFAULT_INLINE_MAX_BYTES,
+      // Used once the pool is in service, when the logger exists.
+      logger: { info: (fields, message) => logger?.info(fields, message), error: (fields, message) => logger?.error(fields, message) },
+      workersWait: () => (takingRequests ? undefined : untilTakingRequests),
+      workersWanted: () => wantTheRest(),
+    });
+  const starting = unusableToken === undefined ? ServiceState.start(loaderOf(supervised?.definitions)) : undefined;
   const { batchedDestination, createAppCore, diagnosticLines, logClock, pendingLogger, stagedListener, startServer } = await import('./serving.js');
   const destination = batchedDestination((text) => io.stdout(text));
   // The lines of the last turn of the event loop still go out when the process ends.
@@ -176,7 +178,10 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   let stopBySupervisor: (cut: boolean) => void = () => undefined;
   let served: AppCore | undefined;
   const link = supervisorLink({
-    reload: async () => (await state.reload()).ok,
+    prepare: (definitions) => state.prepare(loaderOf(definitions)),
+    switchTo: (outcome) => state.switchTo(outcome),
+    settled: () => state.settle(),
+    serving: () => state.everyProcessServing(),
     stop: (cut) => stopBySupervisor(cut),
     metrics: async () => (served ? served.metrics.asJson() : []),
   });
@@ -250,11 +255,12 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
   } catch (err) {
     return refuse(`cannot listen on ${options.host}:${options.port}: ${(err as Error).message}`);
   }
+  // Under the supervisor, it watches the folders for every process (one read, one reload).
   let watching: DefinitionsWatch | undefined;
-  if (options.watchedDirs && options.watchedDirs.length > 0) {
-    const { watchDefinitions } = await import('./watch-definitions.js');
-    watching = await watchDefinitions(options.watchedDirs, state, { logger: log });
-  } else if (options.watchedDirs) {
+  if (!link && options.watchedDirs && options.watchedDirs.length > 0) {
+    const { watchDefinitions } = await import('./supervisor/watch-definitions.js');
+    watching = await watchDefinitions(options.watchedDirs, () => void state.reload(), { logger: log });
+  } else if (!link && options.watchedDirs) {
     log.warn('--watch-definitions has no --definitions folder to watch');
   }
   const reload = () => void state.reload();
@@ -292,7 +298,7 @@ export async function runService(options: ServiceOptions, io: ServiceIo): Promis
     {
       url: running.url,
       tls: tls !== undefined,
-      watchDefinitions: watching !== undefined,
+      watchDefinitions: link ? (options.watchedDirs?.length ?? 0) > 0 : watching !== undefined,
       reloadAccess: adminToken === undefined ? 'loopback' : 'token',
       handlers: state.registry.handlers,
       definitions: state.registry.definitions,

@@ -79,6 +79,34 @@ describe("the supervisor's front", () => {
     expect(JSON.parse(String(body))).toMatchObject({ status: 503, requestId });
   });
 
+  // docs/service.md "During start": HEAD is answered wherever GET is, from the first moment the service listens.
+  it.each([
+    ['/healthz', '200 OK', 'application/json; charset=utf-8', '{"status":"ok"}'],
+    ['/readyz', '503 Service Unavailable', 'application/json; charset=utf-8', '{"status":"starting"}'],
+    [
+      '/v1/capabilities',
+      '503 Service Unavailable',
+      'application/problem+json; charset=utf-8',
+      '{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"the service is starting; retry shortly","requestId":"head-test"}',
+    ],
+  ])('answers HEAD %s as it answers GET, with the same status and headers and no body', async (path, status, type, body) => {
+    const served = await front();
+    const exchange = (method: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(served.port, '127.0.0.1');
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+        socket.on('close', () => resolve(text.replace(/\r\nDate: [^\r]*/, '')));
+        socket.write(`${method} ${path} HTTP/1.1\r\nHost: kurel\r\nX-Request-Id: head-test\r\n\r\n`);
+      });
+    const [get, head] = [await exchange('GET'), await exchange('HEAD')];
+    const headers =
+      `HTTP/1.1 ${status}\r\nContent-Type: ${type}\r\nContent-Length: ${body.length}\r\n` +
+      `${path === '/v1/capabilities' ? 'Retry-After: 1\r\n' : ''}X-Request-Id: head-test\r\nConnection: close\r\n\r\n`;
+    expect(head).toBe(headers);
+    expect(get).toBe(headers + body);
+  });
+
   it('hands connections to the processes that take requests, in turn, and answers itself again once none does', async () => {
     const served = await front();
     const url = `http://${served.address}/healthz`;
@@ -131,8 +159,8 @@ describe("the supervisor's front", () => {
     started.write('Host: kurel\r\n\r\n');
     const text = await startedText;
     expect(text.replace(/\r\nDate: [^\r]*/, '').replace(/\r\nX-Request-Id: [0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}\r\n/, '\r\nX-Request-Id: UUID\r\n')).toBe(
-      'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nX-Request-Id: UUID\r\nConnection: close\r\nTransfer-Encoding: chunked\r\n\r\n' +
-        '15\r\n{"status":"draining"}\r\n0\r\n\r\n',
+      'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: 21\r\nX-Request-Id: UUID\r\nConnection: close\r\n\r\n' +
+        '{"status":"draining"}',
     );
     expect(await silentText).toBe('');
     await closing;

@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,17 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SLOW_PLUGIN = fileURLToPath(new URL('../fixtures/plugins/slow-to-load.mjs', import.meta.url));
 
 /** One request on a new connection: its status and body, or the connection error's code. */
+/** A port free now (the service is started on it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 function once(url: string, method = 'GET', body?: string): Promise<{ status: number; body: string; retryAfter?: string } | { error: string }> {
   return new Promise((resolve) => {
     const req = request(url, { method, agent: false, headers: body ? { 'Content-Type': 'application/json' } : {} }, (res) => {
@@ -76,6 +88,44 @@ describe('kurel serve while it starts', () => {
     expect(lines.some((l) => l['msg'] === 'serving: a process takes requests')).toBe(true);
     expect(await once(`${url}/healthz`)).toEqual({ status: 200, body: '{"status":"ok"}' });
   });
+  // docs/service.md "Signals": the supervisor handles its signals from its first line.
+  const startSlowly = async (processes: string) => {
+    work = mkdtempSync(join(tmpdir(), 'kurel-start-'));
+    const marker = join(work, 'loaded');
+    writeFileSync(marker, '');
+    // A port known before the start, so that /healthz is asked from the moment it listens, before the supervisor logs anything.
+    const port = await freePort();
+    const started = spawn(process.execPath, [CLI, 'serve', '--port', String(port), '--processes', processes, '--workers', '1', '--plugin', SLOW_PLUGIN], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: 'info', KUREL_TEST_LOAD_MARKER: marker, KUREL_TEST_LOAD_DELAY_MS: '3000' },
+    });
+    child = started;
+    const lines = readJsonLines(started.stdout);
+    const exit = new Promise<number | null>((resolve) => started.once('exit', (code) => resolve(code)));
+    const url = `http://127.0.0.1:${port}`;
+    await waitFor(async () => {
+      const answer = await once(`${url}/healthz`);
+      return 'status' in answer && answer.status === 200 ? true : undefined;
+    }, '/healthz to be 200');
+    return { child: started, lines, exit, url };
+  };
+
+  it('takes SIGHUP while it starts as a reload once every process serves, and keeps serving', async () => {
+    const run = await startSlowly('1');
+    run.child.kill('SIGHUP');
+    const { url } = run;
+    const reloaded = await waitFor(() => run.lines.find((l) => l['msg'] === 'definitions reloaded'), 'the reload');
+    expect(reloaded['level']).toBe(30);
+    expect(await once(`${url}/readyz`)).toMatchObject({ status: 200 });
+    expect(run.child.exitCode).toBeNull();
+  });
+
+  it('takes SIGTERM while it starts as a graceful stop: exit 0', async () => {
+    const run = await startSlowly('2');
+    run.child.kill('SIGTERM');
+    expect(await run.exit).toBe(0);
+  });
+
   it('answers a request for an express route or a worker sent the moment /readyz turns 200, as it does once every worker has loaded', async () => {
     work = mkdtempSync(join(tmpdir(), 'kurel-start-'));
     child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--processes', '1', '--workers', '1'], {

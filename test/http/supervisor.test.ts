@@ -1,4 +1,5 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,6 +25,18 @@ async function serve(args: string[]): Promise<ServedProcess> {
 
 /** The pids of the serving processes that logged `listening`. */
 const servingPids = (served: ServedProcess) => served.lines.filter((l) => l['msg'] === 'listening').map((l) => Number(l['pid']));
+
+/** One validation on a connection of its own: its status (and `Retry-After`), or the connection's error. */
+function answerOrError(url: string, body: string): Promise<string> {
+  return new Promise((resolve) => {
+    const req = request(url, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/yaml' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(`${res.statusCode}${res.headers['retry-after'] ? ` Retry-After: ${res.headers['retry-after']}` : ''}`));
+    });
+    req.on('error', (err: NodeJS.ErrnoException) => resolve(`error ${err.code ?? err.message}`));
+    req.end(body);
+  });
+}
 
 async function series(url: string, name: string): Promise<number | undefined> {
   const text = await (await fetch(`${url}/metrics`)).text();
@@ -181,6 +194,22 @@ describe('kurel serve --processes', () => {
     expect((await fetch(`${served.url}/readyz`)).status).toBe(200);
     expect(await series(served.url, 'kurel_process_restarts_total')).toBe(1);
     expect(served.child.exitCode).toBeNull();
+  });
+
+  // docs/service.md "Processes and the supervisor": between a process's death and its replacement,
+  // every connection is handed to a live process or answered; only its requests in flight are lost.
+  it.each([1, 2])('answers every connection opened as a serving process is killed (--processes %i)', async (processes) => {
+    const served = await serve(['--processes', String(processes), '--workers', '1']);
+    await waitFor(() => (servingPids(served).length === processes ? true : undefined), 'every process to listen');
+    const [victim] = servingPids(served);
+    // Connections opened as the process dies: some reach the supervisor before it knows.
+    const before = Array.from({ length: 20 }, () => answerOrError(`${served.url}/v1/validate`, GATEWAY_PROFILE));
+    process.kill(victim!, 'SIGKILL');
+    const after = Array.from({ length: 20 }, () => answerOrError(`${served.url}/v1/validate`, GATEWAY_PROFILE));
+    const outcomes = await Promise.all([...before, ...after]);
+    // Judged by a live process, or refused for now by the supervisor while none serves.
+    expect(outcomes.filter((outcome) => outcome !== '200' && outcome !== '503 Retry-After: 1')).toEqual([]);
+    expect(outcomes).toContain(processes === 2 ? '200' : '503 Retry-After: 1');
   });
 
   // Two runs: a lost request shows up only now and then.

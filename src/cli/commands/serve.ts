@@ -119,7 +119,11 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
   };
   // Each serving process is sent `service` by the supervisor rather than reading the command line
   // and the configuration again (it loads no CLI, so it can judge sooner).
-  if (cluster.isPrimary) return runSupervisor({ processes: processCount, host: options.host, port, tls: tls !== undefined, service }, io);
+  if (cluster.isPrimary) {
+    const { definitionFolders, definitionFiles, cwd, lockfile: locked, watchedDirs } = service;
+    const definitions = { definitionFolders, definitionFiles: definitionFiles ?? [], cwd, ...(locked ? { lockfile: locked } : {}) };
+    return runSupervisor({ processes: processCount, host: options.host, port, tls: tls !== undefined, service, definitions, watchedDirs }, io);
+  }
   const code = await runService(service, io);
   // The channel to the supervisor would keep a stopped or refused process alive; closed this
   // way, node:cluster lets the process end with its own exit code.

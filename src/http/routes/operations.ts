@@ -26,8 +26,18 @@ export function readinessRoute(state: ServiceState): RequestHandler {
   return (_req, res) => answerReadiness(state, res);
 }
 
-/** The answer of `GET /readyz` (see {@link readinessRoute}), without express (also given before express has loaded, see early-listener.ts). */
+/**
+ * The answer of `GET /readyz` (see {@link readinessRoute}), without express (also given before
+ * express has loaded, see early-listener.ts). While a reload's switch is under way in the other
+ * processes it waits for them (a moment), so the digest it reports is the one every process
+ * serves (docs/service.md "Reload").
+ */
 export function answerReadiness(state: ServiceState, res: Answerable): void {
+  const settling = state.settling;
+  if (settling) {
+    void settling.then(() => answerReadiness(state, res));
+    return;
+  }
   const registry = state.registry;
   const status = readiness(state);
   sendJson(res, status === 'ready' ? 200 : 503, {

@@ -26,6 +26,30 @@ export interface EarlyStart {
   process: EarlyProcess | undefined;
 }
 
+/** Signals kept since the program's first line (cli/bin.ts), and how to stop keeping them. */
+export interface HeldSignals {
+  held: NodeJS.Signals[];
+  release(): void;
+}
+
+let heldSignals: HeldSignals | undefined;
+
+/** Keeps `signals` for the supervisor, which takes them with {@link takeHeldSignals}. */
+export function holdSignals(signals: HeldSignals): void {
+  heldSignals = signals;
+}
+
+/**
+ * The signals kept so far, once: from now on they are no longer kept, so the caller must have
+ * put its own handlers in place in the same turn (a signal arrives between turns only).
+ */
+export function takeHeldSignals(): NodeJS.Signals[] {
+  const signals = heldSignals;
+  heldSignals = undefined;
+  signals?.release();
+  return signals ? [...signals.held] : [];
+}
+
 let early: { args: FrontArguments; front: Promise<Front | { error: Error }>; process?: EarlyProcess; keep: () => void } | undefined;
 
 /**

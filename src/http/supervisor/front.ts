@@ -15,7 +15,7 @@ export interface Taker {
  * "Processes and the supervisor"): it accepts every connection and hands it to a serving process
  * that takes requests, in turn. While none does (the service is starting, or its only process is
  * being replaced) it answers on plain HTTP itself: `GET /healthz` 200, `GET /readyz` 503
- * `starting`, anything else 503 with `Retry-After: 1`, each on a connection it then closes, so the
+ * `starting` (`HEAD` of each alike), anything else 503 with `Retry-After: 1`, each on a connection it then closes, so the
  * client's next connection reaches a serving process. Over TLS it cannot answer: connections wait
  * for a serving process instead, at most {@link MAX_WAITING} of them.
  */
@@ -27,6 +27,12 @@ export interface Front {
   add(id: number, taker: Taker): void;
   /** Takes a process out of the rotation (it stopped, ended or is draining). */
   remove(id: number): void;
+  /**
+   * Hands `socket`, accepted here with nothing of it read, to the next process in the rotation, or
+   * answers or holds it as while none takes requests (a connection sent to a process that ended
+   * before it had it).
+   */
+  handOver(socket: Socket): void;
   /** Serving processes in the rotation. */
   readonly takers: number;
   /** Keeps the process running while the front listens (an early front does not, until taken). */
@@ -50,6 +56,7 @@ const HEADERS_TIMEOUT_MS = 5_000;
 const QUIET_MS = 250;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const PROBLEM_TYPE = 'application/problem+json; charset=utf-8';
 
 /** A client's request id the service keeps, as a serving process's edge does (docs/service.md). */
 const CLIENT_REQUEST_ID = /^[\w.:-]{1,128}$/;
@@ -61,23 +68,26 @@ function requestIdOf(req: IncomingMessage): string {
 
 /**
  * The front's own answers, while no serving process takes requests (`draining` once it closes),
- * each with its request id as every answer of the service has (`HEAD` answered as `GET`).
+ * each with its request id as every answer of the service has. `HEAD` is answered wherever `GET`
+ * is, with the same status and headers and no body (Node leaves the body out of an answer to `HEAD`).
  */
 function answerStarting(req: IncomingMessage, res: ServerResponse, draining: boolean): void {
   const path = (req.url ?? '').split('?')[0];
   const probe = req.method === 'GET' || req.method === 'HEAD';
   const requestId = requestIdOf(req);
+  const headers = { 'X-Request-Id': requestId };
   // One answer per connection: a keep-alive client must come back through the rotation.
   res.shouldKeepAlive = false;
-  if (probe && path === '/healthz') res.writeHead(200, { 'Content-Type': JSON_TYPE, 'X-Request-Id': requestId }).end('{"status":"ok"}');
-  else if (probe && path === '/readyz')
-    res.writeHead(503, { 'Content-Type': JSON_TYPE, 'X-Request-Id': requestId }).end(draining ? '{"status":"draining"}' : '{"status":"starting"}');
+  if (probe && path === '/healthz') send(res, 200, JSON_TYPE, '{"status":"ok"}', headers);
+  else if (probe && path === '/readyz') send(res, 503, JSON_TYPE, draining ? '{"status":"draining"}' : '{"status":"starting"}', headers);
   else {
     const problem = { type: 'about:blank', title: 'Service Unavailable', status: 503, detail: 'the service is starting; retry shortly', requestId };
-    res
-      .writeHead(503, { 'Content-Type': 'application/problem+json; charset=utf-8', 'Retry-After': '1', 'X-Request-Id': requestId })
-      .end(JSON.stringify(problem));
+    send(res, 503, PROBLEM_TYPE, JSON.stringify(problem), { 'Retry-After': '1', ...headers });
   }
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string, headers: Record<string, string>): void {
+  res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body), ...headers }).end(body);
 }
 
 /**
@@ -156,6 +166,9 @@ export function openFront(host: string, port: number, options: { answers: boolea
         remove(id) {
           if (!takers.delete(id)) return;
           order.splice(order.indexOf(id), 1);
+        },
+        handOver(socket) {
+          handOver(socket);
         },
         get takers() {
           return order.length;

@@ -1,14 +1,22 @@
 import cluster from 'node:cluster';
 import type { Socket } from 'node:net';
+import type { Diagnostic } from '../../core/diagnostics.js';
 import { isKurelMessage, type ProcessMessage, type SupervisorMessage } from './messages.js';
+import { type DefinitionsRead, fromWire } from './served-definitions.js';
 
 /** How often a serving process tells the supervisor which requests it is handling, at most. */
 const IN_FLIGHT_REPORT_MS = 250;
 
 /** What a serving process does when the supervisor asks. */
 export interface LinkHandlers {
-  /** Reload the definitions; resolves to whether the reload succeeded. */
-  reload(): Promise<boolean>;
+  /** Build a catalogue from `definitions` beside the one in service (every worker loaded); resolves to whether it could, and its diagnostics. */
+  prepare(definitions: DefinitionsRead): Promise<{ ok: boolean; diagnostics: Diagnostic[] }>;
+  /** The outcome of a reload, the same in every process: put the prepared catalogue in service (`ok`), or drop it. */
+  switchTo(outcome: { ok: boolean; at: Date; diagnostics: Diagnostic[] }): void;
+  /** Every process has switched: what this process reports is what every process serves. */
+  settled(): void;
+  /** Every process of the service takes requests. */
+  serving(): void;
   /** Drain and stop (`cut`: close every connection now). */
   stop(cut: boolean): void;
   /** This process's metrics, as prom-client's `getMetricsAsJSON` gives them. */
@@ -28,8 +36,11 @@ export interface SupervisorLink {
   ready(ok: boolean): void;
   /** Reports `requestIds()` to the supervisor whenever it changes, a few times a second at most. */
   followInFlight(requestIds: () => string[]): void;
-  /** Has every other process reload; resolves to whether all of them succeeded. */
-  reloadOthers(): Promise<boolean>;
+  /**
+   * Has the supervisor read the definitions again and switch every process to them, or none;
+   * resolves once the outcome is in service in every process (this one's state records it).
+   */
+  reloadEverywhere(): Promise<void>;
   /** The metrics of every process (this one included) and the supervisor's own. */
   gatherMetrics(): Promise<unknown[][]>;
   /** Stops reporting and closes the channel, so the process can end. */
@@ -61,10 +72,23 @@ export function supervisorLink(handlers: LinkHandlers): SupervisorLink | undefin
     if (!isKurelMessage<SupervisorMessage>(message)) return;
     switch (message.kurel) {
       case 'connection':
+        // The supervisor keeps its copy of a connection until the process says it has it, so that
+        // one sent to a process that ends on the way is handed to another (docs/service.md).
+        send({ kurel: 'took', id: message.id });
         if (handle) accept(handle as Socket);
         break;
-      case 'reload':
-        void handlers.reload().then((ok) => send({ kurel: 'reloaded', seq: message.seq, ok }));
+      case 'serving':
+        handlers.serving();
+        break;
+      case 'prepare':
+        void handlers.prepare(fromWire(message.definitions)).then(({ ok, diagnostics }) => send({ kurel: 'prepared', seq: message.seq, ok, diagnostics }));
+        break;
+      case 'switch':
+        handlers.switchTo({ ok: message.ok, at: new Date(message.at), diagnostics: message.diagnostics });
+        send({ kurel: 'switched', seq: message.seq });
+        break;
+      case 'settled':
+        handlers.settled();
         break;
       case 'metrics-of':
         void handlers.metrics().then((metrics) => send({ kurel: 'metrics-of', seq: message.seq, metrics }));
@@ -72,7 +96,7 @@ export function supervisorLink(handlers: LinkHandlers): SupervisorLink | undefin
       case 'stop':
         handlers.stop(message.cut);
         break;
-      case 'others-reloaded':
+      case 'reloaded':
       case 'metrics': {
         const answer = answers.get(message.seq);
         answers.delete(message.seq);
@@ -85,7 +109,7 @@ export function supervisorLink(handlers: LinkHandlers): SupervisorLink | undefin
   process.once('disconnect', () => {
     for (const [id, answer] of answers) {
       answers.delete(id);
-      answer({ kurel: 'others-reloaded', seq: id, ok: false });
+      answer({ kurel: 'reloaded', seq: id, ok: false });
     }
     handlers.stop(false);
   });
@@ -106,10 +130,10 @@ export function supervisorLink(handlers: LinkHandlers): SupervisorLink | undefin
         send({ kurel: 'in-flight', requestIds: ids });
       }, IN_FLIGHT_REPORT_MS).unref();
     },
-    reloadOthers: () =>
+    reloadEverywhere: () =>
       request(
-        (id) => ({ kurel: 'reload-others', seq: id }),
-        (reply) => reply.kurel === 'others-reloaded' && reply.ok,
+        (id) => ({ kurel: 'reload', seq: id }),
+        () => undefined,
       ),
     gatherMetrics: () =>
       request(

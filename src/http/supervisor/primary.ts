@@ -1,11 +1,16 @@
 import type { Worker } from 'node:cluster';
 import type { Socket } from 'node:net';
 import { hostname } from 'node:os';
-import { type EarlyProcess, forkServing, takeEarlyStart } from './early-start.js';
+import { fileDiagnostic } from '../../core/diagnostics.js';
+import { readServedDefinitions, type ServedSources } from '../../sources/served-definitions.js';
+import { type EarlyProcess, forkServing, takeEarlyStart, takeHeldSignals } from './early-start.js';
 import { type Front, openFront } from './front.js';
 import { isKurelMessage, type ProcessMessage, type SupervisorMessage } from './messages.js';
 import { restartDelay } from './restart-delay.js';
+import type { DefinitionsOnTheWire, DefinitionsRead } from './served-definitions.js';
+import { toWire } from './served-definitions.js';
 import type { ServiceIo } from './service-io.js';
+import type { DefinitionsWatch } from './watch-definitions.js';
 
 /** How the supervisor runs: how many serving processes it keeps, and where the service listens. */
 export interface SupervisorOptions {
@@ -20,11 +25,17 @@ export interface SupervisorOptions {
    * that it reads no command line or configuration of its own; relayed, never read here.
    */
   service: unknown;
+  /** Where the definitions are read from: here, once for every process, at start and at each reload. */
+  definitions: ServedSources;
+  /** `--watch-definitions`: the folders whose changes reload every process (none: nothing to watch). */
+  watchedDirs?: readonly string[] | undefined;
 }
 
 /** One serving process, as the supervisor follows it. */
 interface Served {
   worker: Worker;
+  /** It was sent the options and the definitions, and has not said yet that it takes requests. */
+  starting: boolean;
   /** It takes requests: the front hands it connections. */
   listening: boolean;
   /** Every worker of it has loaded. */
@@ -40,20 +51,27 @@ const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 4
 /** How long after the first serving process takes requests the others start. */
 const OTHERS_AFTER_MS = 50;
 
-/** How long a reload of the other processes, or a gathering of their metrics, may take. */
+/** Why a reload failed when a process ended, or gave no answer in time, while it built the new catalogue. */
+const UNANSWERED = 'reload failed: a serving process ended or did not answer while it built the new definitions';
+
+/** How long a process may take to build a reload's catalogue, to switch to it, or to gather its metrics. */
 const RELOAD_WAIT_MS = 120_000;
+const SWITCH_WAIT_MS = 10_000;
 const METRICS_WAIT_MS = 2_000;
 
 /**
  * Runs `kurel serve` as a supervisor (node:cluster's primary): owns the listening socket (the
  * front, opened before anything else loads, answering `/healthz` while no process takes
- * requests), forks `processes` serving processes and hands each connection to one that takes
- * requests, in turn; replaces any that ends while the service runs (so
+ * requests), reads the definitions once for every process (at start, and once per reload, which
+ * it switches in every process or in none), forks `processes` serving processes and hands each
+ * connection to one that takes requests, in turn (one handed to a process that ends before it
+ * has it goes to another, or the front answers it); replaces any that ends while the service runs (so
  * no single request ends the service; the replacement is counted in
  * `kurel_process_restarts_total` and logged with the request ids the process last reported in
  * flight), with a growing delay when they keep ending. It fans SIGHUP out to every process,
  * relays reloads and metrics between them, and on SIGTERM or SIGINT has every process drain.
- * A process that refuses to start before any listens refuses the whole start. Resolves to the
+ * A process that refuses to start before any takes requests refuses the whole start; once one
+ * does, the service exits only on a stop signal. Resolves to the
  * exit code: 0 after a clean drain, 1 when a process had to cut connections, 2 when the start
  * was refused.
  */
@@ -76,7 +94,6 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
   }
   const front: Front = opened;
   const served = new Map<number, Served>();
-  let starting = true;
   let stopping = false;
   let allReady = false;
   let serving = false;
@@ -84,6 +101,40 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
   const deaths: number[] = [];
   let seq = 0;
   const waiting = new Map<number, { pending: Set<number>; replies: unknown[]; finish: () => void }>();
+  /** Every process has taken requests once (at start): from then on a process that ends is replaced, and the service is ready. */
+  let everyServed = false;
+  /** The definitions every process serves (sent to each process that starts): read once at start, then once per reload. */
+  let current: DefinitionsOnTheWire | undefined;
+  const firstRead = readServedDefinitions(options.definitions).then(
+    (read) => {
+      current = toWire(read);
+    },
+    (err: unknown) => {
+      // Never expected (reading reports what it cannot read): the first process refuses the start with it.
+      current = { ok: false, diagnostics: [fileDiagnostic('<definitions>', 'io-error', `cannot read the definitions: ${String(err)}`)] };
+    },
+  );
+  /** Calls waiting for the service to be steady: every process took requests once, one takes them now, and none is starting. */
+  let steadyWaiters: (() => void)[] = [];
+  const steady = () => {
+    const entries = [...served.values()];
+    return everyServed && entries.some((entry) => entry.listening) && !entries.some((entry) => entry.starting);
+  };
+  const checkSteady = () => {
+    if (!steady() && !stopping) return;
+    const called = steadyWaiters;
+    steadyWaiters = [];
+    for (const call of called) call();
+  };
+  const untilSteady = () => (steady() ? Promise.resolve() : new Promise<void>((resolve) => steadyWaiters.push(resolve)));
+  /** A reload under way (its promise), and one asked for meanwhile, which reads the files afresh once it ends. */
+  let reloading: Promise<void> | undefined;
+  let reloadWaiting: Promise<void> | undefined;
+  /** A reload past its wait for a steady service: reading, building and switching (a process that starts meanwhile waits for it). */
+  let switching: Promise<void> | undefined;
+  /** Connections sent to a process that has not said yet it has them (`took`): the supervisor keeps its copy until then. */
+  let connectionSeq = 0;
+  const handed = new Map<number, { socket: Socket; worker: number }>();
 
   let refuse: (code: number, errors: string) => void = () => undefined;
   const refused = new Promise<{ code: number; errors: string }>((resolve) => {
@@ -98,10 +149,12 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     if (worker.isConnected()) worker.send(message);
   };
 
-  /** Sends `message(seq)` to the listening processes and waits (at most `ms`) for each one's reply. */
-  const ask = (message: (seq: number) => SupervisorMessage, ms: number, except?: number): Promise<unknown[]> => {
+  /** The processes that take requests. */
+  const listeningIds = () => [...served].filter(([, entry]) => entry.listening).map(([wid]) => wid);
+  /** Sends `message(seq)` to the processes `to` (the listening ones by default) and waits (at most `ms`) for each one's reply; one that ends owes none. */
+  const ask = (message: (seq: number) => SupervisorMessage, ms: number, to: readonly number[] = listeningIds()): Promise<unknown[]> => {
     const id = ++seq;
-    const pending = new Set([...served].filter(([wid, entry]) => wid !== except && entry.listening).map(([wid]) => wid));
+    const pending = new Set(to.filter((wid) => served.has(wid)));
     return new Promise((resolve) => {
       const replies: unknown[] = [];
       const timer = setTimeout(() => finish(), ms);
@@ -148,13 +201,28 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     if (!entry) return;
     switch (message.kurel) {
       case 'options?':
-        send(worker, { kurel: 'options', options: options.service, address: front.address });
+        // The definitions every process serves, read once; a process that starts during a reload
+        // is sent those in service once the reload is over.
+        void firstRead.then(function sendOptions(): void {
+          if (!served.has(worker.id) || stopping) return;
+          if (switching) return void switching.then(sendOptions);
+          entry.starting = true;
+          send(worker, { kurel: 'options', options: options.service, definitions: current!, address: front.address });
+        });
         break;
       case 'listening':
         entry.listening = true;
+        entry.starting = false;
         if (entry.startErrors.length > 0) io.stderr(entry.startErrors.splice(0).join(''));
         if (stopping) break;
         front.add(worker.id, takerOf(worker));
+        if (everyServed) send(worker, { kurel: 'serving' });
+        else if (listeningIds().length >= options.processes) {
+          // Ready from now on: every process serves the same definitions (docs/service.md "During start").
+          everyServed = true;
+          for (const wid of listeningIds()) send(served.get(wid)!.worker, { kurel: 'serving' });
+        }
+        checkSteady();
         if (!serving) {
           serving = true;
           log('info', { address: front.address, startupMs: Math.round(performance.now()) }, 'serving: a process takes requests');
@@ -174,21 +242,28 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
         entry.ready = message.ok;
         if (!allReady && !stopping && served.size === options.processes && [...served.values()].every((s) => s.ready && s.listening)) {
           allReady = true;
-          starting = false;
           log('info', { processes: options.processes, startupMs: Math.round(performance.now()) }, 'ready: every worker has loaded');
         }
         break;
       case 'in-flight':
         entry.requestIds = message.requestIds;
         break;
-      case 'reload-others':
-        void ask((id) => ({ kurel: 'reload', seq: id }), RELOAD_WAIT_MS, worker.id).then((replies) =>
-          send(worker, { kurel: 'others-reloaded', seq: message.seq, ok: replies.every((ok) => ok === true) }),
-        );
+      case 'reload':
+        void reloadEverywhere().then(() => send(worker, { kurel: 'reloaded', seq: message.seq, ok: true }));
         break;
-      case 'reloaded':
-        reply(message.seq, worker.id, message.ok);
+      case 'prepared':
+        reply(message.seq, worker.id, { ok: message.ok, diagnostics: message.diagnostics });
         break;
+      case 'switched':
+        reply(message.seq, worker.id, true);
+        break;
+      case 'took': {
+        const kept = handed.get(message.id);
+        handed.delete(message.id);
+        // The process has its own copy of the connection: closing this one leaves it open.
+        kept?.socket.destroy();
+        break;
+      }
       case 'gather-metrics':
         void ask((id) => ({ kurel: 'metrics-of', seq: id }), METRICS_WAIT_MS).then((replies) =>
           send(worker, { kurel: 'metrics', seq: message.seq, metrics: [...replies, supervisorMetrics()] }),
@@ -202,17 +277,24 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
 
   // A process is handed connections only once it can judge, so no request reaches a process that
   // would refuse it; meanwhile the front answers probes itself.
+  // The supervisor keeps its copy of each connection until the process says it has it (`took`):
+  // one sent to a process that ends first is handed again, with nothing of it read.
   const takerOf = (worker: Worker) => ({
     take(socket: Socket, done: (err: Error | null) => void) {
       if (!worker.isConnected()) return done(new Error('the serving process is gone'));
-      worker.send({ kurel: 'connection' } satisfies SupervisorMessage, socket, (err: Error | null) => done(err));
+      const id = ++connectionSeq;
+      handed.set(id, { socket, worker: worker.id });
+      worker.send({ kurel: 'connection', id } satisfies SupervisorMessage, socket, { keepOpen: true }, (err: Error | null) => {
+        if (!err || !handed.delete(id)) return;
+        done(err);
+      });
     },
   });
   /** Restarts (and the start of the other processes) waiting for their delay; cleared when the service stops. */
   const pendingRestarts = new Set<NodeJS.Timeout>();
   /** Follows a serving process (forked early, with what it said and did meanwhile, or now). */
   const adopt = (worker: Worker, before?: EarlyProcess) => {
-    const entry: Served = { worker, listening: false, ready: false, requestIds: [], startErrors: [] };
+    const entry: Served = { worker, starting: false, listening: false, ready: false, requestIds: [], startErrors: [] };
     served.set(worker.id, entry);
     worker.process.stderr?.on('data', (chunk: Buffer) => {
       if (!entry.listening) entry.startErrors.push(chunk.toString());
@@ -225,7 +307,14 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
       front.remove(worker.id);
       served.delete(worker.id);
       forget(worker.id);
+      // What it was sent but never had goes to another process, or the front answers it.
+      for (const [id, kept] of handed) {
+        if (kept.worker !== worker.id) continue;
+        handed.delete(id);
+        if (!kept.socket.destroyed) front.handOver(kept.socket);
+      }
       exited(entry, code, signal);
+      checkSteady();
     };
     for (const message of before?.messages ?? []) if (isKurelMessage<ProcessMessage>(message)) onMessage(worker, message);
     // Once what it wrote to standard error has been read: a refused start says why.
@@ -246,8 +335,10 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
       if (served.size === 0) settle();
       return;
     }
-    if (starting && !entry.listening) {
-      // A process that cannot start (definitions with errors, a port in use) refuses the service.
+    if (!serving && !entry.listening) {
+      // A process that cannot start before any could (definitions with errors, a plugin refused)
+      // refuses the service; once one serves, every process serves the same definitions, and
+      // one that cannot start is replaced like any other that ends.
       refuse(code ?? 1, entry.startErrors.join(''));
       return;
     }
@@ -258,7 +349,15 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
     const delayMs = restartDelay(deaths.length);
     log(
       'error',
-      { pid: worker.process.pid, exitCode: code, signal, requestIds: entry.requestIds, restarts, restartInMs: delayMs },
+      {
+        pid: worker.process.pid,
+        exitCode: code,
+        signal,
+        requestIds: entry.requestIds,
+        restarts,
+        restartInMs: delayMs,
+        ...(entry.listening ? {} : { errors: entry.startErrors.join('') }),
+      },
       'a serving process ended: the requests it was handling are lost; it is replaced',
     );
     // A referenced timer: with no serving process left, it is what keeps the supervisor running.
@@ -273,10 +372,90 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
   else fork();
   log('info', { processes: options.processes, address: front.address }, 'supervising');
 
+  /**
+   * Reads the definitions once and switches every process to them, or none (docs/service.md
+   * "Reload"): once every process has taken requests and none is starting, one process builds
+   * the new catalogue first (the check), then the others; only when every one has does each put
+   * it in service, and once all have, each is told so (until then its `/readyz` waits, so the
+   * digest it reports is the one every process serves). Coalesced as a process's reload is: one
+   * runs, and those asked for meanwhile share one that starts after it.
+   */
+  const reloadEverywhere = (): Promise<void> => {
+    if (reloadWaiting) return reloadWaiting;
+    if (!reloading) {
+      const running = reloadNow().finally(() => {
+        reloading = undefined;
+      });
+      reloading = running;
+      return running;
+    }
+    const next = reloading.then(() => {
+      reloadWaiting = undefined;
+      return reloadEverywhere();
+    });
+    reloadWaiting = next;
+    return next;
+  };
+  const reloadNow = async (): Promise<void> => {
+    // Checked again in the turn that goes on: a process may have started meanwhile.
+    while (!stopping && !steady()) await untilSteady();
+    if (stopping) return;
+    let switched: () => void = () => undefined;
+    switching = new Promise<void>((resolve) => {
+      switched = resolve;
+    });
+    try {
+      await switchEverywhere();
+    } finally {
+      switching = undefined;
+      switched();
+    }
+  };
+  const switchEverywhere = async (): Promise<void> => {
+    const read = await readServedDefinitions(options.definitions).catch(
+      (err: unknown): DefinitionsRead => ({ ok: false, diagnostics: [fileDiagnostic('<reload>', 'io-error', `reload failed: ${String(err)}`)] }),
+    );
+    const wire = toWire(read);
+    const targets = listeningIds();
+    type Prepared = { ok: boolean; diagnostics: DefinitionsOnTheWire['diagnostics'] };
+    let outcome: Prepared = wire;
+    if (wire.ok && targets.length > 0) {
+      const prepare = (to: readonly number[]) => ask((id) => ({ kurel: 'prepare', seq: id, definitions: wire }), RELOAD_WAIT_MS, to) as Promise<Prepared[]>;
+      const [first, ...others] = targets;
+      const checked = await prepare([first!]);
+      const built = checked[0]?.ok ? [...checked, ...(await prepare(others))] : checked;
+      const refused = built.find((prepared) => !prepared.ok);
+      // Every process that is still there must have built it: one that gave no answer in time refuses it too.
+      const missing = built.length < targets.filter((wid) => served.has(wid)).length;
+      outcome =
+        built.length > 0 && !refused && !missing
+          ? { ok: true, diagnostics: built[0]!.diagnostics }
+          : { ok: false, diagnostics: refused?.diagnostics ?? [fileDiagnostic('<reload>', 'io-error', UNANSWERED)] };
+    }
+    if (outcome.ok && wire.ok) current = wire;
+    const at = new Date().toISOString();
+    await ask((id) => ({ kurel: 'switch', seq: id, ok: outcome.ok, at, diagnostics: outcome.diagnostics }), SWITCH_WAIT_MS);
+    if (outcome.ok) for (const wid of listeningIds()) send(served.get(wid)!.worker, { kurel: 'settled', seq: 0 });
+    log(
+      outcome.ok ? 'info' : 'error',
+      { ok: outcome.ok },
+      outcome.ok ? 'every process serves the reloaded definitions' : 'reload refused: every process keeps the definitions in service',
+    );
+  };
   const reload = () => {
     log('info', {}, 'SIGHUP: every process reloads its definitions');
-    void ask((id) => ({ kurel: 'reload', seq: id }), RELOAD_WAIT_MS);
+    void reloadEverywhere();
   };
+  let watching: DefinitionsWatch | undefined;
+  if (options.watchedDirs && options.watchedDirs.length > 0) {
+    const { watchDefinitions } = await import('./watch-definitions.js');
+    watching = await watchDefinitions(options.watchedDirs, () => void reloadEverywhere(), {
+      logger: {
+        info: (fields, message) => log('info', fields as Record<string, unknown>, message),
+        warn: (fields, message) => log('warn', fields as Record<string, unknown>, message),
+      },
+    });
+  } else if (options.watchedDirs) log('warn', {}, '--watch-definitions has no --definitions folder to watch');
   let stop: (signal: NodeJS.Signals) => void = () => undefined;
   const stopped = new Promise<number>((resolve) => {
     stop = (signal) => {
@@ -286,6 +465,8 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
         return;
       }
       stopping = true;
+      checkSteady();
+      void watching?.close();
       for (const timer of pendingRestarts) clearTimeout(timer);
       pendingRestarts.clear();
       // No new connection is accepted; each process finishes those it was handed.
@@ -305,6 +486,12 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
   });
   process.on('SIGHUP', reload);
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, stop);
+  // Those that came while it started: SIGHUP is a reload once every process serves, SIGTERM or
+  // SIGINT a graceful stop (docs/service.md "Signals").
+  for (const signal of takeHeldSignals()) {
+    if (signal === 'SIGHUP') reload();
+    else stop(signal);
+  }
 
   const outcome = await Promise.race([stopped.then((code) => ({ code, errors: undefined })), refused]);
   process.off('SIGHUP', reload);

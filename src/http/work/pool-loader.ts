@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { packageRoot } from '../../files/package-files.js';
 import { assembleServedCatalogue, type ServedCatalogue } from '../../operations/served-catalogue.js';
-import { readServedDefinitions, type ServedSources } from '../../sources/served-definitions.js';
+import { readServedDefinitions, type ServedDefinitions, type ServedSources } from '../../sources/served-definitions.js';
 import type { RunnerLoader } from '../service-state.js';
 import { runnerBeforeThePool } from './early-runner.js';
 import type { PoolLog, PoolStart } from './pool.js';
@@ -15,6 +15,12 @@ export type { DefinitionFolder } from '../../sources/served-definitions.js';
 
 /** What the service's worker pools are loaded from: where the definitions and the lockfile are, the plugins, the pool. */
 export interface PoolSources extends ServedSources {
+  /**
+   * The definitions of this load, as already read (under the supervisor, which reads them once for
+   * every process: docs/service.md "Processes and the supervisor"); without it, each load reads
+   * the definitions and the lockfile of {@link ServedSources} itself.
+   */
+  read?: () => Promise<ServedDefinitions>;
   plugins: readonly PluginRef[];
   workers: number;
   workerMemoryMiB: number;
@@ -37,8 +43,9 @@ export interface PoolSources extends ServedSources {
 }
 
 /**
- * A loader for `kurel serve`: at every call (start, SIGHUP, `POST /v1/reload`, a watched change)
- * it reads the definition folders on the main thread (reading only, no parsing, so probes keep
+ * A loader for `kurel serve`: at every call (start, a reload) it takes the definitions of the
+ * load (`read`: under the supervisor, what it read once for every process; otherwise it reads the
+ * folders and the lockfile on the main thread, reading only, no parsing, so probes keep
  * answering), then starts a new pool whose every worker imports the plugins and builds the
  * catalogue from those same bytes (and, with a lockfile, keeps only its locked versions), and
  * resolves once the first of them has loaded (the pool's `ready` tells when all have), or, when
@@ -50,7 +57,7 @@ export interface PoolSources extends ServedSources {
  */
 export function poolLoader(sources: PoolSources): RunnerLoader {
   return async () => {
-    const read = await readServedDefinitions(sources);
+    const read = await (sources.read ?? (() => readServedDefinitions(sources)))();
     if (!read.ok) return { ok: false, diagnostics: read.diagnostics };
     const { definitions, lockfile, diagnostics: gatheredDiagnostics } = read;
     const start = async (): Promise<PoolStart> => {

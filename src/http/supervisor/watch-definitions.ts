@@ -1,5 +1,8 @@
-import type { Logger } from './log-lines.js';
-import type { ServiceState } from './service-state.js';
+/** Where a watch logs. */
+export interface WatchLog {
+  info(fields: object, message: string): void;
+  warn(fields: object, message: string): void;
+}
 
 /** Quiet time after the last change before a reload: a ConfigMap update or an editor's save is several events. */
 export const WATCH_DEBOUNCE_MS = 500;
@@ -11,7 +14,7 @@ export interface DefinitionsWatch {
 }
 
 /**
- * Reloads `state` (the same atomic reload as SIGHUP and `POST /v1/reload`) when anything under
+ * Calls `reload` (the same atomic reload as SIGHUP and `POST /v1/reload`) when anything under
  * `dirs` changes, once changes have been quiet for `debounceMs`. Symbolic links are followed, so
  * a mounted ConfigMap, which swaps its files through a `..data` link, is seen to change. The
  * watcher library loads only here, so commands that never watch never pay for it. Resolves
@@ -19,8 +22,8 @@ export interface DefinitionsWatch {
  */
 export async function watchDefinitions(
   dirs: readonly string[],
-  state: ServiceState,
-  options: { logger: Logger; debounceMs?: number },
+  reload: () => void,
+  options: { logger: WatchLog; debounceMs?: number },
 ): Promise<DefinitionsWatch> {
   const { watch } = await import('chokidar');
   const debounceMs = options.debounceMs ?? WATCH_DEBOUNCE_MS;
@@ -33,7 +36,7 @@ export async function watchDefinitions(
     timer = setTimeout(() => {
       options.logger.info({ changes: changed.slice(0, 20), count: changed.length }, 'definition files changed: reloading');
       changed = [];
-      void state.reload();
+      reload();
     }, debounceMs);
   });
   watcher.on('error', (err) => options.logger.warn({ err }, 'watching the definition folders failed; SIGHUP and POST /v1/reload still reload'));
