@@ -32,6 +32,8 @@ const E2E = [
   'test/cli/config-versions.test.ts',
   'test/definitions/definition-patterns.test.ts',
   'test/versions/readme-*.test.ts',
+  // A real distribution registry and skopeo serve and read what kurel pushes and pulls.
+  'test/registry-oci/*.test.ts',
 ];
 
 // In-process tests that need modules of their own: one looks at what a fresh start loads, one
