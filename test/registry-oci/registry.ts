@@ -46,7 +46,18 @@ export function freePort(): Promise<number> {
 export async function startRegistry(options: { tls?: PemPair; htpasswd?: string } = {}): Promise<RunningRegistry> {
   const folder = mkdtempSync(join(tmpdir(), 'kurel-registry-'));
   const port = await freePort();
-  const lines = ['version: 0.1', 'log:', '  level: error', 'storage:', '  filesystem:', `    rootdirectory: ${join(folder, 'data')}`, '  delete:', '    enabled: true', 'http:', `  addr: 127.0.0.1:${port}`];
+  const lines = [
+    'version: 0.1',
+    'log:',
+    '  level: error',
+    'storage:',
+    '  filesystem:',
+    `    rootdirectory: ${join(folder, 'data')}`,
+    '  delete:',
+    '    enabled: true',
+    'http:',
+    `  addr: 127.0.0.1:${port}`,
+  ];
   if (options.tls) {
     writeFileSync(join(folder, 'tls.crt'), options.tls.cert);
     writeFileSync(join(folder, 'tls.key'), options.tls.key);
