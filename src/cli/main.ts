@@ -275,6 +275,36 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void, onl
     });
 
   program
+    .command('push')
+    .description('lint CapabilityDefinitions and push them to an OCI registry as an immutable SemVer version')
+    .argument('<args...>', 'folders (or files) of CapabilityDefinitions, then oci://HOST/REPOSITORY:VERSION')
+    .option('--insecure-registry <host>', 'reach this registry host over plain HTTP (repeatable; loopback hosts always may)', collect, [])
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .addOption(textOrJsonOption())
+    .exitOverride()
+    .action(async (args: string[], options) => {
+      const { runPush } = await import('./commands/push.js');
+      setExit(await runPush(args, options, io));
+    });
+
+  program
+    .command('pull')
+    .description('fetch CapabilityDefinitions from an OCI registry and write them to a folder for inspection')
+    .argument('<reference>', 'oci://HOST/REPOSITORY with :TAG, :RANGE (such as ^1.2) or @sha256:DIGEST')
+    .option('--output <dir>', "the folder to write the files to (default: the repository's last part)")
+    .option('--insecure-registry <host>', 'reach this registry host over plain HTTP (repeatable; loopback hosts always may)', collect, [])
+    .option('--offline', 'never touch the network: read only what the cache holds')
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .addOption(textOrJsonOption())
+    .exitOverride()
+    .action(async (reference: string, options) => {
+      const { runPull } = await import('./commands/pull.js');
+      setExit(await runPull(reference, options, io));
+    });
+
+  program
     .command('serve')
     .description('serve the validation API over HTTP (routes in openapi.yaml); without named definitions, the embedded definitions/')
     .option('--host <host>', 'the address to listen on', DEFAULT_HOST)

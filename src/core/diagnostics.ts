@@ -42,6 +42,11 @@ export const DIAGNOSTIC_CODES = [
   'migration-needs-value',
   'migration-unsupported',
   'migration-default-changed',
+  'registry-unreachable',
+  'registry-auth',
+  'artifact-invalid',
+  'source-moved',
+  'version-immutable',
 ] as const;
 
 /** A stable kebab-case diagnostic code. */
@@ -65,6 +70,11 @@ export const RAISE_ONLY_CODES: ReadonlySet<string> = new Set([
   'lock-outdated',
   'plugin-error',
   'migration-unsupported',
+  'registry-unreachable',
+  'registry-auth',
+  'artifact-invalid',
+  'source-moved',
+  'version-immutable',
 ]);
 
 /** True for a stable diagnostic code kurel has. */
