@@ -3,7 +3,7 @@ import type { Catalogue } from '../catalogue/catalogue.js';
 import type { RunInput } from '../core/input.js';
 import { deferredInput } from '../files/gather-inputs.js';
 import { lintInputs } from '../operations/lint.js';
-import { configureCommand } from './apply-config.js';
+import { configureCommand } from './configure-command.js';
 import type { CommandIo } from './io.js';
 import { type LintJudging, prepareJudging } from './lint-judging.js';
 import {

@@ -4,12 +4,12 @@ import { stringifyJson } from '../core/json-text.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../core/listen-defaults.js';
 import { VERSION } from '../core/package-version.js';
 import { type EnvelopeShape, envelopeOf } from '../operations/envelopes.js';
+import { collectPlatformFlag } from './collect-platform-flag.js';
 import { registerLspCommand } from './commands/lsp.js';
 import { EXIT } from './exit-code.js';
 import { LINT_FORMATS } from './format/index.js';
 import { COLOR_CHOICES, formatText, PLAIN } from './format/text.js';
 import type { CommandIo } from './io.js';
-import { collectPlatformFlag } from './platform-flags.js';
 import { collectReportTarget } from './report-targets.js';
 import { readStdin } from './stdin.js';
 

@@ -8,7 +8,7 @@ import { packageRoot } from '../files/package-files.js';
 import { KeptProblems, type LeftOutProblems } from '../operations/kept-problems.js';
 import { type LintOptions, type LintReport, lintInputs } from '../operations/lint.js';
 import { indexedSourceText, type SourceText } from '../yaml/source.js';
-import type { LintCommandOptions } from './commands/lint.js';
+import type { LintCommandOptions } from './lint-options.js';
 
 /**
  * Files each thread must have before a run uses more than one by default. Each thread is a V8

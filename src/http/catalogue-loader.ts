@@ -1,7 +1,7 @@
 import { type CatalogueSources, loadHandlers } from '../catalogue/load-catalogue.js';
 import type { LockfileLocation } from '../files/lockfile-location.js';
-import { readSourceFile } from '../files/read-file.js';
-import { assembleServedCatalogue, type ServedLockfile } from '../operations/served-catalogue.js';
+import { assembleServedCatalogue } from '../operations/served-catalogue.js';
+import { readServedDefinitions } from '../sources/served-definitions.js';
 import type { RunnerLoader } from './service-state.js';
 import { inProcessRunner } from './work/in-process.js';
 
@@ -13,7 +13,8 @@ export interface ServiceSources extends CatalogueSources {
 
 /**
  * Loads the plugins once (throws `RegistryError` when one fails the startup assertion) and
- * returns a loader that assembles a fresh catalogue from the definition folders at every call
+ * returns a loader that reads the definition folders and the lockfile as `kurel serve` does
+ * (`readServedDefinitions`) and assembles a fresh catalogue from them at every call
  * (ARCHITECTURE.md "Catalogue assembly"), judged on the calling thread (for embedding and tests;
  * `kurel serve` loads a worker pool). A load with any error (an unreadable folder, a file that
  * is not YAML, a conflict) is refused; so is one whose definitions differ from its lockfile or
@@ -22,22 +23,16 @@ export interface ServiceSources extends CatalogueSources {
 export async function prepareCatalogueLoader(sources: ServiceSources): Promise<RunnerLoader> {
   const handlers = await loadHandlers(sources.plugins ?? [], sources.cwd);
   return async () => {
-    let lockfile: ServedLockfile | undefined;
-    if (sources.lockfile) {
-      const read = readSourceFile(sources.lockfile.path, sources.lockfile.display);
-      if (!read.ok) return { ok: false, diagnostics: [read.diagnostic] };
-      lockfile = { display: sources.lockfile.display, content: read.bytes };
-    }
-    const served = await assembleServedCatalogue(
-      {
-        handlers,
-        ...(sources.definitionDirs ? { definitionDirs: sources.definitionDirs } : {}),
-        ...(sources.definitionFiles ? { definitionFiles: sources.definitionFiles } : {}),
-        cwd: sources.cwd,
-      },
-      lockfile,
-    );
+    const read = await readServedDefinitions({
+      definitionFolders: (sources.definitionDirs ?? []).map((dir) => ({ path: dir, name: dir })),
+      definitionFiles: sources.definitionFiles ?? [],
+      cwd: sources.cwd,
+      lockfile: sources.lockfile,
+    });
+    if (!read.ok) return { ok: false, diagnostics: read.diagnostics };
+    const definitionInputs = read.definitions.map((d) => ({ file: d.file, content: d.content, origin: 'definition' as const }));
+    const served = await assembleServedCatalogue({ handlers, definitionInputs, cwd: sources.cwd }, read.lockfile);
     if (!served.ok) return { ok: false, diagnostics: served.diagnostics };
-    return { ok: true, runner: inProcessRunner(served.catalogue), diagnostics: served.diagnostics };
+    return { ok: true, runner: inProcessRunner(served.catalogue), diagnostics: [...read.diagnostics, ...served.diagnostics] };
   };
 }

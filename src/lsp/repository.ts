@@ -1,19 +1,15 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import type { Catalogue } from '../catalogue/catalogue.js';
 import type { CatalogueLockfile } from '../catalogue/lockfile.js';
-import { type ConfigurableOptions, configureCommand } from '../cli/apply-config.js';
-import { assembleCommandCatalogue } from '../cli/command-catalogue.js';
-import { lockFollowing } from '../cli/command-lockfile.js';
-import { globMatcher } from '../cli/glob.js';
-import type { CommandIo } from '../cli/io.js';
-import { platformOptions } from '../cli/platform-flags.js';
-import { type RunConfig, STRICT_CAPABILITY_CODES, severityLayers } from '../cli/run-config.js';
 import type { Diagnostic } from '../core/diagnostics.js';
 import type { RunInput } from '../core/input.js';
 import { CONFIG_FILE_NAME } from '../documents/kurel-config.js';
 import { findConfigFile } from '../files/find-config.js';
 import { gatherDeferredInputs } from '../files/gather-inputs.js';
 import { type LintOptions, lintInputs } from '../operations/lint.js';
+import { configureRun } from '../sources/apply-config.js';
+import { prepareLintRun } from '../sources/lint-run.js';
+import type { RunConfig } from '../sources/run-config.js';
 
 /**
  * One repository as `kurel lint` sees it when run from the folder of its `.kurel.yaml` (or,
@@ -79,17 +75,7 @@ export function displayName(path: string, cwd: string): string {
  * found from `cwd`, merged with the flags; the handlers; the lockfile; the severity layers.
  */
 export async function openRepository(cwd: string, flags: RepositoryFlags): Promise<Repository> {
-  const io: CommandIo = {
-    stdout: () => {},
-    stderr: () => {},
-    stdin: async () => new Uint8Array(),
-    cwd,
-    env: process.env,
-    stdoutIsTTY: false,
-    stderrIsTTY: false,
-  };
-  let refusal: Diagnostic[] | undefined;
-  const configured = configureCommand<ConfigurableOptions>(
+  const configured = configureRun(
     {
       config: flags.config,
       platformDefault: undefined,
@@ -98,27 +84,20 @@ export async function openRepository(cwd: string, flags: RepositoryFlags): Promi
       plugin: [],
       ...(flags.requirePinned !== undefined ? { requirePinned: flags.requirePinned } : {}),
       ...(flags.strictCapabilities !== undefined ? { strictCapabilities: flags.strictCapabilities } : {}),
+      lockfile: flags.lockfile,
+      ...(flags.platform !== undefined ? { platform: flags.platform } : {}),
     },
-    io,
-    (diagnostics) => {
-      refusal = diagnostics;
-    },
+    cwd,
   );
   const configFile = findConfigFile(cwd, CONFIG_FILE_NAME);
   const baseWatched = configFile ? [configFile] : [resolve(cwd, CONFIG_FILE_NAME)];
-  if (!configured.ok) return refused(cwd, undefined, refusal ?? [], baseWatched);
+  if (!configured.ok) return refused(cwd, undefined, configured.diagnostics, baseWatched);
   const { options, run } = configured;
-  const assembly = await assembleCommandCatalogue({ plugin: options.plugin, lockfile: flags.lockfile }, run, cwd);
-  if (!assembly.ok) return refused(cwd, run, assembly.refusal.diagnostics, baseWatched);
-  const { catalogue: handlers, lockfile } = assembly;
-  const matches = await globMatcher(run);
-  const lintOptions: LintOptions = {
-    severityOf: severityLayers(run, flags, cwd, matches, STRICT_CAPABILITY_CODES),
-    platform: platformOptions(flags.platform, options.platformDefault),
-    requirePinned: options.requirePinned === true,
-    lock: lockFollowing(lockfile, cwd, 'follow'),
-    keepResolved: false,
-  };
+  const prepared = await prepareLintRun(flags, configured, cwd);
+  if (!prepared.catalogue.ok) return refused(cwd, run, prepared.catalogue.refusal.diagnostics, baseWatched);
+  const { catalogue: handlers } = prepared.catalogue;
+  const { lockfile } = prepared;
+  const lintOptions = prepared.lintOptions(false);
   const definitionPaths = [...options.definitions, ...options.capabilityDef].map((path) => resolve(cwd, path));
   const gather = (paths: string[]) =>
     gatherDeferredInputs({ paths, definitionDirs: options.definitions, definitionFiles: options.capabilityDef, cwd }).then((g) => g.inputs);

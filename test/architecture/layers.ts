@@ -8,8 +8,9 @@ export interface SourceFile {
 
 /**
  * The floors of ARCHITECTURE.md and what each may import, lowest first. A module imports
- * only its own floor and the floors listed for it; the CLI reaches the HTTP service through
- * its one entry; the browser console imports nothing of the service's code but the keyword table.
+ * only its own floor and the floors listed for it; the CLI reaches the HTTP service and the
+ * language server through their entries, and neither of those imports the CLI or the other;
+ * the browser console imports nothing of the service's code but the keyword table.
  */
 export const FLOORS: Readonly<Record<string, readonly string[]>> = {
   'src/core': [],
@@ -20,26 +21,11 @@ export const FLOORS: Readonly<Record<string, readonly string[]>> = {
   'src/documents': ['src/core', 'src/yaml', 'src/schema'],
   handlers: ['src/core', 'src/schema'],
   'src/catalogue': ['src/core', 'src/files', 'src/yaml', 'src/schema', 'src/documents', 'handlers'],
-  'src/operations': ['src/core', 'src/yaml', 'src/schema', 'src/documents', 'src/catalogue', 'src/registry'],
-  'src/http': ['src/core', 'src/files', 'src/yaml', 'src/schema', 'src/documents', 'src/catalogue', 'src/operations', 'src/registry'],
-  // The language server puts a repository together with the modules `kurel lint` uses for its configuration, handlers, lockfile, globs and platform flags.
-  'src/lsp': [
-    'src/core',
-    'src/files',
-    'src/yaml',
-    'src/schema',
-    'src/documents',
-    'src/catalogue',
-    'src/operations',
-    'src/registry',
-    'src/cli/apply-config.ts',
-    'src/cli/command-catalogue.ts',
-    'src/cli/command-lockfile.ts',
-    'src/cli/glob.ts',
-    'src/cli/io.ts',
-    'src/cli/platform-flags.ts',
-    'src/cli/run-config.ts',
-  ],
+  'src/operations': ['src/core', 'src/yaml', 'src/schema', 'src/documents', 'src/catalogue'],
+  // Where a run's definitions, plugins, lockfile and configuration come from: the one answer the CLI, the language server and the service ask.
+  'src/sources': ['src/core', 'src/files', 'src/yaml', 'src/schema', 'src/documents', 'src/catalogue', 'src/operations', 'src/registry'],
+  'src/http': ['src/core', 'src/files', 'src/yaml', 'src/schema', 'src/documents', 'src/catalogue', 'src/operations', 'src/sources'],
+  'src/lsp': ['src/core', 'src/files', 'src/yaml', 'src/schema', 'src/documents', 'src/catalogue', 'src/operations', 'src/sources'],
   'src/cli': [
     'src/core',
     'src/files',
@@ -48,6 +34,7 @@ export const FLOORS: Readonly<Record<string, readonly string[]>> = {
     'src/documents',
     'src/catalogue',
     'src/operations',
+    'src/sources',
     'src/registry',
     'src/http/entry.ts',
     'src/lsp/entry.ts',
@@ -91,7 +78,7 @@ export const PACKAGES: Readonly<Record<string, PackageRule>> = {
   piscina: { where: ['src/http'] },
   chokidar: { where: ['src/http', 'src/lsp'] },
   commander: { where: ['src/cli'] },
-  picomatch: { where: ['src/cli'] },
+  picomatch: { where: ['src/sources'] },
   'json-schema-to-typescript': { where: ['src/cli'] },
   'vscode-languageserver': { where: ['src/lsp'] },
   'vscode-languageserver-textdocument': { where: ['src/lsp'] },
@@ -119,6 +106,8 @@ export interface ImportProblems {
   wrongFloor: string[];
   wrongPackage: string[];
   cycles: string[];
+  /** Circles of modules (one imports another that, through any others, imports it back), anywhere. */
+  moduleCycles: string[];
 }
 
 const STATIC = /(?:^|\n)\s*(?:import|export)(\s+type\b)?[^'";]*?\bfrom\s*'([^']+)'/g;
@@ -155,8 +144,9 @@ function packageOf(spec: string): string {
 
 /** Checks every import of `files` against the floors, the package table and for cycles between folders. */
 export function importProblems(files: readonly SourceFile[]): ImportProblems {
-  const problems: ImportProblems = { unplaced: [], wrongFloor: [], wrongPackage: [], cycles: [] };
+  const problems: ImportProblems = { unplaced: [], wrongFloor: [], wrongPackage: [], cycles: [], moduleCycles: [] };
   const folders = new Map<string, Set<string>>();
+  const modules = new Map<string, Set<string>>();
   for (const file of files) {
     const fromFloor = floorOf(file.path);
     if (fromFloor === undefined) problems.unplaced.push(file.path);
@@ -169,6 +159,9 @@ export function importProblems(files: readonly SourceFile[]): ImportProblems {
       }
       const to = target(edge);
       const toFloor = floorOf(to);
+      const imported = modules.get(file.path) ?? new Set<string>();
+      imported.add(to);
+      modules.set(file.path, imported);
       if (fromFloor === undefined || toFloor === undefined || (fromFloor !== toFloor && !FLOORS[fromFloor]!.some((place) => within(to, place)))) {
         problems.wrongFloor.push(`${file.path} -> ${to}`);
       }
@@ -180,6 +173,7 @@ export function importProblems(files: readonly SourceFile[]): ImportProblems {
     }
   }
   problems.cycles = cyclesOf(folders);
+  problems.moduleCycles = cyclesOf(modules);
   return problems;
 }
 
@@ -192,9 +186,9 @@ function packageProblem(path: string, name: string, typeOnly: boolean): string |
 }
 
 /**
- * The cycles of the folder graph (an edge where a module of one folder imports a module of
- * another on the same floor): one shortest cycle per strongly connected set of folders,
- * starting from its first folder by name.
+ * The cycles of a graph of folders (an edge where a module of one folder imports a module of
+ * another on the same floor) or of modules: one shortest cycle per strongly connected set,
+ * starting from its first member by name.
  */
 function cyclesOf(graph: ReadonlyMap<string, ReadonlySet<string>>): string[] {
   const cycles: string[] = [];

@@ -12,16 +12,17 @@ import { type BuildReport, buildApplication, type ResolvedApplication } from '..
 import { buildEnvelope } from '../../operations/envelopes.js';
 import { reportProblems } from '../../operations/report-problems.js';
 import type { Platform } from '../../schema/platform-version.js';
+import type { CatalogueCommandOptions } from '../../sources/apply-config.js';
+import { assembleCommandCatalogue } from '../../sources/command-catalogue.js';
+import { lockFollowing } from '../../sources/command-lockfile.js';
+import { platformOptions } from '../../sources/platform-flags.js';
 import type { SourceText } from '../../yaml/source.js';
 import { yaml } from '../../yaml/yaml-lib.js';
-import { type CatalogueCommandOptions, configureCommand, textRefusal } from '../apply-config.js';
-import { assembleCommandCatalogue } from '../command-catalogue.js';
-import { lockFollowing } from '../command-lockfile.js';
+import { configureCommand, textRefusal } from '../configure-command.js';
 import { exitCodeOf } from '../exit-code.js';
 import { formatTable } from '../format/table.js';
 import { type ColorChoice, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
-import { platformOptions } from '../platform-flags.js';
 import { printResult } from '../print-result.js';
 
 /** How `kurel build` prints its result. */

@@ -1,10 +1,11 @@
 import { stringifyJson } from '../../core/json-text.js';
 import { type CapabilityListing, listCapabilities } from '../../operations/list-capabilities.js';
-import { type CapabilitySourceOptions, loadPublishedCatalogue } from '../command-catalogue.js';
+import type { CapabilitySourceOptions } from '../../sources/command-catalogue.js';
 import { EXIT } from '../exit-code.js';
 import { escapeControls } from '../format/escape.js';
 import { formatTable } from '../format/table.js';
 import type { CommandIo } from '../io.js';
+import { loadPublishedCatalogue } from '../published-catalogue.js';
 
 /** Options of `kurel capabilities`. */
 export interface CapabilitiesCommandOptions extends CapabilitySourceOptions {

@@ -1,5 +1,4 @@
 import { relative, resolve, sep } from 'node:path';
-import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { appendAll } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import type { FileReport, RunInput } from '../../core/input.js';
@@ -7,46 +6,20 @@ import { CONFIG_FILE_NAME } from '../../documents/kurel-config.js';
 import { gatherDeferredInputs, type Search } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
 import { reportProblems } from '../../operations/report-problems.js';
-import type { Platform } from '../../schema/platform-version.js';
+import { globMatcher } from '../../sources/glob.js';
+import type { RunConfig } from '../../sources/run-config.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type ConfigurableOptions, type Configured, configureCommand } from '../apply-config.js';
+import { type Configured, configureCommand } from '../configure-command.js';
 import { EXIT, exitCodeOfCounts } from '../exit-code.js';
 import { renderReport } from '../format/index.js';
-import { type ColorChoice, formatText, type Palette, PLAIN, paletteFor, summarize } from '../format/text.js';
-import { globMatcher } from '../glob.js';
+import { formatText, type Palette, PLAIN, paletteFor, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
 import { type LintJudging, prepareJudging } from '../lint-judging.js';
+import type { LintCommandOptions } from '../lint-options.js';
 import { jobsFor, LintWorkers, lintInParallel } from '../parallel-lint.js';
-import { openReports, planReports, type ReportTarget, writeReport } from '../report-targets.js';
-import type { RunConfig } from '../run-config.js';
+import { openReports, planReports, writeReport } from '../report-targets.js';
 
-/** Options of `kurel lint`. */
-export interface LintCommandOptions extends ConfigurableOptions {
-  definitions: string[];
-  capabilityDef: string[];
-  plugin: PluginRef[];
-  strict?: boolean;
-  strictCapabilities?: boolean;
-  /** `--require-pinned` (false with `--no-require-pinned`). */
-  requirePinned?: boolean;
-  /** `--lockfile FILE`, or false for `--no-lockfile`. */
-  lockfile?: string | false;
-  /** Every `--format FORMAT[=FILE]`; none means text on standard output. */
-  format: ReportTarget[];
-  /** `--color`; `auto` by default. */
-  color?: ColorChoice;
-  /** `--quiet`: text and GitHub output show only what fails the run. */
-  quiet?: boolean;
-  stdinFilepath?: string;
-  /** `--platform COMPONENT=VERSION` flags: they win over every profile's spec.platform. */
-  platform?: string[];
-  /** The repository's default platform (the config file's `platform`), under each profile's own. */
-  platformDefault?: Platform;
-  /** `--jobs N`: threads that share the files; the cores available by default. */
-  jobs?: number;
-  /** No command-line flag sets it: with `jobs` over 1, the worker threads judge every file and this one none (a test's way to make sure they take part). */
-  workersOnly?: boolean;
-}
+export type { LintCommandOptions } from '../lint-options.js';
 
 /** Runs `kurel lint`; returns the exit code. */
 export async function runLint(paths: readonly string[], flags: LintCommandOptions, io: CommandIo): Promise<number> {

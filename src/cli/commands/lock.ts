@@ -9,13 +9,14 @@ import type { LockEnvelope } from '../../operations/envelopes.js';
 import { lintInputs } from '../../operations/lint.js';
 import { type LockPlan, planLock } from '../../operations/lock.js';
 import type { Platform } from '../../schema/platform-version.js';
+import type { CatalogueCommandOptions } from '../../sources/apply-config.js';
+import { assembleCommandCatalogue } from '../../sources/command-catalogue.js';
+import { lockFollowing, lockKeyExists } from '../../sources/command-lockfile.js';
+import { platformOptions } from '../../sources/platform-flags.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type CatalogueCommandOptions, configureCommand } from '../apply-config.js';
-import { assembleCommandCatalogue } from '../command-catalogue.js';
-import { lockFollowing, lockKeyExists } from '../command-lockfile.js';
+import { configureCommand } from '../configure-command.js';
 import { summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
-import { platformOptions } from '../platform-flags.js';
 import { type PrintedResult, printResult } from '../print-result.js';
 
 /** Options of `kurel lock`. */

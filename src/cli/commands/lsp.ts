@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { collectPlatformFlag } from '../platform-flags.js';
+import { collectPlatformFlag } from '../collect-platform-flag.js';
 
 const collect = (value: string, previous: string[]) => [...previous, value];
 

@@ -7,15 +7,16 @@ import type { MigrateEnvelope } from '../../operations/envelopes.js';
 import { type MigratedFile, type MigrateReport, migrateInputs, readMigrationTargets } from '../../operations/migrate.js';
 import { unifiedDiff } from '../../operations/unified-diff.js';
 import type { Platform } from '../../schema/platform-version.js';
+import type { CatalogueCommandOptions } from '../../sources/apply-config.js';
+import { assembleCommandCatalogue } from '../../sources/command-catalogue.js';
+import { lockFollowing } from '../../sources/command-lockfile.js';
+import { platformOptions } from '../../sources/platform-flags.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type CatalogueCommandOptions, configureCommand } from '../apply-config.js';
-import { assembleCommandCatalogue } from '../command-catalogue.js';
-import { lockFollowing } from '../command-lockfile.js';
+import { configureCommand } from '../configure-command.js';
 import { EXIT, exitCodeOf } from '../exit-code.js';
 import { escapeControls } from '../format/escape.js';
 import { type Palette, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
-import { platformOptions } from '../platform-flags.js';
 import { printResult } from '../print-result.js';
 
 /** Options of `kurel migrate`. */

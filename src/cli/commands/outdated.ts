@@ -8,12 +8,13 @@ import type { OutdatedEnvelope } from '../../operations/envelopes.js';
 import { lintInputs } from '../../operations/lint.js';
 import { isOutdated, type OutdatedRow, outdatedRows } from '../../operations/outdated.js';
 import type { Platform } from '../../schema/platform-version.js';
+import { type CatalogueCommandOptions, configOf } from '../../sources/apply-config.js';
+import { lockFollowing } from '../../sources/command-lockfile.js';
+import { platformOptions } from '../../sources/platform-flags.js';
 import type { SourceText } from '../../yaml/source.js';
-import { type CatalogueCommandOptions, configOf, configureCommand } from '../apply-config.js';
-import { lockFollowing } from '../command-lockfile.js';
+import { configureCommand } from '../configure-command.js';
 import { formatTable } from '../format/table.js';
 import type { CommandIo } from '../io.js';
-import { platformOptions } from '../platform-flags.js';
 import { printResult } from '../print-result.js';
 
 /** Options of `kurel outdated`. */

@@ -1,9 +1,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
+import { type ConfigFlag, loadRunConfig } from '../../sources/run-config.js';
 import type { CommandIo } from '../io.js';
 import { printResult } from '../print-result.js';
-import { type ConfigFlag, loadRunConfig } from '../run-config.js';
 import { type RegistryCommandOptions, registryOptions } from './registry-options.js';
 
 /** Options of `kurel pull`. */

@@ -3,10 +3,10 @@ import { basename, relative, resolve, sep } from 'node:path';
 import { compareText } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import { findYamlFiles } from '../../files/find-yaml-files.js';
+import { type ConfigFlag, loadRunConfig } from '../../sources/run-config.js';
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
 import { printResult } from '../print-result.js';
-import { type ConfigFlag, loadRunConfig } from '../run-config.js';
 import { type RegistryCommandOptions, registryOptions } from './registry-options.js';
 
 /** Options of `kurel push`. */

@@ -1,6 +1,6 @@
 import type { SourceOptions } from '../../registry/index.js';
+import type { RunConfig } from '../../sources/run-config.js';
 import type { CommandIo } from '../io.js';
-import type { RunConfig } from '../run-config.js';
 
 /** The flags every command that reaches a registry takes (docs/registries.md, "Network"). */
 export interface RegistryCommandOptions {

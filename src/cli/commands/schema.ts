@@ -2,10 +2,11 @@ import { stringifyJson } from '../../core/json-text.js';
 import { didYouMean } from '../../core/suggest.js';
 import { capabilitySchema, chooseCapabilityVersion, renderingSchemaDocument } from '../../operations/capability-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
-import { loadPublishedCatalogue, type PublishOptions } from '../command-catalogue.js';
+import type { PublishOptions } from '../../sources/command-catalogue.js';
+import { narrowingPlatform } from '../../sources/platform-flags.js';
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
-import { narrowingPlatform } from '../platform-flags.js';
+import { loadPublishedCatalogue } from '../published-catalogue.js';
 
 /**
  * Runs `kurel schema [TYPE[@PIN]]`: prints the JSON Schema of one capability's rendering (the

@@ -1,15 +1,13 @@
 import cluster from 'node:cluster';
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, relative } from 'node:path';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
-import { locateLockfile } from '../../files/lockfile-location.js';
-import { embeddedDefinitionsDir } from '../../files/package-files.js';
-import { availableCpus, type DefinitionFolder, defaultWorkers, runService, runSupervisor, type ServiceOptions } from '../../http/entry.js';
-import { type ConfigurableOptions, configOf, configureCommand } from '../apply-config.js';
+import { availableCpus, defaultWorkers, runService, runSupervisor, type ServiceOptions } from '../../http/entry.js';
+import type { ConfigurableOptions } from '../../sources/apply-config.js';
+import { STRICT_CAPABILITY_CODES, severityLayers } from '../../sources/run-config.js';
+import { servedSources } from '../../sources/served-sources.js';
+import { configureCommand } from '../configure-command.js';
 import { EXIT } from '../exit-code.js';
 import { formatUsage } from '../format/text.js';
 import type { CommandIo } from '../io.js';
-import { STRICT_CAPABILITY_CODES, severityLayers } from '../run-config.js';
 
 /** Options of `kurel serve`. */
 export interface ServeCommandOptions extends ConfigurableOptions {
@@ -91,12 +89,8 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
   if (requestTimeoutMs === undefined) return usage(`--request-timeout must be a duration such as 5s or 500ms, found ${JSON.stringify(options.requestTimeout)}`);
   const sendTimeoutMs = parseDuration(options.sendTimeout);
   if (sendTimeoutMs === undefined) return usage(`--send-timeout must be a duration such as 30s or 500ms, found ${JSON.stringify(options.sendTimeout)}`);
-  // A service follows a lockfile only when one is named, so a stray file in a container's working directory never stops it.
-  const lockfile = locateLockfile({ flag: options.lockfile, config: configOf(run), cwd: io.cwd, namedOnly: true });
-  // The embedded definitions are a default (docs/cli.md): definitions named by the
-  // configuration or a flag replace them, so the service judges as CI does, and a team's
-  // versioned redis-sidecar never meets the embedded unversioned one.
-  const named = options.definitions.length + options.capabilityDef.length > 0;
+  // The definitions named by the configuration and the flags, else the embedded ones; the lockfile only when one is named.
+  const sources = servedSources(options, run, io.cwd);
   const severity = severityLayers(run, {}, io.cwd, () => false, STRICT_CAPABILITY_CODES)('request');
   // The supervisor (node:cluster's primary) forks the serving processes and sends each the
   // options below; the CPUs are the container's quota, not the host's.
@@ -104,14 +98,14 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
   const processCount = processes ?? cpus;
   const tls = options.tlsCert !== undefined && options.tlsKey !== undefined ? { certFile: options.tlsCert, keyFile: options.tlsKey } : undefined;
   const service: ServiceOptions = {
-    ...(lockfile ? { lockfile: { path: lockfile.path, display: lockfile.display } } : {}),
+    ...(sources.lockfile ? { lockfile: sources.lockfile } : {}),
     requirePinned: options.requirePinned === true,
     ...(options.platformDefault ? { platformDefault: options.platformDefault } : {}),
     ...(Object.keys(severity).length > 0 ? { severity } : {}),
     host: options.host,
     port,
-    definitionFolders: named ? options.definitions.map((dir) => ({ path: dir, name: dir })) : embeddedFolders(io.cwd),
-    definitionFiles: options.capabilityDef,
+    definitionFolders: sources.definitionFolders,
+    definitionFiles: sources.definitionFiles ?? [],
     watchedDirs: options.watchDefinitions ? options.definitions : undefined,
     plugins: options.plugin,
     cwd: io.cwd,
@@ -144,18 +138,4 @@ function parseInteger(text: string, min: number, max: number): number | undefine
   if (!/^\d{1,9}$/.test(text)) return undefined;
   const value = Number(text);
   return value >= min && value <= max ? value : undefined;
-}
-
-/** Where diagnostics and `/readyz` say the package's own definitions are, when the user did not name the folder. */
-export const EMBEDDED_FOLDER_NAME = '<kurel>/definitions';
-
-// The package's own definitions/ (docs/cli.md: only serve loads them by default), named
-// relative to the working directory when it is inside it, and by a name of its own otherwise
-// (never by an absolute path the user did not write).
-function embeddedFolders(cwd: string): DefinitionFolder[] {
-  const dir = embeddedDefinitionsDir();
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
-  const shown = relative(cwd, dir);
-  const inside = shown && !shown.startsWith('..') && !isAbsolute(shown);
-  return [inside ? { path: shown, name: shown } : { path: dir, name: EMBEDDED_FOLDER_NAME }];
 }

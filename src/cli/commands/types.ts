@@ -3,10 +3,11 @@ import { resolve } from 'node:path';
 import { isMap, setOwn } from '../../core/data.js';
 import type { JsonSchema } from '../../core/json-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
-import { loadPublishedCatalogue, type PublishOptions } from '../command-catalogue.js';
+import type { PublishOptions } from '../../sources/command-catalogue.js';
+import { narrowingPlatform } from '../../sources/platform-flags.js';
 import { EXIT } from '../exit-code.js';
 import type { CommandIo } from '../io.js';
-import { narrowingPlatform } from '../platform-flags.js';
+import { loadPublishedCatalogue } from '../published-catalogue.js';
 import { whyNotWritable } from '../report-targets.js';
 
 /** Options of `kurel types`. */

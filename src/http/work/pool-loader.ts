@@ -1,11 +1,8 @@
 import { join } from 'node:path';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
-import { type Diagnostic, hasErrors } from '../../core/diagnostics.js';
-import { gatherInputs } from '../../files/gather-inputs.js';
-import type { LockfileLocation } from '../../files/lockfile-location.js';
 import { packageRoot } from '../../files/package-files.js';
-import { readSourceFile } from '../../files/read-file.js';
 import { assembleServedCatalogue, type ServedCatalogue } from '../../operations/served-catalogue.js';
+import { readServedDefinitions, type ServedSources } from '../../sources/served-definitions.js';
 import type { RunnerLoader } from '../service-state.js';
 import { runnerBeforeThePool } from './early-runner.js';
 import type { PoolLog, PoolStart } from './pool.js';
@@ -14,22 +11,11 @@ import type { WorkerSetup } from './worker-setup.js';
 /** The pool's module (and piscina), once a pool has been started. */
 let poolModule: typeof import('./pool.js') | undefined;
 
-/** A folder of CapabilityDefinitions: where it is, and the name diagnostics, `/readyz` and the capability list give it. */
-export interface DefinitionFolder {
-  path: string;
-  /** The folder as the user gave it, or a name of its own for the package's embedded folder (never an absolute path the user did not write). */
-  name: string;
-}
+export type { DefinitionFolder } from '../../sources/served-definitions.js';
 
-/** What the service's worker pools are loaded from. */
-export interface PoolSources {
-  definitionFolders: readonly DefinitionFolder[];
-  /** Definition files (the config file's `capabilityDefs`), named as given. */
-  definitionFiles?: readonly string[];
+/** What the service's worker pools are loaded from: where the definitions and the lockfile are, the plugins, the pool. */
+export interface PoolSources extends ServedSources {
   plugins: readonly PluginRef[];
-  cwd: string;
-  /** The lockfile the service serves (`--lockfile`), read again at every load. */
-  lockfile?: Pick<LockfileLocation, 'path' | 'display'> | undefined;
   workers: number;
   workerMemoryMiB: number;
   /**
@@ -64,26 +50,9 @@ export interface PoolSources {
  */
 export function poolLoader(sources: PoolSources): RunnerLoader {
   return async () => {
-    const gathered = await gatherInputs({
-      definitionDirs: sources.definitionFolders.map((folder) => folder.path),
-      definitionFiles: sources.definitionFiles ?? [],
-      cwd: sources.cwd,
-    });
-    const rename = renamer(sources.definitionFolders);
-    const gatheredDiagnostics = gathered.diagnostics.map(
-      (d): Diagnostic => ({ ...d, file: rename(d.file), message: renameIn(d.message, sources.definitionFolders) }),
-    );
-    if (gathered.fatal || hasErrors(gatheredDiagnostics)) return { ok: false, diagnostics: gatheredDiagnostics };
-    const definitions = gathered.inputs.map((input) => ({
-      file: rename(input.file),
-      content: typeof input.content === 'string' ? new TextEncoder().encode(input.content) : input.content,
-    }));
-    let lockfile: WorkerSetup['lockfile'];
-    if (sources.lockfile) {
-      const read = readSourceFile(sources.lockfile.path, sources.lockfile.display);
-      if (!read.ok) return { ok: false, diagnostics: [...gatheredDiagnostics, read.diagnostic] };
-      lockfile = { display: sources.lockfile.display, content: read.bytes };
-    }
+    const read = await readServedDefinitions(sources);
+    if (!read.ok) return { ok: false, diagnostics: read.diagnostics };
+    const { definitions, lockfile, diagnostics: gatheredDiagnostics } = read;
     const start = async (): Promise<PoolStart> => {
       // piscina and the pool load with the first pool started, not with the service; once loaded,
       // a pool starts in the same turn, before this thread builds its own catalogue.
@@ -143,21 +112,4 @@ function inlineWanted(sources: PoolSources): boolean {
 /** The worker threads' entry module, built next to the CLI. */
 export function workerEntry(): string {
   return join(packageRoot(), 'dist', 'serve-worker.js');
-}
-
-// Files found under a folder are named from its path; a folder with a name of its own gives them that name instead.
-function renamer(folders: readonly DefinitionFolder[]): (file: string) => string {
-  const renamed = folders.filter((folder) => folder.name !== folder.path);
-  return (file) => {
-    for (const folder of renamed) {
-      if (file === folder.path || file.startsWith(`${folder.path}/`)) return `${folder.name}${file.slice(folder.path.length)}`;
-    }
-    return file;
-  };
-}
-
-function renameIn(message: string, folders: readonly DefinitionFolder[]): string {
-  let text = message;
-  for (const folder of folders) if (folder.name !== folder.path) text = text.replaceAll(folder.path, folder.name);
-  return text;
 }

@@ -2,9 +2,6 @@ import type { PluginRef } from '../catalogue/load-plugins.js';
 import { compareDiagnostics, type Diagnostic } from '../core/diagnostics.js';
 import type { Platform } from '../schema/platform-version.js';
 import type { SourceText } from '../yaml/source.js';
-import { EXIT } from './exit-code.js';
-import { formatText, paletteFor } from './format/text.js';
-import type { CommandIo } from './io.js';
 import { type ConfigFlag, loadRunConfig, mergeSources, type RunConfig, versionSettings } from './run-config.js';
 
 /** The options every command that reads `.kurel.yaml` shares (docs/configuration.md). */
@@ -35,29 +32,20 @@ export interface CatalogueCommandOptions extends ConfigurableOptions {
   lockfile?: string | false;
 }
 
-/** A command's options with the config put in, and the config itself. */
-export type Configured<T> =
+/** A run's options with the config put in, and the config itself; or the config's problems, positioned in it (the run is refused: exit 2). */
+export type ConfiguredRun<T> =
   | { ok: true; options: T & { definitions: string[]; capabilityDef: string[]; plugin: PluginRef[] }; run: RunConfig | undefined }
-  | { ok: false; exitCode: number };
+  | { ok: false; diagnostics: Diagnostic[]; sources: Map<string, SourceText> };
 
 /**
- * Reads the run's configuration and puts it into a command's options (lists appended to, flags
- * winning over scalars). A configuration with any problem stops the command with exit 2, the
- * problems printed by `refuse` (standard error as text, unless the command prints them in its
- * own format).
+ * Reads the run's configuration from `cwd` and puts it into a run's options (lists appended to,
+ * flags winning over scalars), for the CLI, the language server and the service alike
+ * (docs/configuration.md). A configuration with any problem refuses the run, its problems sorted.
  */
-export function configureCommand<T extends ConfigurableOptions>(
-  options: T,
-  io: CommandIo,
-  refuse: (diagnostics: Diagnostic[], sources: Map<string, SourceText>) => void = textRefusal(io),
-): Configured<T> {
-  const loaded = loadRunConfig(options.config, io.cwd);
-  if (options.debug) io.stderr(`kurel: configuration: ${describeConfig(options.config, loaded.ok ? loaded.run?.file : undefined)}\n`);
-  if (!loaded.ok) {
-    refuse([...loaded.diagnostics].sort(compareDiagnostics), loaded.sources);
-    return { ok: false, exitCode: EXIT.usage };
-  }
-  const merged = mergeSources(loaded.run, options, io.cwd);
+export function configureRun<T extends ConfigurableOptions>(options: T, cwd: string): ConfiguredRun<T> {
+  const loaded = loadRunConfig(options.config, cwd);
+  if (!loaded.ok) return { ok: false, diagnostics: [...loaded.diagnostics].sort(compareDiagnostics), sources: loaded.sources };
+  const merged = mergeSources(loaded.run, options, cwd);
   const versions = versionSettings(loaded.run, options);
   return {
     ok: true,
@@ -75,16 +63,11 @@ export function configureCommand<T extends ConfigurableOptions>(
   };
 }
 
-// Which configuration a run read, for --debug.
-function describeConfig(flag: ConfigurableOptions['config'], file: string | undefined): string {
+/** Which configuration a run read, as `--debug` says it. */
+export function describeConfig(flag: ConfigurableOptions['config'], file: string | undefined): string {
   if (flag === false) return 'none (--no-config)';
   if (file !== undefined) return file;
   return flag === undefined ? 'none (no .kurel.yaml in the working directory or the folders above it, up to the one holding .git)' : `${flag} (unreadable)`;
-}
-
-/** Prints configuration problems as text on standard error. */
-export function textRefusal(io: CommandIo): (diagnostics: Diagnostic[], sources: Map<string, SourceText>) => void {
-  return (diagnostics, sources) => io.stderr(`${formatText(diagnostics, sources, paletteFor(io.stderrIsTTY ? { isTTY: true } : {}, io.env))}\n`);
 }
 
 /** The configuration as `locateLockfile` reads it: its file and its `lockfile` entry (docs/versions.md). */

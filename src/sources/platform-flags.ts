@@ -1,19 +1,7 @@
-import { InvalidArgumentError } from 'commander';
 import type { PlatformOptions } from '../operations/platform.js';
 import { layerPlatforms, type Platform, parsePlatformSettings } from '../schema/platform-version.js';
 
-/**
- * Collects one `--platform COMPONENT=VERSION` into the list of those given so far; a malformed
- * one, or a component given twice, is a usage error naming it (exit 2).
- */
-export function collectPlatformFlag(value: string, previous: string[]): string[] {
-  const all = [...previous, value];
-  const read = parsePlatformSettings(all);
-  if (!read.ok) throw new InvalidArgumentError(read.message);
-  return all;
-}
-
-/** The platform the `--platform` flags give (each already checked by {@link collectPlatformFlag}). */
+/** The platform the `--platform` flags give (each already checked as the command line was parsed). */
 export function platformOfFlags(flags: readonly string[] | undefined): Platform {
   const read = parsePlatformSettings(flags ?? []);
   return read.ok ? read.platform : {};
