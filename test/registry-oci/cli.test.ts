@@ -183,7 +183,27 @@ describe.skipIf(skip)('a registry over TLS from a test CA, and one with Basic au
         code: 'registry-auth',
         message: `${ref}: the registry ${registry.host} refused the credentials for private/defs (HTTP 401)`,
       });
-      for (const run of [refused, pushed, pulled, wrong]) expect(run.stdout + run.stderr).not.toContain(password);
+      // docker's credential helpers: credHelpers for the host, credsStore for every host.
+      const bin = join(work, 'bin');
+      mkdirSync(bin, { recursive: true });
+      writeFileSync(
+        join(bin, 'docker-credential-kureltest'),
+        `#!/bin/sh\n[ "$1" = get ] || exit 1\nread host\n[ "$host" = "${registry.host}" ] || { echo "credentials not found in native keychain"; exit 1; }\nprintf '{"ServerURL":"%s","Username":"ci-bot","Secret":"%s"}' "$host" "${password}"\n`,
+        { mode: 0o755 },
+      );
+      const helped = { ...base, PATH: `${bin}:${process.env.PATH}` };
+      const helpers: [string, object][] = [
+        ['credHelpers', { credHelpers: { [registry.host]: 'kureltest' } }],
+        ['credsStore', { credsStore: 'kureltest', auths: { [registry.host]: {} } }],
+      ];
+      const viaHelpers: Awaited<ReturnType<typeof runKurel>>[] = [];
+      for (const [name, config] of helpers) {
+        writeFileSync(join(docker, 'config.json'), JSON.stringify(config));
+        const run = await runKurel(['pull', ref, '--output', `via-${name}`], { cwd: work, env: { ...helped, KUREL_CACHE_DIR: join(work, `cache-${name}`) } });
+        expect({ name, code: run.code }).toEqual({ name, code: 0 });
+        viaHelpers.push(run);
+      }
+      for (const run of [refused, pushed, pulled, wrong, ...viaHelpers]) expect(run.stdout + run.stderr).not.toContain(password);
       expect(JSON.stringify(readdirSync(join(work, 'auth-cache'), { recursive: true }))).not.toContain(password);
     } finally {
       await registry.stop();

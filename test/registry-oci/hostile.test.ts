@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type Socket, type Server as TcpServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -70,10 +70,40 @@ const seenAuthorization: { registry: (string | undefined)[]; storage: (string | 
 const USER = 'hostile-user';
 const PASSWORD = 'never-in-any-output';
 
-function serveRegistry(storageHost: () => string) {
+const TOKEN = 'token-for-bearer-defs';
+const IDENTITY_TOKEN = 'identity-token-from-docker-login';
+const tokenRequests: { method: string; scope: string | null; service: string | null; authorization?: string; body: string }[] = [];
+
+function serveRegistry(storageHost: () => string, selfHost: () => string) {
   return (req: IncomingMessage, res: ServerResponse): void => {
     const url = new URL(req.url ?? '/', 'http://x');
     if (url.pathname === '/v2/') return void res.end('{}');
+    if (url.pathname === '/token') {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        const form = new URLSearchParams(body);
+        const scope = url.searchParams.get('scope') ?? form.get('scope');
+        const service = url.searchParams.get('service') ?? form.get('service');
+        tokenRequests.push({
+          method: req.method ?? '',
+          scope,
+          service,
+          ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+          body,
+        });
+        const basic = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString('base64')}`;
+        const allowed = req.headers.authorization === basic || (form.get('grant_type') === 'refresh_token' && form.get('refresh_token') === IDENTITY_TOKEN);
+        if (!allowed || scope !== 'repository:bearer/defs:pull' || service !== 'hostile-registry') return void res.writeHead(401).end();
+        res.end(JSON.stringify(req.method === 'POST' ? { access_token: TOKEN } : { token: TOKEN }));
+      });
+      return;
+    }
+    if (url.pathname.startsWith('/v2/bearer/') && req.headers.authorization !== `Bearer ${TOKEN}`) {
+      const challenge = `Bearer realm="http://${selfHost()}/token",service="hostile-registry",scope="repository:bearer/defs:pull"`;
+      return void res.writeHead(401, { 'WWW-Authenticate': challenge }).end();
+    }
     const match = /^\/v2\/(.+)\/(manifests|blobs|tags)\/(.+)$/.exec(url.pathname);
     const artifact = match ? artifacts.get(match[1]!) : undefined;
     if (!match || !artifact) return void res.writeHead(404).end();
@@ -127,7 +157,12 @@ describe('unsafe artifacts and hostile registries', () => {
 
   beforeAll(async () => {
     let storagePort = 0;
-    registry = createServer(serveRegistry(() => `localhost:${storagePort}`));
+    registry = createServer(
+      serveRegistry(
+        () => `localhost:${storagePort}`,
+        () => host,
+      ),
+    );
     storage = createServer((req, res) => {
       seenAuthorization.storage.push(req.headers.authorization);
       res.end(artifacts.get('redirect/defs')?.layer);
@@ -174,6 +209,7 @@ describe('unsafe artifacts and hostile registries', () => {
     artifacts.set('many-tags/defs', { tags: Array.from({ length: 100_000 }, (_, i) => `1.0.${i}`) });
     artifacts.set('endless-tags/defs', { endlessPages: true });
     put('redirect/defs', good, { redirect: true });
+    put('bearer/defs', good);
   });
 
   afterAll(async () => {
@@ -238,5 +274,28 @@ describe('unsafe artifacts and hostile registries', () => {
     expect(seenAuthorization.storage).toEqual([undefined]);
     expect(run.stdout + run.stderr).not.toContain(PASSWORD);
     rmSync(join(work, 'out'), { recursive: true });
+  });
+
+  it('answers a Bearer challenge with a token for the scope asked, from a user and password or an identity token', async () => {
+    const withPassword = await pull(`oci://${host}/bearer/defs:1.0.0`, { KUREL_REGISTRY_USERNAME: USER, KUREL_REGISTRY_PASSWORD: PASSWORD });
+    expect(withPassword.code, withPassword.stdout).toBe(0);
+    rmSync(join(work, 'out'), { recursive: true });
+    const docker = join(work, 'docker');
+    mkdirSync(docker);
+    writeFileSync(join(docker, 'config.json'), JSON.stringify({ auths: { [host]: { identitytoken: IDENTITY_TOKEN } } }));
+    const withIdentity = await pull(`oci://${host}/bearer/defs:1.0.0`, { DOCKER_CONFIG: docker, KUREL_CACHE_DIR: join(work, 'cache-identity') });
+    rmSync(docker, { recursive: true });
+    rmSync(join(work, 'cache-identity'), { recursive: true });
+    expect(withIdentity.code, withIdentity.stdout).toBe(0);
+    rmSync(join(work, 'out'), { recursive: true });
+    expect(tokenRequests.map((r) => [r.method, r.scope, r.service])).toEqual([
+      ['GET', 'repository:bearer/defs:pull', 'hostile-registry'],
+      ['POST', 'repository:bearer/defs:pull', 'hostile-registry'],
+    ]);
+    const without = await pull(`oci://${host}/bearer/defs:1.0.0`, { KUREL_CACHE_DIR: join(work, 'cache-none') });
+    rmSync(join(work, 'cache-none'), { recursive: true, force: true });
+    expect(without.code).toBe(2);
+    expect(JSON.parse(without.stdout).diagnostics[0]).toMatchObject({ code: 'registry-auth' });
+    for (const run of [withPassword, withIdentity, without]) expect(run.stdout + run.stderr).not.toMatch(new RegExp(`${PASSWORD}|${IDENTITY_TOKEN}|${TOKEN}`));
   });
 });
