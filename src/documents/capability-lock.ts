@@ -21,6 +21,18 @@ const LockedDefinition = Type.Object(
   { additionalProperties: false },
 );
 
+const LockedSource = Type.Object(
+  {
+    range: Type.Optional(Type.String({ description: 'the SemVer range the reference was resolved by, when it names one' })),
+    tag: Type.String({ description: 'the tag the reference resolved to' }),
+    digest: Type.String({ pattern: DIGEST, 'x-expected': 'sha256: followed by 64 lowercase hex digits', description: "the artifact manifest's digest" }),
+  },
+  { additionalProperties: false },
+);
+
+/** How a lockfile's `sources` keys start: each is a definitions entry that names a registry source. */
+export const SOURCE_KEY = '^oci://';
+
 const LockedBinding = Type.Object(
   {
     pin: Type.Optional(Type.String({ description: "the binding's version as written; absent when unpinned" })),
@@ -35,6 +47,16 @@ export const CapabilityLockSchema = Type.Object(
     lockfileVersion: Type.Literal(1),
     apiVersion: ApiVersion,
     kind: Type.Literal(LOCK_KIND),
+    sources: Type.Optional(
+      Type.Object(
+        {},
+        {
+          additionalProperties: LockedSource,
+          propertyNames: { pattern: SOURCE_KEY, 'x-expected': 'a source reference (oci://…) as the definitions entry writes it' },
+          description: 'every registry source of definitions, by the reference as written: the tag and digest it resolved to',
+        },
+      ),
+    ),
     definitions: Type.Object(
       {},
       {
@@ -72,8 +94,17 @@ export interface LockedDefinitionEntry {
   file: string;
 }
 
+/** A locked source of definitions: the range it was resolved by (absent for a tag or none), the tag, the manifest's digest. */
+export interface LockedSourceEntry {
+  range?: string;
+  tag: string;
+  digest: string;
+}
+
 /** The data of a lockfile: what `kurel lock` writes and `--check` compares. */
 export interface LockData {
+  /** source reference as written → what it resolved to; absent when the run has no registry source. */
+  sources?: Record<string, LockedSourceEntry>;
   /** name → version → digest and file. */
   definitions: Record<string, Record<string, LockedDefinitionEntry>>;
   /** profile path (relative to the lockfile, `/`-separated) → capability key → locked binding. */
@@ -128,6 +159,18 @@ export function readLock(data: unknown): LockReading {
 /** A deep copy of lock data with own keys only (paths such as `__proto__` stay plain data). */
 export function copyLock(lock: LockData): LockData {
   const out: LockData = { definitions: {}, profiles: {} };
+  if (lock.sources !== undefined) {
+    const sources: Record<string, LockedSourceEntry> = {};
+    for (const reference of Object.keys(lock.sources)) {
+      const entry = lock.sources[reference]!;
+      setOwn(
+        sources,
+        reference,
+        entry.range === undefined ? { tag: entry.tag, digest: entry.digest } : { range: entry.range, tag: entry.tag, digest: entry.digest },
+      );
+    }
+    out.sources = sources;
+  }
   for (const name of Object.keys(lock.definitions)) {
     const versions: Record<string, LockedDefinitionEntry> = {};
     for (const version of Object.keys(lock.definitions[name]!)) {
@@ -153,12 +196,20 @@ export function sameLock(a: LockData, b: LockData): boolean {
 }
 
 /**
- * The text of a lockfile (docs/versions.md): the comment, the four header keys, then definitions by
- * name and ascending version, and profiles by path (byte order) and key. The same data always
- * gives the same bytes, on any machine.
+ * The text of a lockfile (docs/versions.md): the comment, the four header keys, then the sources
+ * by reference (byte order; the key only when there is one), definitions by name and ascending
+ * version, and profiles by path (byte order) and key. The same data always gives the same bytes,
+ * on any machine.
  */
 export function writeLockText(lock: LockData): string {
   const lines = [LOCK_COMMENT, 'lockfileVersion: 1', `apiVersion: ${API_VERSION}`, `kind: ${LOCK_KIND}`];
+  const references = Object.keys(lock.sources ?? {}).sort(compareBytes);
+  if (references.length > 0) lines.push('sources:');
+  for (const reference of references) {
+    const entry = lock.sources![reference]!;
+    const range = entry.range === undefined ? '' : `range: ${JSON.stringify(entry.range)}, `;
+    lines.push(`  ${scalar(reference)}: {${range}tag: ${scalar(entry.tag)}, digest: ${JSON.stringify(entry.digest)}}`);
+  }
   const names = Object.keys(lock.definitions).sort(compareText);
   lines.push(names.length === 0 ? 'definitions: {}' : 'definitions:');
   for (const name of names) {
