@@ -3,7 +3,13 @@
 export { ARTIFACT_LIMITS, type ArtifactFile, DEFINITION_FILE, MEDIA_TYPES } from './artifact.js';
 export { defaultCacheDir } from './cache.js';
 export { isOciReference, type OciReference, parseOciReference } from './reference.js';
-export { createRegistryResolver, type RegistryResolverOptions, type RegistrySourceRequest, type RegistrySourceResolution } from './resolver.js';
+export {
+  createRegistryResolver,
+  findMovedSources,
+  type RegistryResolverOptions,
+  type RegistrySourceRequest,
+  type RegistrySourceResolution,
+} from './resolver.js';
 export {
   isSourceFailure,
   type PushFailure,

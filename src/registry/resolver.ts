@@ -1,6 +1,7 @@
+import { compareText } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import { parseOciReference } from './reference.js';
-import { resolveSource, type SourceOptions } from './source.js';
+import { digestOfTag, resolveSource, type SourceOptions } from './source.js';
 
 /** What a run asks of a registry source: the reference as written, and the lockfile's entry for it. */
 export interface RegistrySourceRequest {
@@ -50,4 +51,30 @@ export function createRegistryResolver(options: RegistryResolverOptions): (reque
 function rangeOf(reference: string): string | undefined {
   const parsed = parseOciReference(reference);
   return 'error' in parsed || parsed.range === null ? undefined : parsed.range;
+}
+
+/**
+ * `kurel lock --check`'s look at the registry (docs/registries.md, "Lockfile"): each locked
+ * source's tag is resolved again, and one that now names other content than the locked digest is
+ * `source-moved` (error, at the lockfile), until `kurel lock --update` accepts it. A registry
+ * that cannot be asked is its own diagnostic.
+ */
+export async function findMovedSources(
+  locked: Readonly<Record<string, { readonly tag: string; readonly digest: string }>>,
+  lockfile: string,
+  options: Omit<SourceOptions, 'locked'>,
+): Promise<Diagnostic[]> {
+  const diagnostics: Diagnostic[] = [];
+  for (const [reference, entry] of Object.entries(locked).sort(([a], [b]) => compareText(a, b))) {
+    const now = await digestOfTag(reference, entry.tag, options);
+    if ('message' in now) diagnostics.push(fileDiagnostic(reference, now.code, now.message));
+    else if (now.digest !== entry.digest) {
+      diagnostics.push(
+        fileDiagnostic(lockfile, 'source-moved', `${reference}: tag ${entry.tag} now names ${now.digest}, not the locked ${entry.digest}`, {
+          hint: 'run kurel lock --update to accept it',
+        }),
+      );
+    }
+  }
+  return diagnostics;
 }

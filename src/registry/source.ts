@@ -388,3 +388,22 @@ async function uploadBlob(client: RegistryClient, bytes: Buffer): Promise<void> 
   });
   expectStatus(put, [201, 204], client, `uploading the blob ${digest}`);
 }
+
+/** The manifest digest a tag of a reference names now, asked of the registry (never the cache). */
+export async function digestOfTag(reference: string, tag: string, options: SourceOptions): Promise<{ digest: string } | SourceFailure> {
+  const parsed = parseOciReference(reference);
+  if ('error' in parsed) return { code: 'usage', message: parsed.error };
+  if (options.offline) return { code: 'registry-unreachable', message: `${reference}: checking tag ${tag} asks the registry, which --offline forbids` };
+  try {
+    const env = options.env ?? process.env;
+    const client = new RegistryClient(parsed.registry, parsed.repository, reference, {
+      env,
+      insecureRegistries: options.insecureRegistries,
+      timeoutMs: options.timeoutMs,
+    });
+    return { digest: (await fetchManifest(client, tag, reference)).digest };
+  } catch (err) {
+    if (err instanceof RegistryFailure) return { code: err.code === 'version-immutable' ? 'artifact-invalid' : err.code, message: err.message };
+    throw err;
+  }
+}
