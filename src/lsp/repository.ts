@@ -5,9 +5,9 @@ import type { Diagnostic } from '../core/diagnostics.js';
 import type { RunInput } from '../core/input.js';
 import { CONFIG_FILE_NAME } from '../documents/kurel-config.js';
 import { findConfigFile } from '../files/find-config.js';
-import { gatherDeferredInputs } from '../files/gather-inputs.js';
 import { type LintOptions, lintInputs } from '../operations/lint.js';
 import { configureRun } from '../sources/apply-config.js';
+import { gatherRunInputs, isSourceEntry } from '../sources/definition-entries.js';
 import { prepareLintRun } from '../sources/lint-run.js';
 import type { RunConfig } from '../sources/run-config.js';
 
@@ -98,9 +98,9 @@ export async function openRepository(cwd: string, flags: RepositoryFlags): Promi
   const { catalogue: handlers } = prepared.catalogue;
   const { lockfile } = prepared;
   const lintOptions = prepared.lintOptions(false);
-  const definitionPaths = [...options.definitions, ...options.capabilityDef].map((path) => resolve(cwd, path));
+  const definitionPaths = [...options.definitions.filter((entry) => !isSourceEntry(entry)), ...options.capabilityDef].map((path) => resolve(cwd, path));
   const gather = (paths: string[]) =>
-    gatherDeferredInputs({ paths, definitionDirs: options.definitions, definitionFiles: options.capabilityDef, cwd }).then((g) => g.inputs);
+    gatherRunInputs({ paths, definitionDirs: options.definitions, definitionFiles: options.capabilityDef, cwd }).then((g) => g.inputs);
   let catalogue: Promise<Catalogue> | undefined;
   return {
     cwd,

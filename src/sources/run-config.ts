@@ -7,6 +7,7 @@ import { readSourceFile } from '../files/read-file.js';
 import type { SeverityOf } from '../operations/severity.js';
 import type { Platform } from '../schema/platform-version.js';
 import type { SourceText } from '../yaml/source.js';
+import { isSourceEntry } from './definition-entries.js';
 
 /** The codes `strictCapabilities` makes errors (docs/profiles.md): lint's unknown-capability, build's unvalidated-capability. */
 export const STRICT_CAPABILITY_CODES = ['unknown-capability', 'unvalidated-capability'] as const;
@@ -84,13 +85,17 @@ export interface MergedSources {
 
 /**
  * Puts the config and the command line together (docs/configuration.md): list flags append to the
- * config's lists, scalar flags override it (`--no-strict` turns a config `true` off).
+ * config's lists, scalar flags override it (`--no-strict` turns a config `true` off). A
+ * `definitions` entry that names a registry source (`oci://…`) is kept as written; the others are
+ * paths relative to the config.
  */
 export function mergeSources(run: RunConfig | undefined, flags: SourceFlags, cwd: string): MergedSources {
   const config = run?.config;
   const paths = (entries: readonly string[] | undefined) => (run && entries ? entries.map((entry) => configPath(run, entry, cwd)) : []);
+  const entries = (list: readonly string[] | undefined) =>
+    run && list ? list.map((entry) => (isSourceEntry(entry) ? entry : configPath(run, entry, cwd))) : [];
   return {
-    definitions: [...paths(config?.definitions), ...(flags.definitions ?? [])],
+    definitions: [...entries(config?.definitions), ...(flags.definitions ?? [])],
     capabilityDef: [...paths(config?.capabilityDefs), ...(flags.capabilityDef ?? [])],
     plugin: [...(run ? configPlugins(run, cwd) : []), ...(flags.plugin ?? [])],
     strict: flags.strict ?? config?.strict ?? false,

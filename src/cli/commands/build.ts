@@ -6,7 +6,7 @@ import type { FileReport, InputFile } from '../../core/input.js';
 import { stringifyJson } from '../../core/json-text.js';
 import { PROFILE } from '../../documents/read-input.js';
 import { expandFileArguments } from '../../files/expand-globs.js';
-import { gatherInputs, isDirectory } from '../../files/gather-inputs.js';
+import { isDirectory } from '../../files/gather-inputs.js';
 import { type ReadResult, readSourceFile } from '../../files/read-file.js';
 import { type BuildReport, buildApplication, type ResolvedApplication } from '../../operations/build-application.js';
 import { buildEnvelope } from '../../operations/envelopes.js';
@@ -15,6 +15,7 @@ import type { Platform } from '../../schema/platform-version.js';
 import type { CatalogueCommandOptions } from '../../sources/apply-config.js';
 import { assembleCommandCatalogue } from '../../sources/command-catalogue.js';
 import { lockFollowing } from '../../sources/command-lockfile.js';
+import { gatherReadInputs } from '../../sources/definition-entries.js';
 import { platformOptions } from '../../sources/platform-flags.js';
 import type { SourceText } from '../../yaml/source.js';
 import { yaml } from '../../yaml/yaml-lib.js';
@@ -80,7 +81,7 @@ export async function runBuild(target: string, flags: BuildCommandOptions, io: C
   const appFile = isPackageDir ? join(target, APP_FILE) : target;
   const packageDefinitions = join(isPackageDir ? target : dirname(target), 'definitions');
 
-  const gathered = await gatherInputs({
+  const gathered = await gatherReadInputs({
     definitionDirs: [...options.definitions, ...((await isDirectory(resolve(io.cwd, packageDefinitions))) ? [packageDefinitions] : [])],
     definitionFiles: options.capabilityDef,
     cwd: io.cwd,

@@ -2,11 +2,11 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { assembleCatalogue } from '../../catalogue/assemble-catalogue.js';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
-import { gatherInputs } from '../../files/gather-inputs.js';
 import { readSourceFile } from '../../files/read-file.js';
 import { type CompatPair, type CompatRun, compatOfDefinitions, compatOfFiles } from '../../operations/compat.js';
 import type { CompatEnvelope } from '../../operations/envelopes.js';
 import type { ConfigurableOptions } from '../../sources/apply-config.js';
+import { gatherReadInputs } from '../../sources/definition-entries.js';
 import { configureCommand } from '../configure-command.js';
 import { formatCompatGithub, formatCompatText } from '../format/compat.js';
 import { formatGithub } from '../format/github.js';
@@ -51,7 +51,7 @@ export async function runCompat(args: readonly string[], flags: CompatCommandOpt
     return finish(options, io, refused([first!, second!].flatMap((r) => (r.ok ? [] : [r.diagnostic]))));
   }
   if (options.definitions.length === 0 && options.capabilityDef.length === 0) return finish(options, io, refused(await withoutDefinitions(args, io.cwd)));
-  const gathered = await gatherInputs({ definitionDirs: options.definitions, definitionFiles: options.capabilityDef, cwd: io.cwd });
+  const gathered = await gatherReadInputs({ definitionDirs: options.definitions, definitionFiles: options.capabilityDef, cwd: io.cwd });
   if (gathered.fatal) return finish(options, io, refused(gathered.diagnostics));
   if (gathered.inputs.length === 0) {
     const where = [...options.definitions, ...options.capabilityDef].join(' ');

@@ -3,9 +3,10 @@ import { appendAll } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
 import type { FileReport, RunInput } from '../../core/input.js';
 import { CONFIG_FILE_NAME } from '../../documents/kurel-config.js';
-import { gatherDeferredInputs, type Search } from '../../files/gather-inputs.js';
+import type { Search } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
 import { reportProblems } from '../../operations/report-problems.js';
+import { gatherRunInputs } from '../../sources/definition-entries.js';
 import { globMatcher } from '../../sources/glob.js';
 import type { RunConfig } from '../../sources/run-config.js';
 import type { SourceText } from '../../yaml/source.js';
@@ -69,7 +70,7 @@ async function lintGathered(
   const { options, run } = configured;
   const matches = await globMatcher(run);
   // Files are read as the run reaches them, so it never holds every text at once.
-  const gathered = await gatherDeferredInputs(
+  const gathered = await gatherRunInputs(
     {
       paths,
       definitionDirs: options.definitions,

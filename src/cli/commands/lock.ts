@@ -2,7 +2,7 @@ import { appendAll } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic, hasErrors } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/input.js';
 import { writeLockText } from '../../documents/capability-lock.js';
-import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
+import { STDIN_NAME } from '../../files/gather-inputs.js';
 import { lockKeyOf } from '../../files/lockfile-location.js';
 import { describeReplaceFailure, replaceFiles } from '../../files/write-file.js';
 import type { LockEnvelope } from '../../operations/envelopes.js';
@@ -12,6 +12,7 @@ import type { Platform } from '../../schema/platform-version.js';
 import type { CatalogueCommandOptions } from '../../sources/apply-config.js';
 import { assembleCommandCatalogue } from '../../sources/command-catalogue.js';
 import { lockFollowing, lockKeyExists } from '../../sources/command-lockfile.js';
+import { gatherReadInputs } from '../../sources/definition-entries.js';
 import { platformOptions } from '../../sources/platform-flags.js';
 import type { SourceText } from '../../yaml/source.js';
 import { configureCommand } from '../configure-command.js';
@@ -46,7 +47,7 @@ export async function runLock(paths: readonly string[], flags: LockCommandOption
       fatal: true,
     });
   }
-  const gathered = await gatherInputs(
+  const gathered = await gatherReadInputs(
     {
       paths,
       definitionDirs: options.definitions,

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { appendAll, compareBytes } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic, hasErrors } from '../../core/diagnostics.js';
-import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
+import { STDIN_NAME } from '../../files/gather-inputs.js';
 import { contentDigest, describeReplaceFailure, replaceFiles } from '../../files/write-file.js';
 import type { MigrateEnvelope } from '../../operations/envelopes.js';
 import { type MigratedFile, type MigrateReport, migrateInputs, readMigrationTargets } from '../../operations/migrate.js';
@@ -10,6 +10,7 @@ import type { Platform } from '../../schema/platform-version.js';
 import type { CatalogueCommandOptions } from '../../sources/apply-config.js';
 import { assembleCommandCatalogue } from '../../sources/command-catalogue.js';
 import { lockFollowing } from '../../sources/command-lockfile.js';
+import { gatherReadInputs } from '../../sources/definition-entries.js';
 import { platformOptions } from '../../sources/platform-flags.js';
 import type { SourceText } from '../../yaml/source.js';
 import { configureCommand } from '../configure-command.js';
@@ -49,7 +50,7 @@ export async function runMigrate(paths: readonly string[], flags: MigrateCommand
   if (options.write && paths.includes('-'))
     return finish(options, io, { diagnostics: [usage('--write cannot rewrite standard input; name the file instead')], fatal: true });
 
-  const gathered = await gatherInputs(
+  const gathered = await gatherReadInputs(
     {
       paths,
       definitionDirs: options.definitions,

@@ -2,7 +2,7 @@ import { assembleCatalogue } from '../../catalogue/assemble-catalogue.js';
 import { readCatalogueLockfile } from '../../catalogue/lockfile.js';
 import { appendAll } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../../core/diagnostics.js';
-import { gatherInputs, STDIN_NAME } from '../../files/gather-inputs.js';
+import { STDIN_NAME } from '../../files/gather-inputs.js';
 import { fileOfLockKey } from '../../files/lockfile-location.js';
 import type { OutdatedEnvelope } from '../../operations/envelopes.js';
 import { lintInputs } from '../../operations/lint.js';
@@ -10,6 +10,7 @@ import { isOutdated, type OutdatedRow, outdatedRows } from '../../operations/out
 import type { Platform } from '../../schema/platform-version.js';
 import { type CatalogueCommandOptions, configOf } from '../../sources/apply-config.js';
 import { lockFollowing } from '../../sources/command-lockfile.js';
+import { gatherReadInputs } from '../../sources/definition-entries.js';
 import { platformOptions } from '../../sources/platform-flags.js';
 import type { SourceText } from '../../yaml/source.js';
 import { configureCommand } from '../configure-command.js';
@@ -53,7 +54,7 @@ export async function runOutdated(paths: readonly string[], flags: OutdatedComma
     const location = lockfile.location;
     inputs = Object.keys(lockfile.lock.profiles).map((key) => fileOfLockKey(key, location.path, io.cwd));
   }
-  const gathered = await gatherInputs(
+  const gathered = await gatherReadInputs(
     {
       paths: inputs,
       definitionDirs: options.definitions,

@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { availableCpus, defaultWorkers, runService, runSupervisor, type ServiceOptions } from '../../http/entry.js';
 import type { ConfigurableOptions } from '../../sources/apply-config.js';
+import { isSourceEntry } from '../../sources/definition-entries.js';
 import { STRICT_CAPABILITY_CODES, severityLayers } from '../../sources/run-config.js';
 import { servedSources } from '../../sources/served-sources.js';
 import { configureCommand } from '../configure-command.js';
@@ -106,7 +107,7 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
     port,
     definitionFolders: sources.definitionFolders,
     definitionFiles: sources.definitionFiles ?? [],
-    watchedDirs: options.watchDefinitions ? options.definitions : undefined,
+    watchedDirs: options.watchDefinitions ? options.definitions.filter((entry) => !isSourceEntry(entry)) : undefined,
     plugins: options.plugin,
     cwd: io.cwd,
     ...(tls ? { tls } : {}),
