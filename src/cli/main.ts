@@ -64,12 +64,17 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void, onl
   // Every command that reads definition entries resolves their registry sources (docs/registries.md)
   // with its flags, the configuration's insecureRegistries and its environment; loaded only when
   // a command names a definitions entry.
+  let releaseRegistry: (() => void) | undefined;
   program.hook('preAction', async (_program, action) => {
     const flags = action.opts() as { definitions?: unknown; offline?: boolean; insecureRegistry?: string[]; config?: string | false };
     // lint, build and lock pass resolvers of their own, which follow the lockfile.
     if (!Array.isArray(flags.definitions) || ['lint', 'build', 'lock'].includes(action.name())) return;
     const { useCommandRegistry } = await import('./registry-access.js');
-    useCommandRegistry(flags, io);
+    releaseRegistry = useCommandRegistry(flags, io);
+  });
+  program.hook('postAction', () => {
+    releaseRegistry?.();
+    releaseRegistry = undefined;
   });
 
   program

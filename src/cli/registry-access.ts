@@ -1,6 +1,6 @@
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { LockData, LockedSourceEntry } from '../documents/capability-lock.js';
-import { isSourceEntry, type ResolvedSource, type SourceResolver } from '../sources/definition-entries.js';
+import { isSourceEntry, type ResolvedSource, registeredSourceResolver, registerSourceResolver, type SourceResolver } from '../sources/definition-entries.js';
 import { type RegistryAccess, registryResolver, useRegistry } from '../sources/registry-resolver.js';
 import type { RunConfig } from '../sources/run-config.js';
 import { loadRunConfig } from '../sources/run-config.js';
@@ -24,7 +24,8 @@ export function registryAccessOf(flags: RegistryFlags, run: RunConfig | undefine
 
 /** A resolver for one run that also records each source it resolved (what a lockfile's `sources` holds). */
 export function recordingResolver(access: RegistryAccess): { resolve: SourceResolver; resolved: ResolvedSource[] } {
-  const inner = registryResolver(access);
+  // One registered for the process (an embedder's, a test's) wins over the registry client.
+  const inner = registeredSourceResolver() ?? registryResolver(access);
   const resolved: ResolvedSource[] = [];
   const resolve: SourceResolver = async (request) => {
     const result = await inner(request);
@@ -86,7 +87,9 @@ export function unlockedSources(
  * none of its own: the command's registry flags, the configuration's `insecureRegistries` (read
  * when the first source is met), its environment.
  */
-export function useCommandRegistry(flags: RegistryFlags & { config?: string | false | undefined }, io: CommandIo): void {
+export function useCommandRegistry(flags: RegistryFlags & { config?: string | false | undefined }, io: CommandIo): () => void {
+  // One registered for the process (an embedder's, a test's) wins; ours lasts for this command only.
+  if (registeredSourceResolver() !== undefined) return () => undefined;
   useRegistry({
     ...registryAccessOf(flags, undefined, io),
     insecureRegistries: () => {
@@ -94,4 +97,5 @@ export function useCommandRegistry(flags: RegistryFlags & { config?: string | fa
       return [...(loaded.ok ? (loaded.run?.config.insecureRegistries ?? []) : []), ...(flags.insecureRegistry ?? [])];
     },
   });
+  return () => registerSourceResolver(undefined);
 }

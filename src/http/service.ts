@@ -5,6 +5,7 @@ import { availableParallelism } from 'node:os';
 import type { PluginRef } from '../catalogue/load-plugins.js';
 import type { SeverityRules } from '../documents/kurel-config.js';
 import type { Platform } from '../schema/platform-version.js';
+import { registeredSourceResolver } from '../sources/definition-entries.js';
 import { useRegistry } from '../sources/registry-resolver.js';
 import type { AppCore } from './app-core.js';
 import type { Logger } from './log-lines.js';
@@ -77,12 +78,14 @@ export const LOAD_THE_REST_AFTER_MS = 50;
  */
 export async function runService(options: ServiceOptions, io: ServiceIo): Promise<number> {
   // A registry source is resolved at every load; when the registry cannot be reached, the cache serves (docs/registries.md).
-  useRegistry({
-    env: process.env,
-    insecureRegistries: options.registry?.insecureRegistries ?? [],
-    offline: options.registry?.offline === true,
-    cacheWhenUnreachable: true,
-  });
+  // One registered for the process (an embedder's, a test's) wins.
+  if (registeredSourceResolver() === undefined)
+    useRegistry({
+      env: process.env,
+      insecureRegistries: options.registry?.insecureRegistries ?? [],
+      offline: options.registry?.offline === true,
+      cacheWhenUnreachable: true,
+    });
   let adminToken: string | undefined;
   let unusableToken: string | undefined;
   if (options.adminTokenFile !== undefined) {

@@ -15,7 +15,7 @@ import type { Platform } from '../../schema/platform-version.js';
 import type { CatalogueCommandOptions } from '../../sources/apply-config.js';
 import { assembleCommandCatalogue } from '../../sources/command-catalogue.js';
 import { lockFollowing } from '../../sources/command-lockfile.js';
-import { gatherReadInputs } from '../../sources/definition-entries.js';
+import { gatherReadInputs, registeredSourceResolver } from '../../sources/definition-entries.js';
 import { platformOptions } from '../../sources/platform-flags.js';
 import { registryResolver } from '../../sources/registry-resolver.js';
 import type { SourceText } from '../../yaml/source.js';
@@ -93,7 +93,10 @@ export async function runBuild(target: string, flags: BuildCommandOptions, io: C
       cwd: io.cwd,
     },
     undefined,
-    { resolve: registryResolver(registryAccessOf(options, run, io)), lockedSources: lockedSourcesOf(options.definitions, lockfile.lock?.sources) },
+    {
+      resolve: registeredSourceResolver() ?? registryResolver(registryAccessOf(options, run, io)),
+      lockedSources: lockedSourcesOf(options.definitions, lockfile.lock?.sources),
+    },
   );
   appendAll(diagnostics, gathered.diagnostics);
   appendAll(diagnostics, unlockedSources(options.definitions, lockfile));

@@ -6,7 +6,7 @@ import { CONFIG_FILE_NAME } from '../../documents/kurel-config.js';
 import type { Search } from '../../files/gather-inputs.js';
 import { type LintReport, lintInputs } from '../../operations/lint.js';
 import { reportProblems } from '../../operations/report-problems.js';
-import { gatherRunInputs } from '../../sources/definition-entries.js';
+import { gatherRunInputs, registeredSourceResolver } from '../../sources/definition-entries.js';
 import { globMatcher } from '../../sources/glob.js';
 import { registryResolver } from '../../sources/registry-resolver.js';
 import type { RunConfig } from '../../sources/run-config.js';
@@ -85,7 +85,7 @@ async function lintGathered(
       ...(run && run.config.ignore.length > 0 ? { ignore: (path: string) => matches(configRelative(run, path, io.cwd), run.config.ignore) } : {}),
     },
     io.stdin,
-    { resolve: registryResolver(registryAccessOf(options, run, io)), lockedSources: locked },
+    { resolve: registeredSourceResolver() ?? registryResolver(registryAccessOf(options, run, io)), lockedSources: locked },
   );
   let fatal = gathered.fatal;
   const extra: Diagnostic[] = [...gathered.diagnostics, ...unlockedSources(options.definitions, judging.lockfile)];
