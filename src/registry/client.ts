@@ -159,8 +159,14 @@ export class RegistryClient {
       );
       return 'https';
     } catch (err) {
-      if (err instanceof RegistryFailure && this.mayUseHttp(this.apiHost) && TLS_MISMATCH.test(describeCause((err as { cause?: unknown }).cause)))
-        return 'http';
+      const speaksHttp = err instanceof RegistryFailure && TLS_MISMATCH.test(describeCause((err as { cause?: unknown }).cause));
+      if (speaksHttp && this.mayUseHttp(this.apiHost)) return 'http';
+      if (speaksHttp) {
+        throw new RegistryFailure(
+          'registry-unreachable',
+          `${this.reference}: ${this.apiHost} does not answer HTTPS; a registry on plain HTTP must be named with --insecure-registry ${this.apiHost} or in .kurel.yaml insecureRegistries`,
+        );
+      }
       throw err;
     }
   }

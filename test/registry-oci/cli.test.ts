@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKurel, spawnKurel } from '../helpers/cli.js';
@@ -208,5 +208,38 @@ describe.skipIf(skip)('a registry over TLS from a test CA, and one with Basic au
     } finally {
       await registry.stop();
     }
+  });
+});
+
+// A registry on plain HTTP at an address that is not loopback: reached only when named insecure.
+const outside = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address?.family === 'IPv4' && !address.internal)?.address;
+
+describe.skipIf(skip || outside === undefined)('a plain-HTTP registry that is not on loopback', () => {
+  let registry: RunningRegistry;
+  let work: string;
+  beforeAll(async () => {
+    registry = await startRegistry({ address: outside! });
+    work = mkdtempSync(join(tmpdir(), 'kurel-insecure-'));
+  });
+  afterAll(async () => {
+    await registry?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('is refused over plain HTTP until --insecure-registry or .kurel.yaml insecureRegistries names it', async () => {
+    const env = { KUREL_CACHE_DIR: join(work, 'cache'), HOME: work, DOCKER_CONFIG: join(work, 'docker') };
+    const ref = `oci://${registry.host}/plain/defs:1.0.0`;
+    const refused = await runKurel(['push', DEFINITIONS.pathname, ref], { cwd: work, env });
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toContain(
+      `error registry-unreachable ${ref}: ${registry.host} does not answer HTTPS; a registry on plain HTTP must be named with --insecure-registry ${registry.host} or in .kurel.yaml insecureRegistries`,
+    );
+    const pushed = await runKurel(['push', DEFINITIONS.pathname, ref, '--insecure-registry', registry.host], { cwd: work, env });
+    expect(pushed).toMatchObject({ code: 0, stdout: expect.stringMatching(/@sha256:[a-f0-9]{64}\n$/) });
+    writeFileSync(join(work, '.kurel.yaml'), `insecureRegistries: ["${registry.host}"]\n`);
+    const pulled = await runKurel(['pull', ref, '--output', 'plain'], { cwd: work, env: { ...env, KUREL_CACHE_DIR: join(work, 'cache-2') } });
+    expect(pulled.code, pulled.stdout).toBe(0);
   });
 });

@@ -20,7 +20,7 @@ export function skipRegistryTests(): boolean {
 
 /** A registry serving on loopback, with its storage in a temporary folder. */
 export interface RunningRegistry {
-  /** `127.0.0.1:PORT` */
+  /** `127.0.0.1:PORT`, or the address asked for */
   readonly host: string;
   readonly folder: string;
   stop(): Promise<void>;
@@ -43,7 +43,7 @@ export function freePort(): Promise<number> {
  * folder: plain, with TLS from `tls`, or with Basic authentication from an htpasswd file's text.
  * Resolves when `GET /v2/` answers (any status), polled as a condition.
  */
-export async function startRegistry(options: { tls?: PemPair; htpasswd?: string } = {}): Promise<RunningRegistry> {
+export async function startRegistry(options: { tls?: PemPair; htpasswd?: string; address?: string } = {}): Promise<RunningRegistry> {
   const folder = mkdtempSync(join(tmpdir(), 'kurel-registry-'));
   const port = await freePort();
   const lines = [
@@ -56,7 +56,7 @@ export async function startRegistry(options: { tls?: PemPair; htpasswd?: string 
     '  delete:',
     '    enabled: true',
     'http:',
-    `  addr: 127.0.0.1:${port}`,
+    `  addr: ${options.address ?? '127.0.0.1'}:${port}`,
   ];
   if (options.tls) {
     writeFileSync(join(folder, 'tls.crt'), options.tls.cert);
@@ -75,7 +75,7 @@ export async function startRegistry(options: { tls?: PemPair; htpasswd?: string 
     stderr = (stderr + chunk).slice(-4000);
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const host = `127.0.0.1:${port}`;
+  const host = `${options.address ?? '127.0.0.1'}:${port}`;
   const stop = async (): Promise<void> => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
