@@ -25,13 +25,14 @@ export const FILES_PER_BATCH = 200;
 /**
  * How many threads lint `inputs`: with `--jobs N`, N, but no more than there are batches of
  * files; without it, the cores available, one per {@link FILES_PER_JOB} files. One when
- * standard input is among the inputs.
+ * an input was read before the run (standard input, the definitions of a registry source).
  */
 export function jobsFor(inputs: readonly RunInput[], jobs: number | undefined): number {
   let shared = 0;
   for (const input of inputs) {
-    if (input.origin === 'definition') continue;
+    // A worker reads its inputs by path: one already read here (standard input, a registry source's definitions) keeps the run on this thread.
     if (!('read' in input)) return 1;
+    if (input.origin === 'definition') continue;
     shared += 1;
   }
   if (jobs !== undefined) return Math.max(1, Math.min(jobs, Math.ceil(shared / FILES_PER_BATCH)));

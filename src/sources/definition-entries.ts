@@ -1,4 +1,4 @@
-import { appendAll } from '../core/data.js';
+import { appendAll, setOwn } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic, hasErrors } from '../core/diagnostics.js';
 import type { InputFile, RunInput } from '../core/input.js';
 import type { LockedSourceEntry } from '../documents/capability-lock.js';
@@ -57,7 +57,13 @@ export interface ResolvedSource {
 
 let registered: SourceResolver | undefined;
 
-/** Registers the resolver every run without one of its own uses for `oci://` entries; undefined removes it. */
+/**
+ * Registers the resolver every run without one of its own uses for `oci://` entries; undefined
+ * removes it. It holds for the thread that registers it: the threads that read definitions
+ * (the CLI's, `kurel lsp`'s judge thread, a serving process's main thread) each register it; a
+ * `kurel lint --jobs` worker never reads a source (such a run stays on one thread), and the
+ * service's workers build from the bytes their process read.
+ */
 export function registerSourceResolver(resolver: SourceResolver | undefined): void {
   registered = resolver;
 }
@@ -143,6 +149,9 @@ export function definitionInputsOf(definitions: readonly DefinitionText[]): Inpu
   return definitions.map((d) => ({ file: d.file, content: d.content, origin: 'definition' as const }));
 }
 
+/** A command's inputs, and the registry sources its definitions came from. */
+export type GatheredWithSources<Input extends RunInput> = GatheredInputs<Input> & { sources: ResolvedSource[] };
+
 /** How a command's sources resolve: the run's resolver (the registered one when absent), and what its lockfile locks. */
 export interface SourceOptions {
   resolve?: SourceResolver | undefined;
@@ -154,12 +163,16 @@ export interface SourceOptions {
  * `readDefinitionEntries` reads them: the folders searched as ever, each `oci://` entry's files
  * added as definitions already read. A source that cannot be read is the run's input failure (exit 2).
  */
-export function gatherRunInputs(request: InputRequest, stdin?: () => Promise<Uint8Array>, options: SourceOptions = {}): Promise<GatheredInputs<RunInput>> {
+export function gatherRunInputs(request: InputRequest, stdin?: () => Promise<Uint8Array>, options: SourceOptions = {}): Promise<GatheredWithSources<RunInput>> {
   return withSources(gatherDeferredInputs, request, stdin, options);
 }
 
 /** `gatherRunInputs` for the commands that read every input at once (`gatherInputs`). */
-export function gatherReadInputs(request: InputRequest, stdin?: () => Promise<Uint8Array>, options: SourceOptions = {}): Promise<GatheredInputs<InputFile>> {
+export function gatherReadInputs(
+  request: InputRequest,
+  stdin?: () => Promise<Uint8Array>,
+  options: SourceOptions = {},
+): Promise<GatheredWithSources<InputFile>> {
   return withSources(gatherInputs, request, stdin, options);
 }
 
@@ -168,10 +181,10 @@ async function withSources<Input extends RunInput>(
   request: InputRequest,
   stdin: (() => Promise<Uint8Array>) | undefined,
   options: SourceOptions,
-): Promise<GatheredInputs<Input>> {
+): Promise<GatheredWithSources<Input>> {
   const dirs = request.definitionDirs ?? [];
   const sources = dirs.filter(isSourceEntry);
-  if (sources.length === 0) return gather(request, stdin);
+  if (sources.length === 0) return { ...(await gather(request, stdin)), sources: [] };
   const gathered = await gather({ ...request, definitionDirs: dirs.filter((dir) => !isSourceEntry(dir)) }, stdin);
   const read = await readDefinitionEntries({
     entries: sources.map((reference) => ({ path: reference, name: reference })),
@@ -180,9 +193,23 @@ async function withSources<Input extends RunInput>(
     lockedSources: options.lockedSources,
   });
   appendAll(gathered.diagnostics, read.diagnostics);
-  if (!read.ok) return { ...gathered, fatal: true };
+  if (!read.ok) return { ...gathered, fatal: true, sources: [] };
   for (const input of definitionInputsOf(read.definitions)) gathered.inputs.push(input as Input);
-  return gathered;
+  return { ...gathered, sources: read.sources };
+}
+
+/**
+ * A lockfile's `sources` for the sources a run resolved (docs/versions.md): each reference as
+ * written, with its range, tag and digest. A source resolved by no tag (a reference by digest names
+ * its content already) has no entry.
+ */
+export function lockedSourcesOf(resolved: readonly ResolvedSource[]): Record<string, LockedSourceEntry> {
+  const locked: Record<string, LockedSourceEntry> = {};
+  for (const source of resolved) {
+    if (source.tag === undefined) continue;
+    setOwn(locked, source.reference, { ...(source.range !== undefined ? { range: source.range } : {}), tag: source.tag, digest: source.digest });
+  }
+  return locked;
 }
 
 function bytesOf(input: InputFile): Uint8Array {

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { importProblems, type SourceFile } from './layers.js';
+import { FLOORS, importProblems, type SourceFile } from './layers.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -55,6 +55,16 @@ describe('architecture (ARCHITECTURE.md, "Floors" and "Packages")', () => {
 
   it('has no circle of modules but the known ones', () => {
     expect(problems.moduleCycles).toEqual(KNOWN_MODULE_CYCLES);
+  });
+
+  it('lets none of the CLI, the language server and the service import another, but the CLI reach the other two through their entries', () => {
+    // Where a run's definitions, lockfile and configuration come from is src/sources/'s to say, below all three.
+    const adapters = ['src/cli', 'src/lsp', 'src/http'];
+    const reach = Object.fromEntries(
+      adapters.map((from) => [from, FLOORS[from]!.filter((place) => adapters.some((to) => to !== from && (place === to || place.startsWith(`${to}/`))))]),
+    );
+    expect(reach).toEqual({ 'src/cli': ['src/http/entry.ts', 'src/lsp/entry.ts'], 'src/lsp': [], 'src/http': [] });
+    for (const from of adapters) expect(FLOORS[from]).toContain('src/sources');
   });
 
   it('keeps handlers pure: no file system, no YAML text, no HTTP', () => {

@@ -37,4 +37,14 @@ describe('jobsFor', () => {
     expect(jobsFor([...files(2 * FILES_PER_JOB), stdin], undefined)).toBe(1);
     expect(jobsFor([...files(10_000), stdin], 2)).toBe(1);
   });
+
+  it("stays on one thread when a definition was read before the run (a registry source's files), which a worker could not read by its name", () => {
+    const fetched: RunInput = {
+      file: `oci://ghcr.io/acme/defs@sha256:${'d'.repeat(64)}#queue.yaml`,
+      content: 'kind: CapabilityDefinition\n',
+      origin: 'definition',
+    };
+    expect(jobsFor([...files(2 * FILES_PER_JOB), fetched], undefined)).toBe(1);
+    expect(jobsFor([...files(10_000), fetched], 4)).toBe(1);
+  });
 });

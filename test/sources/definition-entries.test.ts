@@ -1,11 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { fileDiagnostic } from '../../src/core/diagnostics.js';
 import { writeLockText } from '../../src/documents/capability-lock.js';
 import { configureRun } from '../../src/sources/apply-config.js';
 import {
+  gatherReadInputs,
+  lockedSourcesOf,
   readDefinitionEntries,
   registerSourceResolver,
   type SourceRequest,
@@ -15,6 +18,7 @@ import {
 } from '../../src/sources/definition-entries.js';
 import { readServedDefinitions } from '../../src/sources/served-definitions.js';
 import { runKurel } from '../helpers/cli.js';
+import { propertyRuns } from '../helpers/property.js';
 
 const DIGEST = `sha256:${'d'.repeat(64)}`;
 const LOCKED = `sha256:${'e'.repeat(64)}`;
@@ -86,6 +90,24 @@ describe("the names of a source's files (docs/configuration.md)", () => {
     expect(sourceRepository('oci://localhost:5000/team/defs:1.4.0')).toBe('oci://localhost:5000/team/defs');
     expect(sourceRepository(`oci://localhost:5000/team/defs@${DIGEST}`)).toBe('oci://localhost:5000/team/defs');
     expect(sourceRepository('oci://ghcr.io/acme/defs:>=1.0 <2')).toBe('oci://ghcr.io/acme/defs');
+  });
+
+  it('is, for every reference, its host and repository whatever tag, range or digest follows', () => {
+    const host = fc.stringMatching(/^[a-z0-9][a-z0-9.-]{0,15}(:[0-9]{1,5})?$/);
+    const repository = fc.stringMatching(/^[a-z0-9]+([._-][a-z0-9]+)*(\/[a-z0-9]+([._-][a-z0-9]+)*){0,3}$/);
+    const suffix = fc.oneof(
+      fc.constant(''),
+      fc.stringMatching(/^:[A-Za-z0-9_][A-Za-z0-9_.-]{0,20}$/),
+      fc.constantFrom(':^1.2', ':~1.4', ':>=1.0 <2', ':1.x'),
+      fc.stringMatching(/^[0-9a-f]{64}$/).map((hex) => `@sha256:${hex}`),
+    );
+    fc.assert(
+      fc.property(host, repository, suffix, (h, r, tail) => {
+        expect(sourceRepository(`oci://${h}/${r}${tail}`)).toBe(`oci://${h}/${r}`);
+        expect(sourceFileName(`oci://${h}/${r}${tail}`, DIGEST, 'a/b.yaml')).toBe(`oci://${h}/${r}@${DIGEST}#a/b.yaml`);
+      }),
+      { numRuns: propertyRuns(400) },
+    );
   });
 });
 
@@ -183,5 +205,20 @@ describe('where a run takes definition entries from', () => {
     expect(read.definitions.map((d) => d.file)).toEqual([`oci://ghcr.io/acme/defs@${LOCKED}#queue-depth.yaml`]);
     expect(source.asked.map((r) => r.locked)).toEqual([{ tag: '1.4.0', digest: LOCKED }]);
     expect(read.lockfile?.display).toBe('kurel.lock.yaml');
+  });
+
+  it("gives the sources a command's definitions came from, as a lockfile locks them", async () => {
+    const source = artifact({ 'queue-depth.yaml': definition('queue-depth') });
+    const gathered = await gatherReadInputs({ definitionDirs: ['defs', 'oci://ghcr.io/acme/defs:^1.2'], cwd: dir }, undefined, {
+      resolve: source.resolve,
+      lockedSources: { 'oci://ghcr.io/acme/defs:^1.2': { tag: '1.3.0', digest: LOCKED } },
+    });
+    expect(gathered.fatal).toBe(false);
+    expect(gathered.inputs.map((input) => [input.file, input.origin])).toEqual([
+      ['defs/local.yaml', 'definition'],
+      [`oci://ghcr.io/acme/defs@${LOCKED}#queue-depth.yaml`, 'definition'],
+    ]);
+    const pinned = { reference: `oci://ghcr.io/acme/other@${DIGEST}`, digest: DIGEST };
+    expect(lockedSourcesOf([...gathered.sources, pinned])).toEqual({ 'oci://ghcr.io/acme/defs:^1.2': { range: '^1.2', tag: '1.4.0', digest: LOCKED } });
   });
 });
