@@ -1,9 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { judgeText } from '../../src/lsp/judge.js';
+import { openRepository } from '../../src/lsp/repository.js';
 import { MEDIA_TYPES, pushArtifact, resolveSource, sourceFileName } from '../../src/registry/index.js';
+import { registerSourceResolver } from '../../src/sources/definition-entries.js';
+import { useRegistry } from '../../src/sources/registry-resolver.js';
 import { type RunningRegistry, SKOPEO_TOOL, skipRegistryTests, startRegistry } from './registry.js';
 
 const skip = skipRegistryTests();
@@ -49,5 +53,26 @@ describe.skipIf(skip)('the registry floor against docker-registry', () => {
     expect(resolved.digest).toBe(pushed.digest);
     expect(resolved.files.map((f) => [f.name, Buffer.from(f.bytes).equals(REDIS)])).toEqual([['redis-sidecar.yaml', true]]);
     expect(sourceFileName(resolved, resolved.files[0]!)).toBe(`oci://${registry.host}/acme/defs@${pushed.digest}#redis-sidecar.yaml`);
+  });
+
+  it("judges an open profile in the language server against .kurel.yaml's oci:// definitions", async () => {
+    const queue = Buffer.from(
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata: {name: queue-depth}\nspec:\n  rendering:\n    properties:\n      depth: {type: integer, required: true}\n',
+    );
+    const pushed = await pushArtifact(`oci://${registry.host}/acme/lsp:1.0.0`, [{ name: 'queue-depth.yaml', bytes: queue }], { cacheDir, env });
+    if (!('digest' in pushed)) throw new Error(pushed.message);
+    const repo = mkdtempSync(join(tmpdir(), 'kurel-lsp-'));
+    writeFileSync(join(repo, '.kurel.yaml'), `definitions: ["oci://${registry.host}/acme/lsp:^1"]\n`);
+    useRegistry({ env: { ...env, KUREL_CACHE_DIR: cacheDir } });
+    try {
+      const repository = await openRepository(repo, {});
+      const profile =
+        'apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata: {name: dev}\nspec:\n  capabilities:\n    queue-depth:\n      rendering: {depth: deep}\n';
+      const judged = await judgeText(repository, join(repo, 'dev.yaml'), profile);
+      expect(judged.diagnostics.map((d) => [d.file, d.line, d.column, d.code])).toEqual([['dev.yaml', 7, 26, 'wrong-type']]);
+    } finally {
+      registerSourceResolver(undefined);
+      rmSync(repo, { recursive: true, force: true });
+    }
   });
 });
