@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { runKurel } from '../helpers/cli.js';
+import { runKurel, spawnKurel } from '../helpers/cli.js';
 import { startServe } from '../helpers/serve.js';
 import { type RunningRegistry, SKOPEO_TOOL, skipRegistryTests, startRegistry } from './registry.js';
 
@@ -106,6 +106,15 @@ describe.skipIf(skip)('definitions from a registry, from push to a service with 
     expect(secondDigest).not.toBe(firstDigest);
     expect((await runKurel(['lock', '--check', 'clusters/'], { cwd: app, env })).code).toBe(0);
 
+    // A source whose reference (here its range) changed is not what the lockfile locked.
+    writeFileSync(join(app, '.kurel.yaml'), `definitions: ["${repository}:^1.0"]\n`);
+    const outdated = await runKurel(['lint', 'clusters/', '--format', 'json'], { cwd: app, env });
+    expect(outdated.code).toBe(1);
+    expect(JSON.parse(outdated.stdout).diagnostics).toMatchObject([
+      { code: 'lock-outdated', file: 'kurel.lock.yaml', line: 1, column: 1, message: `the registry source ${repository}:^1.0 is not in kurel.lock.yaml` },
+    ]);
+    writeFileSync(join(app, '.kurel.yaml'), `definitions: ["${repository}:^1"]\n`);
+
     await registry.stop();
     const offline = await runKurel(['lint', 'clusters/', '--offline'], { cwd: app, env });
     expect(offline.code, offline.stdout).toBe(0);
@@ -123,5 +132,16 @@ describe.skipIf(skip)('definitions from a registry, from push to a service with 
     } finally {
       await Promise.all([fromRegistry.stop(), fromFolder.stop()]);
     }
+  });
+
+  it('refuses to start a service whose source can be neither fetched nor found in the cache: exit 2', async () => {
+    const run = await spawnKurel(['serve', '--port', '0', '--processes', '1', '--no-config', '--definitions', 'oci://127.0.0.1:9/gone/defs:1.0.0'], {
+      cwd: work,
+      env: { ...env, KUREL_CACHE_DIR: join(work, 'empty-cache') },
+    });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      'oci://127.0.0.1:9/gone/defs:1.0.0:1:1 error registry-unreachable oci://127.0.0.1:9/gone/defs:1.0.0: cannot reach 127.0.0.1:9 (ECONNREFUSED)\nkurel serve: refusing to start',
+    );
   });
 });
