@@ -126,11 +126,15 @@ describe.skipIf(skip)('definitions from a registry, from push to a service with 
       cwd: work,
       env,
     });
+    // Without a lockfile the range is resolved again, and the registry being gone, among the tags the cache saw.
+    const fromCache = await startServe(['--port', '0', '--processes', '1', '--workers', '1'], { cwd: app, env });
     try {
       const digestOf = async (url: string) => ((await (await fetch(`${url}/readyz`)).json()) as { registry: { digest: string } }).registry.digest;
-      expect(await digestOf(fromRegistry.url)).toBe(await digestOf(fromFolder.url));
+      const expected = await digestOf(fromFolder.url);
+      expect(await digestOf(fromRegistry.url)).toBe(expected);
+      expect(await digestOf(fromCache.url)).toBe(expected);
     } finally {
-      await Promise.all([fromRegistry.stop(), fromFolder.stop()]);
+      await Promise.all([fromRegistry.stop(), fromFolder.stop(), fromCache.stop()]);
     }
   });
 
