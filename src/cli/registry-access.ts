@@ -1,3 +1,4 @@
+import { compareText } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { LockData, LockedSourceEntry } from '../documents/capability-lock.js';
 import { isSourceEntry, type ResolvedSource, registeredSourceResolver, registerSourceResolver, type SourceResolver } from '../sources/definition-entries.js';
@@ -49,7 +50,7 @@ export function lockedSourcesOf(
 /** A lockfile's `sources` from what a run resolved, sorted by reference. */
 export function sourcesOfRun(resolved: readonly ResolvedSource[]): Record<string, LockedSourceEntry> {
   const out: Record<string, LockedSourceEntry> = {};
-  for (const source of [...resolved].sort((a, b) => (a.reference < b.reference ? -1 : a.reference > b.reference ? 1 : 0))) {
+  for (const source of [...resolved].sort((a, b) => compareText(a.reference, b.reference))) {
     if (source.tag === undefined) continue;
     out[source.reference] = { ...(source.range !== undefined ? { range: source.range } : {}), tag: source.tag, digest: source.digest };
   }

@@ -41,5 +41,9 @@ export function useRegistry(access: RegistryAccess): void {
 }
 
 function streamOf(write: (text: string) => void): NodeJS.WritableStream {
-  return { write: (text: string) => (write(text), true) } as unknown as NodeJS.WritableStream;
+  const written = (text: string): boolean => {
+    write(text);
+    return true;
+  };
+  return { write: written } as unknown as NodeJS.WritableStream;
 }

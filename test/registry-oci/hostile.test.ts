@@ -133,7 +133,8 @@ function serveRegistry(storageHost: () => string, selfHost: () => string) {
           res.end();
         };
         req.socket.on('close', () => (sent = bytes));
-        return pump();
+        pump();
+        return;
       }
       res.writeHead(200, { 'Content-Type': 'application/vnd.oci.image.manifest.v1+json' });
       return void res.end(artifact.manifest);

@@ -13,7 +13,11 @@ export interface RegistryCommandOptions {
 /** The registry options of a run: the flags' and the configuration's insecure registries, progress on a terminal's standard error. */
 export function registryOptions(flags: RegistryCommandOptions, run: RunConfig | undefined, io: CommandIo): SourceOptions {
   const insecureRegistries = [...(run?.config.insecureRegistries ?? []), ...(flags.insecureRegistry ?? [])];
-  const progress = io.stderrIsTTY ? { write: (text: string) => (io.stderr(text), true) } : undefined;
+  const write = (text: string): boolean => {
+    io.stderr(text);
+    return true;
+  };
+  const progress = io.stderrIsTTY ? { write } : undefined;
   return {
     env: io.env,
     insecureRegistries,
