@@ -148,4 +148,35 @@ describe.skipIf(skip)('definitions from a registry, from push to a service with 
       'oci://127.0.0.1:9/gone/defs:1.0.0:1:1 error registry-unreachable oci://127.0.0.1:9/gone/defs:1.0.0: cannot reach 127.0.0.1:9 (ECONNREFUSED)\nkurel serve: refusing to start',
     );
   });
+
+  it('resolves a range again on reload: a version pushed since the start is served after POST /v1/reload', async () => {
+    const live = await startRegistry();
+    const served = join(work, 'served');
+    mkdirSync(join(served, 'v1'), { recursive: true });
+    mkdirSync(join(served, 'v2'), { recursive: true });
+    writeFileSync(join(served, 'v1', 'redis-sidecar.yaml'), definition('1.0.0', 'the first'));
+    writeFileSync(join(served, 'v2', 'redis-sidecar.yaml'), definition('1.1.0', 'the second'));
+    const repository = `oci://${live.host}/served/defs`;
+    const cache = { ...env, KUREL_CACHE_DIR: join(work, 'reload-cache') };
+    let service: Awaited<ReturnType<typeof startServe>> | undefined;
+    try {
+      expect((await runKurel(['push', join(served, 'v1'), `${repository}:1.0.0`], { cwd: work, env: cache })).code).toBe(0);
+      service = await startServe(['--port', '0', '--processes', '1', '--workers', '1', '--no-config', '--definitions', `${repository}:^1`], {
+        cwd: work,
+        env: cache,
+      });
+      const versions = async () => {
+        const body = (await (await fetch(`${service!.url}/v1/capabilities`)).json()) as { type: string; versions: { version: string; file: string }[] }[];
+        return body.find((c) => c.type === 'redis-sidecar')?.versions.map((v) => [v.version, v.file.replace(/@sha256:[a-f0-9]{64}#/, '@…#')]);
+      };
+      expect(await versions()).toEqual([['1.0.0', `${repository}@…#redis-sidecar.yaml`]]);
+      expect((await runKurel(['push', join(served, 'v2'), `${repository}:1.1.0`], { cwd: work, env: cache })).code).toBe(0);
+      const reload = await fetch(`${service.url}/v1/reload`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+      expect(reload.status).toBe(200);
+      expect(await versions()).toEqual([['1.1.0', `${repository}@…#redis-sidecar.yaml`]]);
+    } finally {
+      await service?.stop();
+      await live.stop();
+    }
+  });
 });
