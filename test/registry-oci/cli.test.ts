@@ -42,6 +42,12 @@ describe.skipIf(skip)('kurel push and kurel pull against docker-registry', () =>
     expect(pushed).toMatchObject({ code: 0, stdout: expect.stringMatching(DIGEST) });
     const again = await runKurel(['push', second, ref], { cwd: work, env });
     expect(again).toEqual({ code: 0, stdout: pushed.stdout, stderr: `${ref} already holds exactly this content: nothing pushed\n` });
+    const json = await runKurel(['push', second, ref, '--format', 'json'], { cwd: work, env });
+    const digest = pushed.stdout.trim().split('@')[1];
+    expect({ code: json.code, envelope: JSON.parse(json.stdout) }).toEqual({
+      code: 0,
+      envelope: { valid: true, diagnostics: [], reference: pushed.stdout.trim(), digest, unchanged: true },
+    });
   });
 
   it('refuses other content under a version already pushed: version-immutable, exit 1', async () => {
