@@ -115,6 +115,17 @@ describe.skipIf(skip)('kurel push and kurel pull against docker-registry', () =>
     expect(readFileSync(join(work, 'mirror', 'version.yaml'), 'utf8')).toBe('# 1.2.0\n');
   });
 
+  it('lists the capabilities of an oci:// --definitions entry, each named by the source and its digest', async () => {
+    expect((await runKurel(['push', copyDefinitions(work, new Date(0)), `oci://${registry.host}/acme/listed:1.0.0`], { cwd: work, env })).code).toBe(0);
+    const run = await runKurel(['capabilities', '--no-config', '--definitions', `oci://${registry.host}/acme/listed:1.0.0`, '--format', 'json'], {
+      cwd: work,
+      env,
+    });
+    expect(run.code, run.stdout).toBe(0);
+    const redis = (JSON.parse(run.stdout) as { type: string; source: string }[]).find((c) => c.type === 'redis-sidecar');
+    expect(redis?.source).toMatch(new RegExp(`^oci://${registry.host.replace(/\./g, '\\.')}/acme/listed@sha256:[a-f0-9]{64}#redis-sidecar\\.yaml$`));
+  });
+
   it('pulls offline from the cache, and names the reference when it is not cached', async () => {
     const cached = await runKurel(['pull', `oci://${registry.host}/acme/defs:1.0.0`, '--offline', '--output', 'offline'], { cwd: work, env });
     expect(cached.code).toBe(0);
