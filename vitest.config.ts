@@ -40,6 +40,8 @@ const E2E = [
   'test/definitions/definition-patterns.test.ts',
   'test/versions/readme-*.test.ts',
   'test/docs/readme-service.test.ts',
+  // A real distribution registry and skopeo serve and read what kurel pushes and pulls.
+  'test/registry-oci/*.test.ts',
 ];
 
 // In-process tests that need modules of their own: one looks at what a fresh start loads, one

@@ -17,6 +17,10 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 
 // The flags that add capabilities besides the built-ins, the same on every command that takes them.
 const definitionsOption = () => new Option('--definitions <dir>', 'load CapabilityDefinitions from this folder (repeatable)').argParser(collect).default([]);
+// docs/registries.md: how the registry sources among the definitions are reached.
+const offlineOption = () => new Option('--offline', 'never touch the network: registry sources are read from the cache only');
+const insecureRegistryOption = () =>
+  new Option('--insecure-registry <host>', 'reach this registry host over plain HTTP (repeatable; loopback hosts always may)').argParser(collect).default([]);
 const capabilityDefOption = () => new Option('--capability-def <file>', 'load a CapabilityDefinition file (repeatable)').argParser(collect).default([]);
 const pluginOption = () => new Option('--plugin <module>', 'load a handler plugin: a path or a package name (repeatable)').argParser(collect).default([]);
 // The version flags (docs/versions.md): each `--no-*` turns off what a config file turned on.
@@ -57,12 +61,29 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void, onl
     .exitOverride()
     // Commander's own error lines are not printed: runCli reports them as `usage` diagnostics.
     .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s), outputError: () => {} });
+  // Every command that reads definition entries resolves their registry sources (docs/registries.md)
+  // with its flags, the configuration's insecureRegistries and its environment; loaded only when
+  // a command names a definitions entry.
+  let releaseRegistry: (() => void) | undefined;
+  program.hook('preAction', async (_program, action) => {
+    const flags = action.opts() as { definitions?: unknown; offline?: boolean; insecureRegistry?: string[]; config?: string | false };
+    // lint, build and lock pass resolvers of their own, which follow the lockfile.
+    if (!Array.isArray(flags.definitions) || ['lint', 'build', 'lock'].includes(action.name())) return;
+    const { useCommandRegistry } = await import('./registry-access.js');
+    releaseRegistry = useCommandRegistry(flags, io);
+  });
+  program.hook('postAction', () => {
+    releaseRegistry?.();
+    releaseRegistry = undefined;
+  });
 
   program
     .command('lint')
     .description('lint ClusterProfile and CapabilityDefinition files, folders of them, or - for standard input')
     .argument('<paths...>', 'files, directories (searched recursively for *.yaml and *.yml) or - for standard input')
     .addOption(definitionsOption())
+    .addOption(offlineOption())
+    .addOption(insecureRegistryOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
     .addOption(platformOption(PROFILE_PLATFORM))
@@ -111,6 +132,8 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void, onl
         .makeOptionMandatory(),
     )
     .addOption(definitionsOption())
+    .addOption(offlineOption())
+    .addOption(insecureRegistryOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
     .addOption(platformOption(PROFILE_PLATFORM))
@@ -276,11 +299,43 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void, onl
     });
 
   program
+    .command('push')
+    .description('lint CapabilityDefinitions and push them to an OCI registry as an immutable SemVer version')
+    .argument('<args...>', 'folders (or files) of CapabilityDefinitions, then oci://HOST/REPOSITORY:VERSION')
+    .option('--insecure-registry <host>', 'reach this registry host over plain HTTP (repeatable; loopback hosts always may)', collect, [])
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .addOption(textOrJsonOption())
+    .exitOverride()
+    .action(async (args: string[], options) => {
+      const { runPush } = await import('./commands/push.js');
+      setExit(await runPush(args, options, io));
+    });
+
+  program
+    .command('pull')
+    .description('fetch CapabilityDefinitions from an OCI registry and write them to a folder for inspection')
+    .argument('<reference>', 'oci://HOST/REPOSITORY with :TAG, :RANGE (such as ^1.2) or @sha256:DIGEST')
+    .option('--output <dir>', "the folder to write the files to (default: the repository's last part)")
+    .option('--insecure-registry <host>', 'reach this registry host over plain HTTP (repeatable; loopback hosts always may)', collect, [])
+    .option('--offline', 'never touch the network: read only what the cache holds')
+    .addOption(configOption())
+    .addOption(noConfigOption())
+    .addOption(textOrJsonOption())
+    .exitOverride()
+    .action(async (reference: string, options) => {
+      const { runPull } = await import('./commands/pull.js');
+      setExit(await runPull(reference, options, io));
+    });
+
+  program
     .command('serve')
     .description('serve the validation API over HTTP (routes in openapi.yaml); without named definitions, the embedded definitions/')
     .option('--host <host>', 'the address to listen on', DEFAULT_HOST)
     .option('--port <port>', 'the port to listen on (0 picks a free one)', DEFAULT_PORT)
     .option('--definitions <dir>', 'load CapabilityDefinitions from this folder instead of the embedded ones (repeatable; reloaded on SIGHUP)', collect, [])
+    .addOption(offlineOption())
+    .addOption(insecureRegistryOption())
     .option('--watch-definitions', 'reload by itself when a file under a --definitions folder changes', false)
     .addOption(pluginOption())
     .addOption(configOption())
@@ -430,6 +485,8 @@ export function runMain(): void {
 function withCatalogueFlags(command: Command): Command {
   return command
     .addOption(definitionsOption())
+    .addOption(offlineOption())
+    .addOption(insecureRegistryOption())
     .addOption(capabilityDefOption())
     .addOption(pluginOption())
     .addOption(platformOption(PROFILE_PLATFORM))

@@ -44,6 +44,11 @@ export const DIAGNOSTIC_CODES = [
   'migration-unsupported',
   'migration-default-changed',
   'unknown-platform-component',
+  'registry-unreachable',
+  'registry-auth',
+  'artifact-invalid',
+  'source-moved',
+  'version-immutable',
 ] as const;
 
 /** A stable kebab-case diagnostic code. */
@@ -68,6 +73,11 @@ export const RAISE_ONLY_CODES: ReadonlySet<string> = new Set([
   'lock-outdated',
   'plugin-error',
   'migration-unsupported',
+  'registry-unreachable',
+  'registry-auth',
+  'artifact-invalid',
+  'source-moved',
+  'version-immutable',
 ]);
 
 /** True for a stable diagnostic code kurel has. */

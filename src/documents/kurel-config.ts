@@ -23,6 +23,8 @@ export interface KurelConfig {
   capabilityDefs: readonly string[];
   plugins: readonly string[];
   lockfile?: string;
+  /** Registry hosts reached over plain HTTP (docs/registries.md). */
+  insecureRegistries?: readonly string[];
   strict?: boolean;
   strictCapabilities?: boolean;
   requirePinned?: boolean;
@@ -51,6 +53,7 @@ export const KurelConfigSchema = Type.Object(
     capabilityDefs: Type.Optional(Paths('CapabilityDefinition files, relative to this file')),
     plugins: Type.Optional(Paths('handler plugins: ./paths relative to this file, or package names resolved from its folder')),
     lockfile: Type.Optional(Type.String({ minLength: 1, description: 'the lockfile, relative to this file' })),
+    insecureRegistries: Type.Optional(Type.Array(Type.String({ minLength: 1 }), { description: 'registry hosts (HOST or HOST:PORT) reached over plain HTTP' })),
     strict: Type.Optional(Type.Boolean({ description: 'exit 1 on warnings too' })),
     strictCapabilities: Type.Optional(Type.Boolean({ description: 'report unknown and unvalidated capabilities as errors' })),
     requirePinned: Type.Optional(Type.Boolean({ description: 'require a version pin on every binding of a versioned definition' })),
@@ -170,6 +173,7 @@ function configOf(data: Record<string, unknown>): KurelConfig {
     })),
   };
   if (typeof data['lockfile'] === 'string') config.lockfile = data['lockfile'];
+  if (Array.isArray(data['insecureRegistries'])) config.insecureRegistries = data['insecureRegistries'] as string[];
   const strict = flag('strict');
   if (strict !== undefined) config.strict = strict;
   const strictCapabilities = flag('strictCapabilities');

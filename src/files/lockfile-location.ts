@@ -59,6 +59,8 @@ export function displayPath(path: string, cwd: string): string {
  * for a file outside it). `file` is relative to `cwd` or absolute.
  */
 export function lockKeyOf(file: string, lockfilePath: string, cwd: string): string {
+  // A definition read from a registry source is named by its reference (docs/registries.md), on any machine.
+  if (file.startsWith('oci://')) return file;
   return relative(dirname(lockfilePath), resolve(cwd, file)).split(sep).join('/');
 }
 

@@ -5,6 +5,8 @@ import { availableParallelism } from 'node:os';
 import type { PluginRef } from '../catalogue/load-plugins.js';
 import type { SeverityRules } from '../documents/kurel-config.js';
 import type { Platform } from '../schema/platform-version.js';
+import { registeredSourceResolver } from '../sources/definition-entries.js';
+import { useRegistry } from '../sources/registry-resolver.js';
 import type { AppCore } from './app-core.js';
 import type { Logger } from './log-lines.js';
 import type { RunningServer, TlsOptions } from './server.js';
@@ -27,6 +29,8 @@ export interface ServiceOptions {
   definitionFiles?: readonly string[];
   plugins: readonly PluginRef[];
   cwd: string;
+  /** How the registry sources among the definition folders are reached (docs/registries.md): data, so a serving process is sent it. */
+  registry?: { readonly insecureRegistries?: readonly string[]; readonly offline?: boolean } | undefined;
   /** Folders to watch for changes (`--watch-definitions`); a change reloads, debounced. */
   watchedDirs?: readonly string[] | undefined;
   /** Serve HTTPS only with this certificate and key (PEM files), reloaded when they change. */
@@ -75,6 +79,15 @@ export const LOAD_THE_REST_AFTER_MS = 50;
  * Resolves to the exit code.
  */
 export async function runService(options: ServiceOptions, io: ServiceIo, supervised?: { definitions: DefinitionsRead }): Promise<number> {
+  // A registry source is resolved at every load; when the registry cannot be reached, the cache serves (docs/registries.md).
+  // One registered for the process (an embedder's, a test's) wins.
+  if (registeredSourceResolver() === undefined)
+    useRegistry({
+      env: process.env,
+      insecureRegistries: options.registry?.insecureRegistries ?? [],
+      offline: options.registry?.offline === true,
+      cacheWhenUnreachable: true,
+    });
   let adminToken: string | undefined;
   let unusableToken: string | undefined;
   if (options.adminTokenFile !== undefined) {

@@ -2,6 +2,7 @@
 // or parses it for code actions, at a time, so the server's own thread keeps answering while a large file is judged,
 // and a judgement past its deadline is ended by ending the thread (docs/editors.md).
 import { parentPort, workerData } from 'node:worker_threads';
+import { useRegistry } from '../sources/registry-resolver.js';
 import { judgeText } from './judge.js';
 import type { JudgeReply, JudgeRequest } from './judge-messages.js';
 import { openRepository, type Repository, type RepositoryFlags } from './repository.js';
@@ -9,6 +10,9 @@ import { actOnText } from './text-actions.js';
 import { readText } from './text-reading.js';
 
 const flags = workerData as RepositoryFlags;
+// This thread reads the repositories' definitions, so the registry client resolves their oci://
+// entries here; when a registry cannot be reached, the cache serves (docs/registries.md).
+useRegistry({ env: process.env, cacheWhenUnreachable: true });
 const repositories = new Map<string, Promise<Repository>>();
 
 parentPort?.on('message', (request: JudgeRequest) => {

@@ -18,6 +18,10 @@ export interface ConfigurableOptions {
   platformDefault?: Platform;
   /** `--debug`: say on standard error which configuration file the run read. */
   debug?: boolean;
+  /** `--offline`: registry sources are read from the cache only (docs/registries.md). */
+  offline?: boolean;
+  /** `--insecure-registry HOST` flags: registry hosts reached over plain HTTP. */
+  insecureRegistry?: string[];
 }
 
 /** The flags of a command that reads profiles against a catalogue and a lockfile. */

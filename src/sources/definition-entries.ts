@@ -232,3 +232,8 @@ function renameIn(message: string, folders: readonly DefinitionEntry[]): string 
   for (const folder of folders) if (folder.name !== folder.path) text = text.replaceAll(folder.path, folder.name);
   return text;
 }
+
+/** The resolver registered for this process (`registerSourceResolver`), if any. */
+export function registeredSourceResolver(): SourceResolver | undefined {
+  return registered;
+}

@@ -18,8 +18,10 @@ import { writeVolume } from '../helpers/volume.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DEPLOY = join(ROOT, 'deploy');
-const FILES = readdirSync(DEPLOY)
-  .filter((file) => file !== 'kustomization.yaml')
+// The files of the base; a folder of deploy/ is a kustomize component the base does not use (deploy/registry-source/).
+const FILES = readdirSync(DEPLOY, { withFileTypes: true })
+  .filter((entry) => entry.isFile() && entry.name !== 'kustomization.yaml')
+  .map((entry) => entry.name)
   .sort();
 
 interface Kustomization {

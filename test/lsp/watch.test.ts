@@ -108,7 +108,7 @@ describe('kurel lsp follows the repository on disk', () => {
       expect(refused.map((d) => [d.code, d.message, d.range.start])).toEqual([
         [
           'unknown-field',
-          'kurel lint refuses to run here: .kurel.yaml:2:1 unknown field "requirePined" (allowed: definitions, capabilityDefs, plugins, lockfile, strict, strictCapabilities, requirePinned, platform, ignore, severity, overrides)',
+          'kurel lint refuses to run here: .kurel.yaml:2:1 unknown field "requirePined" (allowed: definitions, capabilityDefs, plugins, lockfile, insecureRegistries, strict, strictCapabilities, requirePinned, platform, ignore, severity, overrides)',
           { line: 0, character: 0 },
         ],
       ]);

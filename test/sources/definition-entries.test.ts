@@ -180,9 +180,13 @@ describe('where a run takes definition entries from', () => {
 
   it('stops a lint with exit 2 when an oci:// entry cannot be read', async () => {
     writeFileSync(join(dir, 'staging.yaml'), profile);
-    const run = await runKurel(['lint', 'staging.yaml', '--definitions', 'oci://ghcr.io/acme/defs', '--no-config'], { cwd: dir });
+    // With no resolver registered, the registry client reads the source: offline, from an empty cache.
+    const run = await runKurel(['lint', 'staging.yaml', '--definitions', 'oci://ghcr.io/acme/defs', '--no-config', '--offline'], {
+      cwd: dir,
+      env: { KUREL_CACHE_DIR: join(dir, 'cache') },
+    });
     expect(run.stdout.split('\n')[0]).toBe(
-      'oci://ghcr.io/acme/defs: error io-error cannot read oci://ghcr.io/acme/defs: this run has no registry client to fetch definitions from a registry',
+      'oci://ghcr.io/acme/defs: error registry-unreachable oci://ghcr.io/acme/defs: not in the cache, and --offline forbids fetching it from ghcr.io',
     );
     expect(run.code).toBe(2);
   });

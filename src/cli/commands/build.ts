@@ -16,8 +16,9 @@ import type { Platform } from '../../schema/platform-version.js';
 import type { CatalogueCommandOptions } from '../../sources/apply-config.js';
 import { assembleCommandCatalogue } from '../../sources/command-catalogue.js';
 import { lockFollowing } from '../../sources/command-lockfile.js';
-import { gatherReadInputs } from '../../sources/definition-entries.js';
+import { gatherReadInputs, registeredSourceResolver } from '../../sources/definition-entries.js';
 import { platformOfFlags, platformOptions } from '../../sources/platform-flags.js';
+import { registryResolver } from '../../sources/registry-resolver.js';
 import type { SourceText } from '../../yaml/source.js';
 import { yaml } from '../../yaml/yaml-lib.js';
 import { configureCommand, textRefusal } from '../configure-command.js';
@@ -26,6 +27,7 @@ import { formatTable } from '../format/table.js';
 import { type ColorChoice, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
 import { printResult } from '../print-result.js';
+import { lockedSourcesOf, registryAccessOf, unlockedSources } from '../registry-access.js';
 
 /** How `kurel build` prints its result. */
 export const BUILD_FORMATS = ['text', 'json'] as const;
@@ -82,12 +84,23 @@ export async function runBuild(target: string, flags: BuildCommandOptions, io: C
   const appFile = isPackageDir ? join(target, APP_FILE) : target;
   const packageDefinitions = join(isPackageDir ? target : dirname(target), 'definitions');
 
-  const gathered = await gatherReadInputs({
-    definitionDirs: [...options.definitions, ...((await isDirectory(resolve(io.cwd, packageDefinitions))) ? [packageDefinitions] : [])],
-    definitionFiles: options.capabilityDef,
-    cwd: io.cwd,
-  });
+  // The lockfile is read first: a registry source is fetched by the digest it locks (docs/registries.md).
+  const assembly = await assembleCommandCatalogue(options, run, io.cwd);
+  const lockfile = assembly.ok ? assembly.lockfile : assembly.refusal.lockfile;
+  const gathered = await gatherReadInputs(
+    {
+      definitionDirs: [...options.definitions, ...((await isDirectory(resolve(io.cwd, packageDefinitions))) ? [packageDefinitions] : [])],
+      definitionFiles: options.capabilityDef,
+      cwd: io.cwd,
+    },
+    undefined,
+    {
+      resolve: registeredSourceResolver() ?? registryResolver(registryAccessOf(options, run, io)),
+      lockedSources: lockedSourcesOf(options.definitions, lockfile.lock?.sources),
+    },
+  );
   appendAll(diagnostics, gathered.diagnostics);
+  appendAll(diagnostics, unlockedSources(options.definitions, lockfile));
   fatal ||= gathered.fatal;
   const profiles = await expandFileArguments(options.profile, io.cwd);
   appendAll(diagnostics, profiles.diagnostics);
@@ -98,13 +111,11 @@ export async function runBuild(target: string, flags: BuildCommandOptions, io: C
     fatal ||= application.unreadable;
   }
 
-  const assembly = await assembleCommandCatalogue(options, run, io.cwd);
   if (!assembly.ok) appendAll(diagnostics, assembly.refusal.diagnostics);
   fatal ||= !assembly.ok;
   const catalogue = assembly.ok ? assembly.catalogue : undefined;
   // A --platform component one edit from a known one is likely a slip (docs/platform.md).
   if (catalogue) appendAll(diagnostics, flagComponentDiagnostics(platformOfFlags(options.platform), catalogue));
-  const lockfile = assembly.ok ? assembly.lockfile : assembly.refusal.lockfile;
   appendAll(diagnostics, lockfile.diagnostics);
   fatal ||= lockfile.fatal;
   const lock = lockFollowing(lockfile, io.cwd, 'follow');

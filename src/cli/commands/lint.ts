@@ -10,9 +10,10 @@ import { type LintReport, lintInputs } from '../../operations/lint.js';
 import type { LintResultCache } from '../../operations/lint-cache.js';
 import { flagComponentDiagnostics } from '../../operations/platform.js';
 import { reportProblems } from '../../operations/report-problems.js';
-import { gatherRunInputs } from '../../sources/definition-entries.js';
+import { gatherRunInputs, registeredSourceResolver } from '../../sources/definition-entries.js';
 import { globMatcher } from '../../sources/glob.js';
 import { platformOfFlags } from '../../sources/platform-flags.js';
+import { registryResolver } from '../../sources/registry-resolver.js';
 import type { RunConfig } from '../../sources/run-config.js';
 import type { SourceText } from '../../yaml/source.js';
 import { type Configured, configureCommand } from '../configure-command.js';
@@ -24,6 +25,7 @@ import { cacheFilePath, LintCacheFile } from '../lint-cache-file.js';
 import { type LintJudging, prepareJudging } from '../lint-judging.js';
 import type { LintCommandOptions } from '../lint-options.js';
 import { earlyThreads, jobsFor, LintWorkers, lintInParallel } from '../parallel-lint.js';
+import { lockedSourcesOf, registryAccessOf, unlockedSources } from '../registry-access.js';
 import { openReports, planReports, writeReport } from '../report-targets.js';
 
 export type { LintCommandOptions } from '../lint-options.js';
@@ -74,6 +76,9 @@ async function lintGathered(
   const { configured, plan, palette, keepResolved } = setup;
   const { options, run } = configured;
   const matches = await globMatcher(run);
+  const judging = await prepareJudging(flags, configured, io, matches);
+  // With a lockfile, a registry source is fetched by the digest it locks (docs/registries.md).
+  const locked = lockedSourcesOf(options.definitions, judging.lockfile.lock?.sources);
   // Files are read as the run reaches them, so it never holds every text at once.
   const gathered = await gatherRunInputs(
     {
@@ -86,10 +91,10 @@ async function lintGathered(
       ...(run && run.config.ignore.length > 0 ? { ignore: (path: string) => matches(configRelative(run, path, io.cwd), run.config.ignore) } : {}),
     },
     io.stdin,
+    { resolve: registeredSourceResolver() ?? registryResolver(registryAccessOf(options, run, io)), lockedSources: locked },
   );
   let fatal = gathered.fatal;
-  const extra: Diagnostic[] = [...gathered.diagnostics];
-  const judging = await prepareJudging(flags, configured, io, matches);
+  const extra: Diagnostic[] = [...gathered.diagnostics, ...unlockedSources(options.definitions, judging.lockfile)];
   if (!judging.catalogue.ok) appendAll(extra, judging.catalogue.refusal.diagnostics);
   fatal ||= !judging.catalogue.ok;
   const { lockfile } = judging;

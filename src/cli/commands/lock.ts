@@ -1,7 +1,7 @@
 import { appendAll } from '../../core/data.js';
 import { type Diagnostic, fileDiagnostic, hasErrors } from '../../core/diagnostics.js';
 import type { FileReport } from '../../core/input.js';
-import { writeLockText } from '../../documents/capability-lock.js';
+import { sameLock, writeLockText } from '../../documents/capability-lock.js';
 import { STDIN_NAME } from '../../files/gather-inputs.js';
 import { lockKeyOf } from '../../files/lockfile-location.js';
 import { describeReplaceFailure, replaceFiles } from '../../files/write-file.js';
@@ -19,6 +19,7 @@ import { configureCommand } from '../configure-command.js';
 import { summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
 import { type PrintedResult, printResult } from '../print-result.js';
+import { lockedSourcesOf, recordingResolver, registryAccessOf, sourceOptionsOf, sourcesOfRun } from '../registry-access.js';
 
 /** Options of `kurel lock`. */
 export interface LockCommandOptions extends CatalogueCommandOptions {
@@ -58,6 +59,12 @@ export async function runLock(paths: readonly string[], flags: LockCommandOption
       fatal: true,
     });
   }
+  const assembly = await assembleCommandCatalogue(options, run, io.cwd, { mayBeMissing: true });
+  const lockfile = assembly.ok ? assembly.lockfile : assembly.refusal.lockfile;
+  // Registry sources (docs/registries.md): a stable lock fetches each by the digest it locks, and
+  // --update resolves every one afresh; what was resolved is what the lockfile's `sources` holds.
+  const registry = recordingResolver(registryAccessOf(options, run, io));
+  const previousSources = options.update ? undefined : lockedSourcesOf(options.definitions, lockfile.lock?.sources);
   const gathered = await gatherReadInputs(
     {
       paths,
@@ -67,13 +74,12 @@ export async function runLock(paths: readonly string[], flags: LockCommandOption
       cwd: io.cwd,
     },
     io.stdin,
+    { resolve: registry.resolve, lockedSources: previousSources },
   );
   const diagnostics: Diagnostic[] = [...gathered.diagnostics];
   let fatal = gathered.fatal;
-  const assembly = await assembleCommandCatalogue(options, run, io.cwd, { mayBeMissing: true });
   if (!assembly.ok) appendAll(diagnostics, assembly.refusal.diagnostics);
   fatal ||= !assembly.ok;
-  const lockfile = assembly.ok ? assembly.lockfile : assembly.refusal.lockfile;
   // Bytes read that are not a lockfile (junk, merge markers): --update writes a new one; without it, the way out is named.
   const unreadable = lockfile.fatal && lockfile.readDigest !== undefined;
   const replacing = unreadable && options.update;
@@ -102,10 +108,21 @@ export async function runLock(paths: readonly string[], flags: LockCommandOption
   const checked = report.files;
   if (hasErrors(diagnostics)) return finish(options, io, { diagnostics, fatal: false, sources, lockfile: location.display, checked });
 
-  const plan = planLock(report.profiles, report.catalogue, lockfile.lock, {
+  const planned = planLock(report.profiles, report.catalogue, lockfile.lock, {
     keyOf: (file) => (file === unnamedStdin ? undefined : lockKeyOf(file, location.path, io.cwd)),
     exists: (key) => lockKeyExists(key, location),
   });
+  const lockedSources = sourcesOfRun(registry.resolved);
+  const withSources = Object.keys(lockedSources).length > 0 ? { ...planned.lock, sources: lockedSources } : planned.lock;
+  const plan = { lock: withSources, changed: lockfile.lock === undefined || !sameLock(withSources, lockfile.lock) };
+  // --check also asks the registry whether a locked tag still names the locked content.
+  if (options.check && previousSources !== undefined && Object.keys(previousSources).length > 0) {
+    const { findMovedSources } = await import('../../registry/index.js');
+    const moved = await findMovedSources(previousSources, location.display, sourceOptionsOf(registryAccessOf(options, run, io)));
+    appendAll(diagnostics, moved);
+    if (moved.length > 0)
+      return finish(options, io, { diagnostics, fatal: moved.some((d) => d.code !== 'source-moved'), sources, lockfile: location.display, checked });
+  }
   if (plan.changed && !options.check) {
     // Replaced only while it holds what was read (README "Writing files"); a symbolic link is written through.
     const outcome = replaceFiles([{ file: location.display, path: location.path, readDigest: lockfile.readDigest ?? null, content: writeLockText(plan.lock) }]);

@@ -107,6 +107,10 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
     port,
     definitionFolders: sources.definitionFolders,
     definitionFiles: sources.definitionFiles ?? [],
+    registry: {
+      insecureRegistries: [...(run?.config.insecureRegistries ?? []), ...(options.insecureRegistry ?? [])],
+      ...(options.offline ? { offline: true } : {}),
+    },
     watchedDirs: options.watchDefinitions ? options.definitions.filter((entry) => !isSourceEntry(entry)) : undefined,
     plugins: options.plugin,
     cwd: io.cwd,

@@ -49,6 +49,11 @@ export const CODE_SUMMARIES: Readonly<Record<DiagnosticCode, string>> = {
   'migration-needs-value': 'the version migrated to requires a property the file does not set',
   'migration-unsupported': 'a migration would change a value reached through an alias or a merge key',
   'migration-default-changed': 'the default of a property the file does not set differs between the two versions',
+  'registry-unreachable': 'an OCI registry source cannot be reached, or is not cached while offline',
+  'registry-auth': 'an OCI registry refused the credentials, or asked for credentials none were found for',
+  'artifact-invalid': 'an OCI artifact is not a valid kurel definitions artifact, or is unsafe to read',
+  'source-moved': 'a locked tag of an OCI source now names other content',
+  'version-immutable': 'a pushed version already names other content in the registry',
 };
 
 const SARIF_SCHEMA = 'https://json.schemastore.org/sarif-2.1.0.json';
