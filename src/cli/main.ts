@@ -67,8 +67,8 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void, onl
   let releaseRegistry: (() => void) | undefined;
   program.hook('preAction', async (_program, action) => {
     const flags = action.opts() as { definitions?: unknown; offline?: boolean; insecureRegistry?: string[]; config?: string | false };
-    // lint, build and lock pass resolvers of their own, which follow the lockfile.
-    if (!Array.isArray(flags.definitions) || ['lint', 'build', 'lock'].includes(action.name())) return;
+    // lint, build and lock pass resolvers of their own, which follow the lockfile; serve's lasts as long as the service.
+    if (!Array.isArray(flags.definitions) || ['lint', 'build', 'lock', 'serve'].includes(action.name())) return;
     const { useCommandRegistry } = await import('./registry-access.js');
     releaseRegistry = useCommandRegistry(flags, io);
   });

@@ -2,7 +2,8 @@ import cluster from 'node:cluster';
 import type { PluginRef } from '../../catalogue/load-plugins.js';
 import { availableCpus, defaultWorkers, runService, runSupervisor, type ServiceOptions } from '../../http/entry.js';
 import type { ConfigurableOptions } from '../../sources/apply-config.js';
-import { isSourceEntry } from '../../sources/definition-entries.js';
+import { isSourceEntry, registeredSourceResolver } from '../../sources/definition-entries.js';
+import { useRegistry } from '../../sources/registry-resolver.js';
 import { STRICT_CAPABILITY_CODES, severityLayers } from '../../sources/run-config.js';
 import { servedSources } from '../../sources/served-sources.js';
 import { configureCommand } from '../configure-command.js';
@@ -124,6 +125,10 @@ export async function runServe(flags: ServeCommandOptions, io: CommandIo): Promi
   // Each serving process is sent `service` by the supervisor rather than reading the command line
   // and the configuration again (it loads no CLI, so it can judge sooner).
   if (cluster.isPrimary) {
+    // The supervisor reads the definitions every process serves, for as long as it runs: its
+    // registry sources are resolved here, from the cache when the registry cannot be reached
+    // (docs/registries.md). One registered for the process (an embedder's, a test's) wins.
+    if (registeredSourceResolver() === undefined) useRegistry({ env: io.env, ...service.registry, cacheWhenUnreachable: true });
     const { definitionFolders, definitionFiles, cwd, lockfile: locked, watchedDirs } = service;
     const definitions = { definitionFolders, definitionFiles: definitionFiles ?? [], cwd, ...(locked ? { lockfile: locked } : {}) };
     return runSupervisor({ processes: processCount, host: options.host, port, tls: tls !== undefined, service, definitions, watchedDirs }, io);
