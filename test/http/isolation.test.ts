@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { READY_LINE, type ServedProcess, startServe, waitFor } from '../helpers/serve.js';
-import { REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest } from './support.js';
+import { REDIS_DEFINITION, REDIS_PROFILE, startSlowRequest } from './support.js';
 
 // docs/service.md, against the built `kurel serve` and its worker threads: the test plugin's
 // handlers keep a worker busy, exhaust its heap or make a large answer on demand.
@@ -292,9 +292,11 @@ describe('kurel serve with one worker and a 2 s deadline', () => {
     // it passes while the spinning request still holds the one worker's slot.
     const early = startSlowRequest(served.url, '/v1/validate', QUICK, { contentType: 'application/json' });
     await waitFor(async () => ((await inFlight(served.url)) >= 2 ? true : undefined), 'the early request to be in flight');
-    const running = validate(served.url, SPIN_FOREVER);
-    await waitFor(async () => ((await inFlight(served.url)) >= 3 ? true : undefined), 'the spinning request to be in flight');
-    await sleep(300);
+    const signals = mkdtempSync(join(tmpdir(), 'kurel-spin-'));
+    const started = join(signals, 'started');
+    const running = validate(served.url, profile({ spin: { ms: 600_000, started } }));
+    // The spin has the one worker's slot once its worker has begun it.
+    await waitFor(() => (existsSync(started) ? true : undefined), 'the spinning request to run in the worker');
     early.finish();
     const queued = await early.response;
     expect(queued.status).toBe(503);
@@ -309,6 +311,7 @@ describe('kurel serve with one worker and a 2 s deadline', () => {
     });
     const first = await running;
     expect([first.status, first.headers.get('retry-after')]).toEqual([503, null]);
+    rmSync(signals, { recursive: true, force: true });
   });
 });
 
