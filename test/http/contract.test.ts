@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
@@ -335,6 +335,9 @@ describe('the running app against openapi.yaml', () => {
         .send(JSON.stringify({ application: '', profile })),
     );
 
+    // The deadline is counted on a clock the test moves: the slow request holds the one slot
+    // until the overload has been seen, however loaded the machine, and only then passes it.
+    vi.useFakeTimers({ toFake: ['performance'] });
     const slow = await startServer(testApp({ limits: { requestTimeoutMs: 200, maxConcurrentRequests: 1 } }), { host: '127.0.0.1', port: 0 });
     try {
       const pending = startSlowRequest(slow.url, '/v1/validate', GATEWAY_PROFILE);
@@ -343,9 +346,12 @@ describe('the running app against openapi.yaml', () => {
         (res) => res.status === 503,
       );
       expectDocumented('post', '/v1/build', overloaded);
+      vi.advanceTimersByTime(201);
       const timedOut = await pending.response;
+      expect(timedOut.status).toBe(408);
       expectDocumented('post', '/v1/validate', { status: timedOut.status, headers: timedOut.headers as Record<string, string>, text: timedOut.body });
     } finally {
+      vi.useRealTimers();
       await slow.shutdown();
     }
     expectDocumented(
