@@ -609,12 +609,15 @@ describe('SIGTERM with pipelined requests on keep-alive connections', () => {
   it('answers every request already received, and closes each connection after its last answer', async () => {
     served = await startServe(['--port', '0', '--processes', '1', '--plugin', PLUGIN, '--workers', '2', '--request-timeout', '30s'], { cwd: ROOT });
     const { port } = new URL(served.url);
-    const slow = profile({ spin: { ms: 1500 } });
+    // Each first request keeps a worker busy until the test lets it go, after the signal.
+    const signals = mkdtempSync(join(tmpdir(), 'kurel-drain-'));
+    const release = join(signals, 'release');
+    const slow = profile({ spin: { ms: 0, until: release } });
     const quick = profile({ spin: { ms: 0 } });
     const post = (body: string) =>
       `POST /v1/validate HTTP/1.1\r\nHost: kurel\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     const pipeline = `${post(slow)}GET /healthz HTTP/1.1\r\nHost: kurel\r\n\r\n${post(quick)}`;
-    // Each first request keeps a worker for 1.5 s, so every connection's answers go out after the signal.
+    // So every connection's answers go out after the signal.
     const connections = 10;
     const received = Array.from({ length: connections }, () => {
       const socket = connect(Number(port), '127.0.0.1');
@@ -627,7 +630,10 @@ describe('SIGTERM with pipelined requests on keep-alive connections', () => {
     });
     await waitFor(async () => ((await inFlight(served!.url)) >= connections * 3 + 1 ? true : undefined), 'every pipelined request to be read');
     served.child.kill('SIGTERM');
+    await waitFor(() => served?.lines.find((l) => l['msg'] === 'shutting down: finishing requests in flight'), 'the drain to begin');
+    writeFileSync(release, '');
     const answers = (await Promise.all(received)).map(parseResponses);
+    rmSync(signals, { recursive: true, force: true });
     for (const responses of answers) {
       expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
       expect(responses.map((r) => r.headers['connection'])).toEqual(['keep-alive', 'keep-alive', 'close']);
