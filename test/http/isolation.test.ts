@@ -294,6 +294,18 @@ describe('kurel serve with one worker and a 2 s deadline', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ kind: 'AdmissionReview', response: { uid: '20kb', allowed: false, status: { code: 503, reason: 'ServiceUnavailable' } } });
   });
+});
+
+// The queued request's first byte comes before the spinning request's: its deadline must not
+// pass before the spin runs in the worker, which on a loaded machine may take a few seconds.
+describe('kurel serve with one worker and a 10 s deadline', () => {
+  let served: ServedProcess;
+  beforeAll(async () => {
+    served = await startServe(['--port', '0', '--processes', '1', '--plugin', PLUGIN, '--workers', '1', '--request-timeout', '10s'], { cwd: ROOT });
+  });
+  afterAll(async () => {
+    await served?.stop();
+  });
 
   it('answers a request still queued at its deadline 503 with Retry-After: 1', async () => {
     await untilFree(served.url);
@@ -314,8 +326,8 @@ describe('kurel serve with one worker and a 2 s deadline', () => {
       type: 'about:blank',
       title: 'Service Unavailable',
       status: 503,
-      detail: 'the request waited for a free worker beyond the time limit of 2000 ms; retry shortly',
-      limitMs: 2000,
+      detail: 'the request waited for a free worker beyond the time limit of 10000 ms; retry shortly',
+      limitMs: 10000,
       requestId: queued.headers['x-request-id'],
     });
     const first = await running;
