@@ -446,9 +446,11 @@ describe.skipIf(skipWithout(BROWSER))(`the web console in Chromium (${BROWSER.ve
     expect(await tab('Shift+Tab')).toMatchObject({ tag: 'button', text: 'Apply' });
     expect(await tab('Shift+Tab')).toMatchObject({ tag: 'input', text: 'Version' });
     await page.keyboard.type('1.30');
-    const narrowed = page.waitForRequest((req) => req.url().endsWith('/v1/capabilities/object-bucket?platform=kubernetes=1.30'));
+    const narrowed = page.waitForResponse((res) => res.url().endsWith('/v1/capabilities/object-bucket?platform=kubernetes=1.30'));
     await page.keyboard.press('Enter');
     await narrowed;
+    // The narrowed fields are shown before the focus moves on: a detail drawn again under the focus would move it.
+    await page.waitForSelector('text=As kubernetes 1.30 sees them.');
     expect(await tab()).toMatchObject({ tag: 'button', text: 'Apply' });
     expect(await tab()).toMatchObject({ tag: 'button', text: 'Clear' });
     expect(await tab()).toMatchObject({ tag: 'div', text: expect.stringMatching(/^Fields of object-bucketNameTypeRequired/) });

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
 import { type AddressInfo, createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import request from 'supertest';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import { createCatalogue } from '../../src/catalogue/catalogue.js';
 import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
@@ -16,7 +16,7 @@ import { startServer } from '../../src/http/server.js';
 import { ServiceState } from '../../src/http/service-state.js';
 import { inProcessRunner } from '../../src/http/work/in-process.js';
 import { startServe, waitFor } from '../helpers/serve.js';
-import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest, testApp } from './support.js';
+import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE, startSlowRequest, testApp } from './support.js';
 
 interface Operation {
   responses: Record<string, ResponseSpec | { $ref: string }>;
@@ -335,6 +335,9 @@ describe('the running app against openapi.yaml', () => {
         .send(JSON.stringify({ application: '', profile })),
     );
 
+    // The deadline is counted on a clock the test moves: the slow request holds the one slot
+    // until the overload has been seen, however loaded the machine, and only then passes it.
+    vi.useFakeTimers({ toFake: ['performance'] });
     const slow = await startServer(testApp({ limits: { requestTimeoutMs: 200, maxConcurrentRequests: 1 } }), { host: '127.0.0.1', port: 0 });
     try {
       const pending = startSlowRequest(slow.url, '/v1/validate', GATEWAY_PROFILE);
@@ -343,9 +346,12 @@ describe('the running app against openapi.yaml', () => {
         (res) => res.status === 503,
       );
       expectDocumented('post', '/v1/build', overloaded);
+      vi.advanceTimersByTime(201);
       const timedOut = await pending.response;
+      expect(timedOut.status).toBe(408);
       expectDocumented('post', '/v1/validate', { status: timedOut.status, headers: timedOut.headers as Record<string, string>, text: timedOut.body });
     } finally {
+      vi.useRealTimers();
       await slow.shutdown();
     }
     expectDocumented(
@@ -437,40 +443,28 @@ describe('the running app against openapi.yaml', () => {
   });
 
   it("answers the worker pool's deadline, memory limit and queue as documented, on the built kurel serve", async () => {
-    const served = await startServe(
-      ['--port', '0', '--processes', '1', '--plugin', COSTLY_PLUGIN, '--workers', '1', '--worker-memory', '64', '--request-timeout', '10s'],
-      {
-        cwd: fileURLToPath(new URL('../../', import.meta.url)),
-      },
-    );
+    const costly = (requestTimeout: string) =>
+      startServe(
+        ['--port', '0', '--processes', '1', '--plugin', COSTLY_PLUGIN, '--workers', '1', '--worker-memory', '64', '--request-timeout', requestTimeout],
+        {
+          cwd: fileURLToPath(new URL('../../', import.meta.url)),
+        },
+      );
+    const poster = (url: string) => async (body: string) => {
+      const res = await fetch(`${url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+      return { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
+    };
+    const bind = (type: string, rendering: object) => JSON.stringify({ ...GATEWAY_DOCUMENT, spec: { capabilities: { [type]: { rendering } } } });
+    // The heap limit, under a deadline no machine reaches before the worker's heap runs out: on a
+    // loaded machine, a shorter one could pass first and answer 503 instead.
+    const roomy = await costly('600s');
     try {
-      const post = async (body: string) => {
-        const res = await fetch(`${served.url}/v1/validate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
-        return { status: res.status, headers: Object.fromEntries(res.headers), text: await res.text() };
-      };
-      const bind = (type: string, rendering: object) => JSON.stringify({ ...GATEWAY_DOCUMENT, spec: { capabilities: { [type]: { rendering } } } });
-      const exhausted = await post(bind('hog', {}));
+      const exhausted = await poster(roomy.url)(bind('hog', {}));
       expect(exhausted.status).toBe(413);
       expectDocumented('post', '/v1/validate', exhausted);
-      // A request whose first byte comes before the spin's, and whose body is complete once the
-      // spin runs, waits for the one worker's slot until its deadline passes.
-      const inFlight = async () => Number(/^kurel_http_requests_in_flight (\d+)$/m.exec(await (await fetch(`${served.url}/metrics`)).text())?.[1]);
-      const early = startSlowRequest(served.url, '/v1/validate', bind('spin', { ms: 0 }), { contentType: 'application/json' });
-      await waitFor(async () => ((await inFlight()) >= 2 ? true : undefined), 'the early request to be in flight');
-      const running = post(bind('spin', { ms: 600_000 }));
-      await waitFor(async () => ((await inFlight()) >= 3 ? true : undefined), 'the spin to be in flight');
-      await sleep(300);
-      early.finish();
-      const wire = await early.response;
-      const queued = { status: wire.status, headers: wire.headers as Record<string, string>, text: wire.body };
-      expect([queued.status, queued.headers['retry-after']]).toEqual([503, '1']);
-      expectDocumented('post', '/v1/validate', queued);
-      const cancelled = await running;
-      expect([cancelled.status, cancelled.headers['retry-after']]).toEqual([503, undefined]);
-      expectDocumented('post', '/v1/validate', cancelled);
       const declared = await new Promise<{ status: number; headers: Record<string, string>; text: string }>((resolve, reject) => {
         const req = httpRequest(
-          `${served.url}/v1/validate`,
+          `${roomy.url}/v1/validate`,
           { method: 'POST', headers: { 'Content-Type': 'application/yaml', 'Content-Length': 99_999_999_999 } },
           (res) => {
             let text = '';
@@ -484,7 +478,32 @@ describe('the running app against openapi.yaml', () => {
       expect(declared.status).toBe(413);
       expectDocumented('post', '/v1/validate', declared);
     } finally {
+      await roomy.stop();
+    }
+    const served = await costly('10s');
+    const signals = mkdtempSync(join(tmpdir(), 'kurel-spin-'));
+    try {
+      const post = poster(served.url);
+      // A request whose first byte comes before the spin's, and whose body is complete once the
+      // spin runs, waits for the one worker's slot until its deadline passes.
+      const inFlight = async () => Number(/^kurel_http_requests_in_flight (\d+)$/m.exec(await (await fetch(`${served.url}/metrics`)).text())?.[1]);
+      const early = startSlowRequest(served.url, '/v1/validate', bind('spin', { ms: 0 }), { contentType: 'application/json' });
+      await waitFor(async () => ((await inFlight()) >= 2 ? true : undefined), 'the early request to be in flight');
+      const started = join(signals, 'started');
+      const running = post(bind('spin', { ms: 600_000, started }));
+      // The spin has the one worker's slot once its worker has begun it.
+      await waitFor(() => (existsSync(started) ? true : undefined), 'the spin to run in the worker');
+      early.finish();
+      const wire = await early.response;
+      const queued = { status: wire.status, headers: wire.headers as Record<string, string>, text: wire.body };
+      expect([queued.status, queued.headers['retry-after']]).toEqual([503, '1']);
+      expectDocumented('post', '/v1/validate', queued);
+      const cancelled = await running;
+      expect([cancelled.status, cancelled.headers['retry-after']]).toEqual([503, undefined]);
+      expectDocumented('post', '/v1/validate', cancelled);
+    } finally {
       await served.stop();
+      rmSync(signals, { recursive: true, force: true });
     }
   });
 

@@ -293,9 +293,11 @@ describe('POST /v1/validate and /v1/admission answered before express', () => {
   });
 
   it('closes every request of a pipelining connection that goes away, those waiting for their turn too', async () => {
-    // A runner that answers after a while, so that the pipelined requests wait behind the first.
+    // A runner that answers only once the connection has gone, so that the pipelined requests wait behind the first.
     const base = runOnlyRunner();
-    const slow: TaskRunner = { ...base, run: (task, control) => new Promise((resolve) => setTimeout(resolve, 100)).then(() => base.run(task, control)) };
+    let release: () => void = () => undefined;
+    const gone = new Promise<void>((resolve) => (release = resolve));
+    const slow: TaskRunner = { ...base, run: (task, control) => gone.then(() => base.run(task, control)) };
     const app = testApp({ state: new ServiceState(slow) });
     const served = await serve(app, app.listener);
     try {
@@ -305,11 +307,13 @@ describe('POST /v1/validate and /v1/admission answered before express', () => {
       await new Promise<void>((resolve) => {
         const socket = connect(served.port, '127.0.0.1', () => {
           socket.write(one('piped-1') + one('piped-2') + one('piped-3'));
-          // A reset: a client that only closes its side would still be answered.
-          setTimeout(() => socket.resetAndDestroy(), 30);
+          // Once all three are followed, a reset: a client that only closes its side would still be answered.
+          const followed = () => ['piped-1', 'piped-2', 'piped-3'].every((id) => app.requestIdsInFlight().includes(id));
+          void waitFor(() => (followed() ? true : undefined), 'the pipelined requests to be followed').then(() => socket.resetAndDestroy());
         });
         socket.on('close', () => resolve());
       });
+      release();
       await waitFor(
         () => (['piped-1', 'piped-2', 'piped-3'].every((id) => linesOf(app.log, id).length > 0) && app.requestIdsInFlight().length === 0 ? true : undefined),
         'the access lines of the pipelined requests, and their records done',

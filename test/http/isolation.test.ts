@@ -1,11 +1,12 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type ServerResponse } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { READY_LINE, type ServedProcess, startServe, waitFor } from '../helpers/serve.js';
-import { REDIS_DEFINITION, REDIS_PROFILE, sleep, startSlowRequest } from './support.js';
+import { REDIS_DEFINITION, REDIS_PROFILE, startSlowRequest } from './support.js';
 
 // docs/service.md, against the built `kurel serve` and its worker threads: the test plugin's
 // handlers keep a worker busy, exhaust its heap or make a large answer on demand.
@@ -97,8 +98,10 @@ const QUICK = profile({ spin: { ms: 0 } });
 describe('kurel serve with two workers and a 64 MiB heap', () => {
   let served: ServedProcess;
   beforeAll(async () => {
+    // A deadline no machine reaches before a worker's heap runs out: on a loaded machine, a
+    // shorter one could pass first and answer 503 instead of 413.
     served = await startServe(
-      ['--port', '0', '--processes', '1', '--plugin', PLUGIN, '--plugin', MISBEHAVING, '--workers', '2', '--worker-memory', '64', '--request-timeout', '20s'],
+      ['--port', '0', '--processes', '1', '--plugin', PLUGIN, '--plugin', MISBEHAVING, '--workers', '2', '--worker-memory', '64', '--request-timeout', '600s'],
       { cwd: ROOT },
     );
   });
@@ -193,6 +196,27 @@ describe('kurel serve with two workers and a 64 MiB heap', () => {
     await untilFree(served.url);
   });
 
+  it('answers its probes and metrics while every worker is busy', async () => {
+    await untilFree(served.url);
+    // Both workers busy until the test lets them go: the probes are answered while they are.
+    const signals = mkdtempSync(join(tmpdir(), 'kurel-busy-'));
+    const release = join(signals, 'release');
+    const started = [join(signals, 'started-1'), join(signals, 'started-2')];
+    const busy = started.map((file) => validate(served.url, profile({ spin: { ms: 0, started: file, until: release } })));
+    await waitFor(() => (started.every((file) => existsSync(file)) ? true : undefined), 'both workers to be busy');
+    let settled = false;
+    void Promise.all(busy).then(() => {
+      settled = true;
+    });
+    expect((await get(served.url, '/healthz')).status).toBe(200);
+    expect((await get(served.url, '/readyz')).status).toBe(200);
+    expect((await get(served.url, '/metrics')).status).toBe(200);
+    expect(settled).toBe(false);
+    writeFileSync(release, '');
+    expect((await Promise.all(busy)).map((a) => a.status)).toEqual([200, 200]);
+    rmSync(signals, { recursive: true, force: true });
+  });
+
   it('hands a plugin, in its worker, a rendering without prototype and without __proto__ keys', async () => {
     const body = profile({ inspect: { nested: { a: 1 } } }).replace('"inspect":{"rendering":{', '"inspect":{"rendering":{"__proto__":{"polluted":"yes"},');
     const nested = body.replace('"nested":{', '"nested":{"__proto__":{"polluted":"yes"},');
@@ -214,23 +238,8 @@ describe('kurel serve with one worker and a 2 s deadline', () => {
   });
 
   it('judges nothing on the serving process with a plugin loaded, and says so', () => {
-    // Small bodies below spin in the plugin: were they judged inline, the probes below would stall.
+    // Small bodies spin in the plugin: were they judged inline, the probes while every worker is busy would stall.
     expect(served.lines.find((l) => l['msg'] === 'listening')).toMatchObject({ inlineMaxBytes: 0 });
-  });
-
-  it('answers its probes and metrics while every worker is busy', async () => {
-    await untilFree(served.url);
-    const busy = [validate(served.url, SPIN_FOREVER)];
-    await waitFor(async () => ((await inFlight(served.url)) >= 2 ? true : undefined), 'the request to be in flight');
-    let settled = false;
-    void Promise.all(busy).then(() => {
-      settled = true;
-    });
-    expect((await get(served.url, '/healthz')).status).toBe(200);
-    expect((await get(served.url, '/readyz')).status).toBe(200);
-    expect((await get(served.url, '/metrics')).status).toBe(200);
-    expect(settled).toBe(false);
-    expect((await Promise.all(busy)).map((a) => a.status)).toEqual([503]);
   });
 
   it('cancels a request still running at its deadline: 503 without Retry-After, its worker replaced, readiness unchanged', async () => {
@@ -285,6 +294,18 @@ describe('kurel serve with one worker and a 2 s deadline', () => {
     expect(status).toBe(200);
     expect(body).toMatchObject({ kind: 'AdmissionReview', response: { uid: '20kb', allowed: false, status: { code: 503, reason: 'ServiceUnavailable' } } });
   });
+});
+
+// The queued request's first byte comes before the spinning request's: its deadline must not
+// pass before the spin runs in the worker, which on a loaded machine may take a few seconds.
+describe('kurel serve with one worker and a 10 s deadline', () => {
+  let served: ServedProcess;
+  beforeAll(async () => {
+    served = await startServe(['--port', '0', '--processes', '1', '--plugin', PLUGIN, '--workers', '1', '--request-timeout', '10s'], { cwd: ROOT });
+  });
+  afterAll(async () => {
+    await served?.stop();
+  });
 
   it('answers a request still queued at its deadline 503 with Retry-After: 1', async () => {
     await untilFree(served.url);
@@ -292,9 +313,11 @@ describe('kurel serve with one worker and a 2 s deadline', () => {
     // it passes while the spinning request still holds the one worker's slot.
     const early = startSlowRequest(served.url, '/v1/validate', QUICK, { contentType: 'application/json' });
     await waitFor(async () => ((await inFlight(served.url)) >= 2 ? true : undefined), 'the early request to be in flight');
-    const running = validate(served.url, SPIN_FOREVER);
-    await waitFor(async () => ((await inFlight(served.url)) >= 3 ? true : undefined), 'the spinning request to be in flight');
-    await sleep(300);
+    const signals = mkdtempSync(join(tmpdir(), 'kurel-spin-'));
+    const started = join(signals, 'started');
+    const running = validate(served.url, profile({ spin: { ms: 600_000, started } }));
+    // The spin has the one worker's slot once its worker has begun it.
+    await waitFor(() => (existsSync(started) ? true : undefined), 'the spinning request to run in the worker');
     early.finish();
     const queued = await early.response;
     expect(queued.status).toBe(503);
@@ -303,12 +326,13 @@ describe('kurel serve with one worker and a 2 s deadline', () => {
       type: 'about:blank',
       title: 'Service Unavailable',
       status: 503,
-      detail: 'the request waited for a free worker beyond the time limit of 2000 ms; retry shortly',
-      limitMs: 2000,
+      detail: 'the request waited for a free worker beyond the time limit of 10000 ms; retry shortly',
+      limitMs: 10000,
       requestId: queued.headers['x-request-id'],
     });
     const first = await running;
     expect([first.status, first.headers.get('retry-after')]).toEqual([503, null]);
+    rmSync(signals, { recursive: true, force: true });
   });
 });
 
@@ -453,10 +477,42 @@ describe('kurel serve started outside the package, with a 1 s send timeout and a
   });
 });
 
+/**
+ * A loopback server that slow-to-load.mjs's later workers ask before they finish loading: the
+ * first `free` are answered at once, the rest held until `open()`. `asked` counts the workers
+ * that have asked.
+ */
+async function loadGate(free = 0): Promise<{ url: string; asked: () => number; open(): void; close(): Promise<void> }> {
+  const held: ServerResponse[] = [];
+  let opened = false;
+  let asked = 0;
+  const server = createServer((_req, res) => {
+    asked += 1;
+    if (opened || asked <= free) res.end('open');
+    else held.push(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const open = () => {
+    opened = true;
+    for (const res of held.splice(0)) res.end('open');
+  };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    asked: () => asked,
+    open,
+    close: () => {
+      open();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
 describe('kurel serve while its workers load', () => {
   let served: ServedProcess | undefined;
   let work: string;
+  let gate: Awaited<ReturnType<typeof loadGate>> | undefined;
   afterEach(async () => {
+    await gate?.close();
     await served?.stop();
     rmSync(work, { recursive: true, force: true });
   });
@@ -467,18 +523,22 @@ describe('kurel serve while its workers load', () => {
   it('answers and reports ready once one worker has loaded, while the spare still loads', async () => {
     work = mkdtempSync(join(tmpdir(), 'kurel-starting-'));
     const plugin = fileURLToPath(new URL('../fixtures/plugins/slow-to-load.mjs', import.meta.url));
-    // One worker and the spare: the first loads at once, the spare takes 4 s.
+    // One worker and the spare: the first loads at once, the spare until the test opens the gate.
+    gate = await loadGate();
     const server = await startServe(['--port', '0', '--processes', '1', '--plugin', plugin, '--workers', '1'], {
       cwd: ROOT,
-      env: { KUREL_TEST_LOAD_MARKER: join(work, 'loaded'), KUREL_TEST_LOAD_DELAY_MS: '4000' },
+      env: { KUREL_TEST_LOAD_MARKER: join(work, 'loaded'), KUREL_TEST_LOAD_GATE_URL: gate.url },
       until: 'listening',
     });
     served = server;
+    const loading = gate;
+    await waitFor(() => (loading.asked() === 1 ? true : undefined), 'the spare to be loading');
     const early = await get(server.url, '/readyz');
     expect([early.status, JSON.parse(early.text)]).toMatchObject([200, { status: 'ready', lastReload: { ok: true } }]);
     const answered = await validate(server.url, profile({ echo: { a: 1 } }));
     expect(answered.body).toMatchObject({ valid: true, resolved: { capabilities: { echo: { a: 1 } } } });
     expect(server.lines.some((l) => l['msg'] === READY_LINE)).toBe(false);
+    gate.open();
     await waitFor(() => server.lines.find((l) => l['msg'] === READY_LINE), 'every worker to load', 30_000);
     const ready = await get(server.url, '/readyz');
     expect([ready.status, JSON.parse(ready.text).status]).toEqual([200, 'ready']);
@@ -488,7 +548,9 @@ describe('kurel serve while its workers load', () => {
 describe('kurel serve whose worker is replaced', () => {
   let served: ServedProcess | undefined;
   let work: string;
+  let gate: Awaited<ReturnType<typeof loadGate>> | undefined;
   afterEach(async () => {
+    await gate?.close();
     await served?.stop();
     rmSync(work, { recursive: true, force: true });
   });
@@ -496,18 +558,23 @@ describe('kurel serve whose worker is replaced', () => {
   it('hands the next request to its loaded spare at once, while the replacement loads', async () => {
     work = mkdtempSync(join(tmpdir(), 'kurel-spare-'));
     const plugin = fileURLToPath(new URL('../fixtures/plugins/slow-to-load.mjs', import.meta.url));
-    // Every worker after the first takes 6 s to load: the spare at start, and the replacement.
+    // Every worker after the first asks the gate: the spare at start passes, the replacement
+    // loads only once the test opens it.
+    gate = await loadGate(1);
     const server = await startServe(['--port', '0', '--processes', '1', '--plugin', plugin, '--workers', '1', '--request-timeout', '1s'], {
       cwd: ROOT,
-      env: { KUREL_TEST_LOAD_MARKER: join(work, 'loaded'), KUREL_TEST_LOAD_DELAY_MS: '6000' },
+      env: { KUREL_TEST_LOAD_MARKER: join(work, 'loaded'), KUREL_TEST_LOAD_GATE_URL: gate.url },
     });
     served = server;
     const cancelled = await validate(server.url, SPIN_FOREVER);
     expect([cancelled.status, cancelled.headers.get('retry-after')]).toEqual([503, null]);
     const next = await validate(server.url, profile({ echo: { a: 1 } }));
     expect(next.body).toMatchObject({ valid: true, resolved: { capabilities: { echo: { a: 1 } } } });
-    // Answered before the replacement had loaded: the spare took it.
+    // Answered while the replacement still waits at the gate: the spare took it.
+    const loading = gate;
+    await waitFor(() => (loading.asked() === 2 ? true : undefined), 'the replacement to be loading');
     expect(replacements(server)).toBe(0);
+    gate.open();
     await waitFor(() => (replacements(server) === 1 ? true : undefined), 'the replacement to load', 30_000);
   });
 });
@@ -554,12 +621,15 @@ describe('SIGTERM with pipelined requests on keep-alive connections', () => {
   it('answers every request already received, and closes each connection after its last answer', async () => {
     served = await startServe(['--port', '0', '--processes', '1', '--plugin', PLUGIN, '--workers', '2', '--request-timeout', '30s'], { cwd: ROOT });
     const { port } = new URL(served.url);
-    const slow = profile({ spin: { ms: 1500 } });
+    // Each first request keeps a worker busy until the test lets it go, after the signal.
+    const signals = mkdtempSync(join(tmpdir(), 'kurel-drain-'));
+    const release = join(signals, 'release');
+    const slow = profile({ spin: { ms: 0, until: release } });
     const quick = profile({ spin: { ms: 0 } });
     const post = (body: string) =>
       `POST /v1/validate HTTP/1.1\r\nHost: kurel\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
     const pipeline = `${post(slow)}GET /healthz HTTP/1.1\r\nHost: kurel\r\n\r\n${post(quick)}`;
-    // Each first request keeps a worker for 1.5 s, so every connection's answers go out after the signal.
+    // So every connection's answers go out after the signal.
     const connections = 10;
     const received = Array.from({ length: connections }, () => {
       const socket = connect(Number(port), '127.0.0.1');
@@ -572,7 +642,10 @@ describe('SIGTERM with pipelined requests on keep-alive connections', () => {
     });
     await waitFor(async () => ((await inFlight(served!.url)) >= connections * 3 + 1 ? true : undefined), 'every pipelined request to be read');
     served.child.kill('SIGTERM');
+    await waitFor(() => served?.lines.find((l) => l['msg'] === 'shutting down: finishing requests in flight'), 'the drain to begin');
+    writeFileSync(release, '');
     const answers = (await Promise.all(received)).map(parseResponses);
+    rmSync(signals, { recursive: true, force: true });
     for (const responses of answers) {
       expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
       expect(responses.map((r) => r.headers['connection'])).toEqual(['keep-alive', 'keep-alive', 'close']);

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { logClock } from '../../src/http/log-lines.js';
 import { createLogger } from '../../src/http/logger.js';
 import { pendingLogger } from '../../src/http/pending-logger.js';
@@ -22,37 +22,42 @@ const flushed = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('the pending logger', () => {
   it('writes the lines kept before pino through it, in order, with their own time, as pino would have written them', async () => {
-    const pending = pendingLogger('info');
-    const child = pending.child({ pid: 42 });
-    const before = Date.now();
-    child.info({ url: 'http://x' }, 'listening');
-    pending.debug('left out at info');
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    child.warn({ errors: ['a'] }, 'definitions loaded with warnings');
-    pending.error(new Error('boom'), 'failed');
-    expect(pending.isLevelEnabled('info')).toBe(true);
-    expect(pending.isLevelEnabled('debug')).toBe(false);
-    const out = sink();
-    const clock = logClock();
-    pending.settle(createLogger('info', out.stream, clock), clock);
-    child.info('after');
-    await flushed();
-    // The same lines a pino logger from the start writes, time apart.
-    const reference = sink();
-    const direct = createLogger('info', reference.stream);
-    direct.child({ pid: 42 }).info({ url: 'http://x' }, 'listening');
-    direct.child({ pid: 42 }).warn({ errors: ['a'] }, 'definitions loaded with warnings');
-    direct.error(new Error('boom'), 'failed');
-    direct.child({ pid: 42 }).info('after');
-    await flushed();
-    const timeless = (lines: Record<string, unknown>[]) =>
-      lines.map(({ time: _t, err, ...rest }) => ({ ...rest, err: (err as { message?: string } | undefined)?.message }));
-    expect(timeless(out.lines)).toEqual(timeless(reference.lines));
-    const times = out.lines.map((line) => Number(line['time']));
-    expect(times[0]).toBeGreaterThanOrEqual(before);
-    // Each kept line carries the time it was logged, not the time it was written.
-    expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(25);
-    expect(times[3]).toBeGreaterThanOrEqual(times[2]!);
+    // A clock the test moves: the lines are logged 30 ms apart, however loaded the machine.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-01-02T03:04:05.000Z') });
+    try {
+      const pending = pendingLogger('info');
+      const child = pending.child({ pid: 42 });
+      const before = Date.now();
+      child.info({ url: 'http://x' }, 'listening');
+      pending.debug('left out at info');
+      vi.setSystemTime(before + 30);
+      child.warn({ errors: ['a'] }, 'definitions loaded with warnings');
+      pending.error(new Error('boom'), 'failed');
+      expect(pending.isLevelEnabled('info')).toBe(true);
+      expect(pending.isLevelEnabled('debug')).toBe(false);
+      vi.setSystemTime(before + 50);
+      const out = sink();
+      const clock = logClock();
+      pending.settle(createLogger('info', out.stream, clock), clock);
+      child.info('after');
+      await flushed();
+      // The same lines a pino logger from the start writes, time apart.
+      const reference = sink();
+      const direct = createLogger('info', reference.stream);
+      direct.child({ pid: 42 }).info({ url: 'http://x' }, 'listening');
+      direct.child({ pid: 42 }).warn({ errors: ['a'] }, 'definitions loaded with warnings');
+      direct.error(new Error('boom'), 'failed');
+      direct.child({ pid: 42 }).info('after');
+      await flushed();
+      const timeless = (lines: Record<string, unknown>[]) =>
+        lines.map(({ time: _t, err, ...rest }) => ({ ...rest, err: (err as { message?: string } | undefined)?.message }));
+      expect(timeless(out.lines)).toEqual(timeless(reference.lines));
+      const times = out.lines.map((line) => Number(line['time']));
+      // Each kept line carries the time it was logged, not the time it was written.
+      expect(times).toEqual([before, before + 30, before + 30, before + 50]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('keeps at most the lines it is allowed, dropping the oldest, and nothing for a silent level', () => {

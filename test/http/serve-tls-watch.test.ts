@@ -1,7 +1,7 @@
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { spawnKurel } from '../helpers/cli.js';
@@ -136,9 +136,16 @@ describe('kurel serve --watch-definitions', () => {
     const served = await serve(['--processes', '1', '--definitions', dir, '--watch-definitions']);
     for (let i = 0; i < 5; i++) writeFileSync(join(dir, `d${i}.yaml`), definitionNamed(`burst-${i}`));
     await waitFor(async () => ((await types(served.url)).includes('burst-4') ? true : undefined), 'the burst to load');
-    // Quiet for longer than the debounce: no second reload follows.
-    await new Promise((resolve) => setTimeout(resolve, 800));
-    expect(served.lines.filter((l) => l['msg'] === 'definitions reloaded')).toHaveLength(1);
+    // A change after the burst has loaded reloads once more: a reload the burst still had
+    // pending would come before it, and be counted.
+    writeFileSync(join(dir, 'after.yaml'), definitionNamed('after-burst'));
+    await waitFor(async () => ((await types(served.url)).includes('after-burst') ? true : undefined), 'the change after the burst to load');
+    const reloading = served.lines.filter((l) => l['msg'] === 'definition files changed: reloading');
+    // Each reload's files, whatever events (add, change) each had.
+    const files = (l: Record<string, unknown>) =>
+      [...new Set((l['changes'] as string[]).map((change) => basename(change.slice(change.indexOf(' ') + 1))))].sort();
+    expect(reloading.map(files)).toEqual([['d0.yaml', 'd1.yaml', 'd2.yaml', 'd3.yaml', 'd4.yaml'], ['after.yaml']]);
+    expect(served.lines.filter((l) => l['msg'] === 'definitions reloaded')).toHaveLength(2);
   });
 
   it('warns that there is nothing to watch without --definitions', async () => {

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../../src/http/server.js';
@@ -130,9 +131,10 @@ describe('a server handed its connections', () => {
     });
     const first = startSlowRequest(url, '/v1/validate', GATEWAY_PROFILE);
     await untilInFlight(kurel, 1);
-    const stopping = server.shutdown();
     // The drain has closed what it listens on before the next connection is handed.
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const closed = once(server.server, 'close');
+    const stopping = server.shutdown();
+    await closed;
     const late = startSlowRequest(url, '/v1/validate', GATEWAY_PROFILE);
     await untilInFlight(kurel, 1);
     first.finish();
