@@ -108,7 +108,7 @@ export function buildProgram(io: CommandIo, setExit: (code: number) => void, onl
     .option('--stdin-filepath <name>', 'the file name to report for standard input')
     .option('--cache', 'reuse the results of earlier runs for files that did not change (kept in .kurelcache)')
     .option('--cache-location <path>', 'the cache file, or a folder to keep .kurelcache in (default: the working directory)')
-    .addOption(new Option('--jobs <n>', 'threads that share the files (default: the cores available, one per 5,000 files)').argParser(parseJobs))
+    .addOption(new Option('--jobs <n>', 'threads that share the files (default: the cores available, one per 20,000 files)').argParser(parseJobs))
     .option('--search-files', "read the files named as a folder's files: other kinds skipped, ignore applied, none found no error (for commit hooks)")
     .option('--paths-relative-to <dir>', "name files in reports relative to this folder, such as the repository's root")
     .exitOverride()
