@@ -78,7 +78,6 @@ export const PACKAGES: Readonly<Record<string, PackageRule>> = {
   piscina: { where: ['src/http'] },
   chokidar: { where: ['src/http', 'src/lsp'] },
   commander: { where: ['src/cli'] },
-  picomatch: { where: ['src/sources'] },
   'json-schema-to-typescript': { where: ['src/cli'] },
   'vscode-languageserver': { where: ['src/lsp'] },
   'vscode-languageserver-textdocument': { where: ['src/lsp'] },
