@@ -642,7 +642,11 @@ describe('SIGTERM with pipelined requests on keep-alive connections', () => {
     });
     await waitFor(async () => ((await inFlight(served!.url)) >= connections * 3 + 1 ? true : undefined), 'every pipelined request to be read');
     served.child.kill('SIGTERM');
-    await waitFor(() => served?.lines.find((l) => l['msg'] === 'shutting down: finishing requests in flight'), 'the drain to begin');
+    // The serving process's own line (it names its grace period), not the supervisor's: its answers close connections only once it drains.
+    await waitFor(
+      () => served?.lines.find((l) => l['msg'] === 'shutting down: finishing requests in flight' && l['graceMs'] !== undefined),
+      'the serving process to begin draining',
+    );
     writeFileSync(release, '');
     const answers = (await Promise.all(received)).map(parseResponses);
     rmSync(signals, { recursive: true, force: true });
