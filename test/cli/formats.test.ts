@@ -11,22 +11,12 @@ import { CODE_SUMMARIES, INFORMATION_URI, ruleNameOf } from '../../src/cli/forma
 import { DIAGNOSTIC_CODES } from '../../src/core/diagnostics.js';
 import { VERSION } from '../../src/core/package-version.js';
 import { type CliRun, runKurel } from '../helpers/cli.js';
+import { PROFILE_WITH_MISTAKES } from '../helpers/profile.js';
 
 // One run over three inputs: a profile with two errors (one with a hint) and a warning, a
 // profile whose file name and key need escaping, and a folder holding a clean profile and a
 // file of another kind (skipped).
-const BAD = `apiVersion: launcher.gokure.dev/v1alpha1
-kind: ClusterProfile
-metadata:
-  name: prod
-spec:
-  capabilities:
-    expose:
-      rendering:
-        controllerType: ingress
-        ingresClassName: nginx
-    servicemesh: {}
-`;
+const BAD = PROFILE_WITH_MISTAKES;
 const ODD = `apiVersion: launcher.gokure.dev/v1alpha1
 kind: ClusterProfile
 metadata:

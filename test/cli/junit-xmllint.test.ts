@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKurel } from '../helpers/cli.js';
+import { PROFILE_WITH_MISTAKES } from '../helpers/profile.js';
 import { findTool, skipWithout } from '../helpers/real-tool.js';
 
 // libxml2's xmllint validates kurel's JUnit reports against the schema of Jenkins xunit's
@@ -13,18 +14,7 @@ import { findTool, skipWithout } from '../helpers/real-tool.js';
 const XMLLINT = findTool('xmllint', ['--version']);
 const JUNIT_10 = fileURLToPath(new URL('../fixtures/junit/junit-10-rules.xsd', import.meta.url));
 
-const BAD = `apiVersion: launcher.gokure.dev/v1alpha1
-kind: ClusterProfile
-metadata:
-  name: prod
-spec:
-  capabilities:
-    expose:
-      rendering:
-        controllerType: ingress
-        ingresClassName: nginx
-    servicemesh: {}
-`;
+const BAD = PROFILE_WITH_MISTAKES;
 const CLEAN = `apiVersion: launcher.gokure.dev/v1alpha1
 kind: ClusterProfile
 metadata:

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runKurel } from '../helpers/cli.js';
+import { PROFILE_WITH_MISTAKES } from '../helpers/profile.js';
 import { findTool, skipWithout } from '../helpers/real-tool.js';
 
 // The SARIF multitool (@microsoft/sarif-multitool, a devDependency) validates kurel's SARIF
@@ -23,18 +24,7 @@ function multitoolPath(): string {
 
 const MULTITOOL = findTool(multitoolPath(), ['--version']);
 
-const BAD = `apiVersion: launcher.gokure.dev/v1alpha1
-kind: ClusterProfile
-metadata:
-  name: prod
-spec:
-  capabilities:
-    expose:
-      rendering:
-        controllerType: ingress
-        ingresClassName: nginx
-    servicemesh: {}
-`;
+const BAD = PROFILE_WITH_MISTAKES;
 const CLEAN = `apiVersion: launcher.gokure.dev/v1alpha1
 kind: ClusterProfile
 metadata:

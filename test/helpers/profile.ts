@@ -96,3 +96,20 @@ export function resolvePassThrough(text: string): Record<string, unknown> {
   if (!resolved) throw new Error('the profile has no resolved capabilities');
   return resolved.capabilities;
 }
+
+/**
+ * A profile with the two mistakes the report tests read (a typo'd key with its did-you-mean, and
+ * a capability nothing knows): line 10 column 9 `unknown-field`, line 11 column 5 `unknown-capability`.
+ */
+export const PROFILE_WITH_MISTAKES = `apiVersion: launcher.gokure.dev/v1alpha1
+kind: ClusterProfile
+metadata:
+  name: prod
+spec:
+  capabilities:
+    expose:
+      rendering:
+        controllerType: ingress
+        ingresClassName: nginx
+    servicemesh: {}
+`;

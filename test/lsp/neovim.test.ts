@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
+import { PROFILE_WITH_MISTAKES } from '../helpers/profile.js';
 import { findTool, skipWithout } from '../helpers/real-tool.js';
 
 // Debian's Neovim (0.7.2) runs the setup docs/editors.md gives for Neovim 0.7, headless: it opens
@@ -34,18 +35,7 @@ vim.fn.writefile(out, os.getenv('KUREL_NVIM_OUT'))
 vim.cmd('qall!')
 `;
 
-const MISTAKES = `apiVersion: launcher.gokure.dev/v1alpha1
-kind: ClusterProfile
-metadata:
-  name: prod
-spec:
-  capabilities:
-    expose:
-      rendering:
-        controllerType: ingress
-        ingresClassName: nginx
-    servicemesh: {}
-`;
+const MISTAKES = PROFILE_WITH_MISTAKES;
 const MISINDENTED = `apiVersion: launcher.gokure.dev/v1alpha1
 kind: ClusterProfile
 metadata:
