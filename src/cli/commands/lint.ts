@@ -22,7 +22,7 @@ import { renderReport } from '../format/index.js';
 import { formatText, type Palette, PLAIN, paletteFor, summarize } from '../format/text.js';
 import type { CommandIo } from '../io.js';
 import { cacheFilePath, LintCacheFile } from '../lint-cache-file.js';
-import { type LintJudging, prepareJudging } from '../lint-judging.js';
+import { holdYoungGeneration, type LintJudging, prepareJudging } from '../lint-judging.js';
 import type { LintCommandOptions } from '../lint-options.js';
 import { earlyThreads, jobsFor, LintWorkers, lintInParallel } from '../parallel-lint.js';
 import { lockedSourcesOf, registryAccessOf, unlockedSources } from '../registry-access.js';
@@ -53,9 +53,11 @@ export async function runLint(paths: readonly string[], flags: LintCommandOption
   // as many as the cores allow and only when the paths may hold more than one batch of files.
   const early = flags.jobs === undefined ? 0 : earlyThreads(paths, flags.jobs, io.cwd);
   const workers = early > 0 ? new LintWorkers(early, { flags, cwd: io.cwd, env: io.env, keepResolved }) : undefined;
+  const release = holdYoungGeneration();
   try {
     return await lintGathered(paths, flags, io, { configured, plan, palette, keepResolved, workers });
   } finally {
+    release();
     workers?.stop();
   }
 }
