@@ -41,6 +41,20 @@ const AVAILABLE: Judgement = { state: 'available' };
  * has no well-formed bound. Never throws: a malformed value is left to the load-time checks.
  */
 export function readLifecycle(node: Readonly<Record<string, unknown>>): Lifecycle | undefined {
+  // A catalogue's schemas are frozen: each is read once, not once per binding judged against it.
+  if (!Object.isFrozen(node)) return readLifecycleKeywords(node);
+  let read = frozenLifecycles.get(node);
+  if (read === undefined) {
+    const lifecycle = readLifecycleKeywords(node);
+    read = lifecycle === undefined ? null : Object.freeze({ ...lifecycle, bounds: Object.freeze(lifecycle.bounds) });
+    frozenLifecycles.set(node, read);
+  }
+  return read ?? undefined;
+}
+
+const frozenLifecycles = new WeakMap<object, Lifecycle | null>();
+
+function readLifecycleKeywords(node: Readonly<Record<string, unknown>>): Lifecycle | undefined {
   let component: string | undefined;
   const bounds: Partial<Record<LifecycleBound, string>> = {};
   for (const keyword of LIFECYCLE_BOUNDS) {
