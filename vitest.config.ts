@@ -35,6 +35,8 @@ const E2E = [
   // The language server over stdio, the pre-commit hook and the GitHub Action as their tools run them.
   'test/lsp/*.test.ts',
   'test/cli/start-path.test.ts',
+  // The built CLI's code cache, as its processes keep and read it.
+  'test/cli/warm-start.test.ts',
   'test/cli/types.test.ts',
   'test/cli/config-versions.test.ts',
   'test/definitions/definition-patterns.test.ts',

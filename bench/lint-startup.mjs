@@ -10,7 +10,7 @@ import { Budgets } from './lib/budget.mjs';
 import { median, ms, ratio, timeProcess } from './lib/measure.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist', 'cli.js');
+const CLI = join(ROOT, 'dist', 'cli.cjs');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const BUDGET = 1.3;
 
@@ -28,7 +28,7 @@ spec:
 `;
 
 if (!existsSync(CLI)) {
-  console.error('dist/cli.js is missing: run npm run build first');
+  console.error('dist/cli.cjs is missing: run npm run build first');
   process.exit(1);
 }
 const scratch = mkdtempSync(join(tmpdir(), 'kurel-bench-'));
