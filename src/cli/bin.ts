@@ -39,7 +39,8 @@ const release = () => {
 };
 if (command === 'serve') for (const signal of signals) process.on(signal, hold);
 // A serving process of `kurel serve` runs other code than its supervisor.
-const name = !COMMANDS.has(command) ? 'kurel' : command === 'serve' && process.env['KUREL_SUPERVISED'] === '1' ? 'kurel-serving' : `kurel-${command}`;
+let name = COMMANDS.has(command) ? `kurel-${command}` : 'kurel';
+if (command === 'serve' && process.env['KUREL_SUPERVISED'] === '1') name = 'kurel-serving';
 // `kurel serve` has a bundle of its own: the service is about half of kurel's code, which other
 // commands would read at every start.
 const bundle = command === 'serve' ? 'kurel-serve' : 'kurel';

@@ -67,9 +67,7 @@ export function loadBundle(bundle: BundleToLoad, env: NodeJS.ProcessEnv = proces
     setFlagsFromString(CHECKSUM_OFF);
   }
   const used = cachedData !== undefined && !script.cachedDataRejected;
-  trace?.(
-    `code cache ${cacheFile ?? 'off'}: ${cacheFile === undefined ? 'not used' : used ? 'used' : cachedData ? 'refused, compiled anew' : 'none yet, compiled'}`,
-  );
+  trace?.(`code cache ${cacheFile ?? 'off'}: ${outcomeOf(cacheFile, cachedData, used)}`);
   let kept = used || cacheFile === undefined;
   const keepCompiledCode = () => {
     if (kept || !cacheFile) return;
@@ -86,10 +84,17 @@ export function loadBundle(bundle: BundleToLoad, env: NodeJS.ProcessEnv = proces
 
 /** The cache file of a bundle, under kurel's cache folder (the one registry sources use). */
 export function codeCacheFile(bundle: Pick<BundleToLoad, 'name' | 'digest'>, env: NodeJS.ProcessEnv): string | undefined {
-  const root =
-    env['KUREL_CACHE_DIR'] || (env['XDG_CACHE_HOME'] ? join(env['XDG_CACHE_HOME'], 'kurel') : env['HOME'] ? join(env['HOME'], '.cache', 'kurel') : undefined);
-  if (!root) return undefined;
-  return join(root, 'v8', `${bundle.name}-${process.version}-${process.arch}-${bundle.digest}.bin`);
+  const file = `${bundle.name}-${process.version}-${process.arch}-${bundle.digest}.bin`;
+  if (env['KUREL_CACHE_DIR']) return join(env['KUREL_CACHE_DIR'], 'v8', file);
+  if (env['XDG_CACHE_HOME']) return join(env['XDG_CACHE_HOME'], 'kurel', 'v8', file);
+  if (env['HOME']) return join(env['HOME'], '.cache', 'kurel', 'v8', file);
+  return undefined;
+}
+
+function outcomeOf(cacheFile: string | undefined, cachedData: Buffer | undefined, used: boolean): string {
+  if (cacheFile === undefined) return 'not used';
+  if (used) return 'used';
+  return cachedData ? 'refused, compiled anew' : 'none yet, compiled';
 }
 
 function writeCodeCache(file: string, prefix: string, script: Script, trace: ((line: string) => void) | undefined): void {
