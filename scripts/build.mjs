@@ -163,11 +163,10 @@ try {
   await build({ ...common, entryPoints: { index: 'src/index.ts' }, packages: 'external' });
   const lazyBundles = (chunks) =>
     Object.fromEntries(Object.entries(LAZY_PACKAGES).map(([name, constant]) => [constant, JSON.stringify(`${chunks}${name}.cjs`)]));
-  // The language server's and the service's worker threads share ES module chunks; piscina stays
-  // external, since it starts its own worker script from its package folder.
+  // The language server's judging thread runs from ES module chunks.
   const threads = await build({
     ...common,
-    entryPoints: { 'serve-worker': 'src/http/work/worker.ts', 'lsp-worker': 'src/lsp/judge-worker.ts' },
+    entryPoints: { 'lsp-worker': 'src/lsp/judge-worker.ts' },
     plugins: [bundleStartupPackages('./')],
     define: lazyBundles('./'),
     metafile: true,
@@ -186,6 +185,8 @@ try {
     kurel: { entry: 'src/cli/start.ts', without: SERVICE_MODULES },
     'kurel-serve': { entry: 'src/cli/start.ts' },
     'lint-worker': { entry: 'src/cli/lint-worker.ts' },
+    // piscina stays external: it starts its own worker script from its package folder.
+    'serve-worker': { entry: 'src/http/work/worker-load.ts' },
   };
   for (const [name, { entry, without }] of Object.entries(bundles)) {
     await build({
@@ -205,6 +206,12 @@ try {
       charset: 'ascii',
     });
   }
+  // Code compiled from a code cache cannot call import() (src/core/import-module.ts): the one a
+  // bundle may hold is that module's, used only outside a bundle.
+  for (const name of Object.keys(bundles)) {
+    const calls = readFileSync(`${staging}/bundles/${name}.cjs`, 'latin1').match(/\bimport\(/g)?.length ?? 0;
+    if (calls > 1) throw new Error(`bundles/${name}.cjs calls import() ${calls} times: import through src/core/import-module.ts`);
+  }
   // The launchers, each with its bundle's digest, which names the bundle's code cache.
   const digestOf = (name) =>
     createHash('sha256')
@@ -223,6 +230,14 @@ try {
     entryPoints: ['src/core/launch-bundle.ts'],
     outfile: `${staging}/lint-worker.cjs`,
     define: { KUREL_BUNDLE: JSON.stringify({ file: 'bundles/lint-worker.cjs', digest: digestOf('lint-worker'), name: 'lint-worker' }) },
+  });
+  await build({
+    ...launcher,
+    entryPoints: ['src/http/work/worker.ts'],
+    outfile: `${staging}/serve-worker.cjs`,
+    // It sets module.exports, which piscina reads: it is built as CommonJS, whatever its folder's type says.
+    logOverride: { 'commonjs-variable-in-esm': 'silent' },
+    define: { KUREL_BUNDLE_DIGEST: JSON.stringify(digestOf('serve-worker')) },
   });
   for (const name of [...Object.keys(LAZY_PACKAGES), 'iconv-lite']) {
     await build({

@@ -2,6 +2,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { importModule } from '../core/import-module.js';
 import { packageRoot } from '../files/package-files.js';
 import type { Catalogue, HandlerCandidate } from './catalogue.js';
 import { RegistryError } from './errors.js';
@@ -70,7 +71,7 @@ async function importPlugin(spec: string, cwd: string): Promise<unknown> {
   const url = locatePlugin(spec, cwd);
   let module: Record<string, unknown>;
   try {
-    module = (await import(url)) as Record<string, unknown>;
+    module = (await importModule(url)) as Record<string, unknown>;
   } catch (err) {
     throw new PluginLoadError(spec, `the plugin failed to load: ${messageOf(err)}`);
   }

@@ -15,9 +15,12 @@ import { Script } from 'node:vm';
  * written only costs the next run its warm start.
  */
 
-/** What the launcher gives the bundle: ES module loading, which a script compiled by `vm` lacks. */
+/**
+ * What the launcher gives the bundle. Code compiled from a code cache cannot call `import()`
+ * (Node keeps no import callback for it, src/core/import-module.ts), so the launcher imports for it.
+ */
 export interface BundleHost {
-  /** `import()` as the launcher's module would (plugins, packages loaded on first use). */
+  /** `import()` as the launcher's module does (plugins, packages loaded on first use). */
   readonly importModule: (specifier: string) => Promise<unknown>;
   /** Keeps the code compiled so far now, for a process that does not exit (the service once it serves). */
   readonly keepCompiledCode: () => void;
@@ -61,7 +64,7 @@ export function loadBundle(bundle: BundleToLoad, env: NodeJS.ProcessEnv = proces
     script = new Script(WRAPPER[0] + source + WRAPPER[1], {
       filename: bundle.file,
       ...(cachedData ? { cachedData } : {}),
-      importModuleDynamically: ((specifier: string) => bundle.importModule(specifier)) as never,
+
     });
   } finally {
     setFlagsFromString(CHECKSUM_OFF);

@@ -35,6 +35,7 @@ const profiles = join(work, 'profiles');
 mkdirSync(profiles);
 writeFileSync(join(profiles, 'clean.yaml'), CLEAN);
 writeFileSync(join(profiles, 'mistakes.yaml'), MISTAKES);
+writeFileSync(join(work, '.gitignore'), 'ignored/\n');
 
 let caches = 0;
 /** A cache folder of its own. */
@@ -58,6 +59,9 @@ describe('the warm start of the built CLI', () => {
     ['lint', 'profiles/mistakes.yaml'],
     ['lint', 'profiles', '--format', 'json'],
     ['lint', 'profiles', '--format', 'sarif'],
+    // What a run imports on first use, from a cached start: a plugin, the glob and .gitignore packages.
+    ['lint', '--plugin', fileURLToPath(new URL('../fixtures/plugins/costly.mjs', import.meta.url)), 'profiles/clean.yaml'],
+    ['lint', 'profiles/*.yaml', '--search-files'],
   ];
 
   it('compiles and keeps the code on a first run, runs from it on the next, and prints what a run without it prints', async () => {
@@ -165,7 +169,7 @@ describe('the warm start of kurel serve', () => {
   let child: ChildProcess | undefined;
   afterAll(() => child?.kill('SIGKILL'));
 
-  it('keeps what the supervisor and a serving process compiled once the service is ready', async () => {
+  it('keeps what the supervisor, a serving process and its worker compiled once the service is ready', async () => {
     const cacheDir = freshCache();
     child = spawn(process.execPath, [CLI, 'serve', '--port', '0', '--processes', '1', '--workers', '1'], {
       cwd: work,
@@ -184,6 +188,8 @@ describe('the warm start of kurel serve', () => {
       });
       child?.on('exit', () => reject(new Error(`kurel serve exited first:\n${stderr}`)));
     });
-    expect(readdirSync(join(cacheDir, 'v8')).sort()).toEqual([cacheName('kurel-serve', 'kurel-serve'), cacheName('kurel-serving', 'kurel-serve')].sort());
+    expect(readdirSync(join(cacheDir, 'v8')).sort()).toEqual(
+      [cacheName('kurel-serve', 'kurel-serve'), cacheName('kurel-serving', 'kurel-serve'), cacheName('serve-worker', 'serve-worker')].sort(),
+    );
   });
 });
