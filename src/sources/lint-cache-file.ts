@@ -1,4 +1,4 @@
-import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { canonicalJson } from '../core/canonical-json.js';
 import { isMap } from '../core/data.js';
@@ -7,6 +7,9 @@ import type { CachedLintResult, LintResultCache } from '../operations/lint-cache
 
 /** The cache file's name when `--cache-location` names a folder, or is not given (in the working directory). */
 export const CACHE_FILE_NAME = '.kurelcache';
+
+/** What a folder kurel creates for a cache holds besides it, so that git passes the folder over. */
+export const CACHE_FOLDER_GITIGNORE = '# written by kurel: its cache, never committed\n*\n';
 
 // The first line of a cache file: what wrote it, for which run, and the checksum of the rest.
 const FORMAT = 1;
@@ -46,19 +49,32 @@ function isFolder(path: string): boolean {
   }
 }
 
+/** How a cache is opened besides its place and run. */
+export interface LintCacheOptions {
+  /**
+   * Keep at most this many results, those recorded or used last (the language server's cache,
+   * docs/editors.md); every one by default (`kurel lint --cache`, one per file of the run).
+   */
+  maxEntries?: number;
+}
+
 /**
  * `kurel lint --cache` (docs/cli.md): results of earlier runs in one file, kept for the run whose
  * key they were written with (kurel's version, the flags and configuration, the lockfile's bytes:
  * everything but the files and the catalogue, which each result carries). A file written for
  * another run, unreadable or corrupt (its checksum does not match) is started afresh, never
  * trusted. It is written whole, through a temporary file renamed over it, so a run sharing it
- * with another reads one run's file or the other's, and at worst judges again what the other
- * recorded.
+ * with another reads one run's file or the other's; when another run wrote it since it was read,
+ * the results that run recorded are kept beside this run's own, and at worst a result one of them
+ * recorded is judged again. The language server keeps its results in a file of the same form
+ * (docs/editors.md).
  */
 export class LintCacheFile implements LintResultCache {
   private readonly entries: Map<string, Entry>;
   /** Each file's size and modification time as looked at before it was read this run. */
   private readonly stamps = new Map<string, Stamp | undefined>();
+  /** The files whose entries this run recorded or stamped anew: they win over another run's. */
+  private readonly touched = new Set<string>();
   private changed = false;
 
   private constructor(
@@ -66,6 +82,9 @@ export class LintCacheFile implements LintResultCache {
     private readonly cwd: string,
     private readonly run: string,
     entries: Map<string, Entry> | undefined,
+    /** The cache file as it was when read: another run wrote it since when it differs. */
+    private seen: FileIdentity | undefined,
+    private readonly options: LintCacheOptions,
   ) {
     this.entries = entries ?? new Map();
     // A cache for another run, or none readable, is written afresh.
@@ -73,9 +92,10 @@ export class LintCacheFile implements LintResultCache {
   }
 
   /** Opens the cache at `path` for the run whose inputs `runKey` holds (any JSON data); files are named relative to `cwd`. */
-  static open(path: string, cwd: string, runKey: unknown): LintCacheFile {
+  static open(path: string, cwd: string, runKey: unknown, options: LintCacheOptions = {}): LintCacheFile {
     const run = sha256Digest(canonicalJson(runKey));
-    return new LintCacheFile(path, cwd, run, readEntries(path, run));
+    const seen = identityOf(path);
+    return new LintCacheFile(path, cwd, run, readEntries(path, run), seen, options);
   }
 
   lookupUnread(file: string, judging: string): CachedLintResult | undefined {
@@ -92,29 +112,44 @@ export class LintCacheFile implements LintResultCache {
     const result = resultOf(entry);
     // The same bytes with another modification time (a checkout, a touch): found without reading next time.
     const stamp = this.stamps.get(file);
-    if (result && stamp) {
-      this.entries.set(file, [entry[0], stamp.size, stamp.mtime, entry[3], entry[4]]);
-      this.changed = true;
-    }
+    if (result && stamp) this.set(file, [entry[0], stamp.size, stamp.mtime, entry[3], entry[4]]);
+    else if (result && this.options.maxEntries !== undefined) this.set(file, entry);
     return result;
   }
 
   record(file: string, content: Uint8Array | string, judging: string, result: CachedLintResult): void {
     // Stamped as looked at before the read: a file changed after that looks changed next time.
     const stamp = this.stamps.get(file);
-    this.entries.set(file, [sha256Hex(content), stamp?.size ?? '', stamp?.mtime ?? '', judging, JSON.stringify(result)]);
+    this.set(file, [sha256Hex(content), stamp?.size ?? '', stamp?.mtime ?? '', judging, JSON.stringify(result)]);
+  }
+
+  // Recorded or used now: last in the file's order, which is the order results are let go in past `maxEntries`.
+  private set(file: string, entry: Entry): void {
+    this.entries.delete(file);
+    this.entries.set(file, entry);
+    this.touched.add(file);
     this.changed = true;
   }
 
-  /** Writes the cache when the run recorded anything; says why it could not. */
+  /**
+   * Writes the cache when the run recorded anything; says why it could not. A folder it makes
+   * for the cache gets a `.gitignore` that ignores everything in it.
+   */
   save(): { ok: true } | { ok: false; message: string } {
     if (!this.changed) return { ok: true };
+    this.takeOthers();
+    const { maxEntries } = this.options;
+    if (maxEntries !== undefined) for (const file of this.entries.keys()) if (this.entries.size > maxEntries) this.entries.delete(file);
     const body = JSON.stringify(Object.fromEntries(this.entries));
     const head = JSON.stringify({ kurelLintCache: FORMAT, run: this.run, checksum: sha256Digest(body) });
-    const temporary = join(dirname(this.path), `${CACHE_FILE_NAME}-${process.pid}-${Math.random().toString(36).slice(2)}.tmp`);
+    const folder = dirname(this.path);
+    const temporary = join(folder, `${CACHE_FILE_NAME}-${process.pid}-${Math.random().toString(36).slice(2)}.tmp`);
     try {
+      if (!existsSync(folder)) makeFolder(folder);
       writeFileSync(temporary, `${head}\n${body}`, { flag: 'wx' });
       renameSync(temporary, this.path);
+      this.seen = identityOf(this.path);
+      this.touched.clear();
       this.changed = false;
       return { ok: true };
     } catch (err) {
@@ -122,6 +157,42 @@ export class LintCacheFile implements LintResultCache {
       return { ok: false, message: `cannot write the lint cache ${this.path}: ${(err as Error).message}` };
     }
   }
+
+  // Another run of the same key wrote the file since it was read: its results are taken, but for those this run recorded.
+  private takeOthers(): void {
+    const now = identityOf(this.path);
+    if (!now || (this.seen && sameIdentity(now, this.seen))) return;
+    const others = readEntries(this.path, this.run);
+    if (!others) return;
+    for (const [file, entry] of others) if (!this.touched.has(file)) this.entries.set(file, entry);
+    this.seen = now;
+  }
+}
+
+// A folder for the cache, with a .gitignore of its own (one that another run wrote first is kept).
+function makeFolder(folder: string): void {
+  mkdirSync(folder, { recursive: true });
+  try {
+    writeFileSync(join(folder, '.gitignore'), CACHE_FOLDER_GITIGNORE, { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
+}
+
+/** What tells one writing of the cache file from another without reading it. */
+interface FileIdentity {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+function identityOf(path: string): FileIdentity | undefined {
+  const info = statSync(path, { throwIfNoEntry: false });
+  return info ? { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs } : undefined;
+}
+
+function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
+  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
 }
 
 // A regular file's size and modification time; undefined when it is not one or cannot be looked at.
