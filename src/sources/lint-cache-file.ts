@@ -12,10 +12,12 @@ export const CACHE_FILE_NAME = '.kurelcache';
 export const CACHE_FOLDER_GITIGNORE = '# written by kurel: its cache, never committed\n*\n';
 
 // The first line of a cache file: what wrote it, for which run, and the checksum of the rest.
-const FORMAT = 1;
+const FORMAT = 2;
 
-/** A file's recorded result: `[content, size, mtime, judging, result]` as written in the cache. */
+/** A file's recorded result: `[file, content, size, mtime, judging, result]` as written in the cache. */
 type Entry = [
+  /** The file as the run names it. */
+  file: string,
   /** Hex SHA-256 of the file's bytes. */
   content: string,
   /** Its size and modification time (milliseconds, with their fraction) when it was read, as decimal strings. */
@@ -26,6 +28,10 @@ type Entry = [
   /** The {@link CachedLintResult}, as JSON text: parsed only when it is used. */
   result: string,
 ];
+
+// Entries are found by judging and file: a run may judge a file twice, against the catalogue
+// before and after a definition among its inputs (docs/cli.md, `--jobs`), and finds both next time.
+const keyOf = (file: string, judging: string) => `${judging} ${file}`;
 
 /** A file's size and modification time, as compared. */
 interface Stamp {
@@ -70,11 +76,14 @@ export interface LintCacheOptions {
  * (docs/editors.md).
  */
 export class LintCacheFile implements LintResultCache {
+  /** The entries by judging and file, those used last at the end. */
   private readonly entries: Map<string, Entry>;
   /** Each file's size and modification time as looked at before it was read this run. */
   private readonly stamps = new Map<string, Stamp | undefined>();
-  /** The files whose entries this run recorded or stamped anew: they win over another run's. */
+  /** The entries this run recorded or stamped anew: they win over another run's. */
   private readonly touched = new Set<string>();
+  /** The judgings each file of this run was looked up or recorded with: its entries of other judgings are let go. */
+  private readonly used = new Map<string, Set<string>>();
   private changed = false;
 
   private constructor(
@@ -101,33 +110,43 @@ export class LintCacheFile implements LintResultCache {
   lookupUnread(file: string, judging: string): CachedLintResult | undefined {
     const stamp = stampOf(resolve(this.cwd, file));
     this.stamps.set(file, stamp);
-    const entry = this.entries.get(file);
-    if (!entry || !stamp || entry[1] !== stamp.size || entry[2] !== stamp.mtime || entry[3] !== judging) return undefined;
+    this.use(file, judging);
+    const entry = this.entries.get(keyOf(file, judging));
+    if (!entry || !stamp || entry[2] !== stamp.size || entry[3] !== stamp.mtime) return undefined;
     return resultOf(entry);
   }
 
   lookup(file: string, content: Uint8Array | string, judging: string): CachedLintResult | undefined {
-    const entry = this.entries.get(file);
-    if (!entry || entry[3] !== judging || entry[0] !== sha256Hex(content)) return undefined;
+    this.use(file, judging);
+    const entry = this.entries.get(keyOf(file, judging));
+    if (!entry || entry[1] !== sha256Hex(content)) return undefined;
     const result = resultOf(entry);
     // The same bytes with another modification time (a checkout, a touch): found without reading next time.
     const stamp = this.stamps.get(file);
-    if (result && stamp) this.set(file, [entry[0], stamp.size, stamp.mtime, entry[3], entry[4]]);
-    else if (result && this.options.maxEntries !== undefined) this.set(file, entry);
+    if (result && stamp) this.set([file, entry[1], stamp.size, stamp.mtime, judging, entry[5]]);
+    else if (result && this.options.maxEntries !== undefined) this.set(entry);
     return result;
   }
 
   record(file: string, content: Uint8Array | string, judging: string, result: CachedLintResult): void {
+    this.use(file, judging);
     // Stamped as looked at before the read: a file changed after that looks changed next time.
     const stamp = this.stamps.get(file);
-    this.set(file, [sha256Hex(content), stamp?.size ?? '', stamp?.mtime ?? '', judging, JSON.stringify(result)]);
+    this.set([file, sha256Hex(content), stamp?.size ?? '', stamp?.mtime ?? '', judging, JSON.stringify(result)]);
+  }
+
+  private use(file: string, judging: string): void {
+    const judgings = this.used.get(file);
+    if (judgings) judgings.add(judging);
+    else this.used.set(file, new Set([judging]));
   }
 
   // Recorded or used now: last in the file's order, which is the order results are let go in past `maxEntries`.
-  private set(file: string, entry: Entry): void {
-    this.entries.delete(file);
-    this.entries.set(file, entry);
-    this.touched.add(file);
+  private set(entry: Entry): void {
+    const key = keyOf(entry[0], entry[4]);
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    this.touched.add(key);
     this.changed = true;
   }
 
@@ -138,9 +157,11 @@ export class LintCacheFile implements LintResultCache {
   save(): { ok: true } | { ok: false; message: string } {
     if (!this.changed) return { ok: true };
     this.takeOthers();
+    // A file this run looked at keeps only its results under this run's judgings: one per catalogue the run judged it against.
+    for (const [key, [file, , , , judging]] of this.entries) if (this.used.get(file)?.has(judging) === false) this.entries.delete(key);
     const { maxEntries } = this.options;
-    if (maxEntries !== undefined) for (const file of this.entries.keys()) if (this.entries.size > maxEntries) this.entries.delete(file);
-    const body = JSON.stringify(Object.fromEntries(this.entries));
+    if (maxEntries !== undefined) for (const key of this.entries.keys()) if (this.entries.size > maxEntries) this.entries.delete(key);
+    const body = JSON.stringify([...this.entries.values()]);
     const head = JSON.stringify({ kurelLintCache: FORMAT, run: this.run, checksum: sha256Digest(body) });
     const folder = dirname(this.path);
     const temporary = join(folder, `${CACHE_FILE_NAME}-${process.pid}-${Math.random().toString(36).slice(2)}.tmp`);
@@ -164,7 +185,7 @@ export class LintCacheFile implements LintResultCache {
     if (!now || (this.seen && sameIdentity(now, this.seen))) return;
     const others = readEntries(this.path, this.run);
     if (!others) return;
-    for (const [file, entry] of others) if (!this.touched.has(file)) this.entries.set(file, entry);
+    for (const [key, entry] of others) if (!this.touched.has(key)) this.entries.set(key, entry);
     this.seen = now;
   }
 }
@@ -205,7 +226,7 @@ function stampOf(path: string): Stamp | undefined {
 // An entry's result, or undefined when its text is not one (the cache was written by something else).
 function resultOf(entry: Entry): CachedLintResult | undefined {
   try {
-    const result: unknown = JSON.parse(entry[4]);
+    const result: unknown = JSON.parse(entry[5]);
     if (!isMap(result) || !isMap(result.report) || typeof result.report.path !== 'string' || !Array.isArray(result.diagnostics)) return undefined;
     return result as unknown as CachedLintResult;
   } catch {
@@ -228,11 +249,11 @@ function readEntries(path: string, run: string): Map<string, Entry> | undefined 
     const body = text.slice(newline + 1);
     if (!isMap(head) || head.kurelLintCache !== FORMAT || head.run !== run || head.checksum !== sha256Digest(body)) return undefined;
     const entries: unknown = JSON.parse(body);
-    if (!isMap(entries)) return undefined;
+    if (!Array.isArray(entries)) return undefined;
     const out = new Map<string, Entry>();
-    for (const [file, entry] of Object.entries(entries)) {
+    for (const entry of entries) {
       if (!isEntry(entry)) return undefined;
-      out.set(file, entry);
+      out.set(keyOf(entry[0], entry[4]), entry);
     }
     return out;
   } catch {
@@ -241,5 +262,5 @@ function readEntries(path: string, run: string): Map<string, Entry> | undefined 
 }
 
 function isEntry(value: unknown): value is Entry {
-  return Array.isArray(value) && value.length === 5 && value.every((part) => typeof part === 'string');
+  return Array.isArray(value) && value.length === 6 && value.every((part) => typeof part === 'string');
 }

@@ -85,6 +85,28 @@ describe('what a cached run judges again', () => {
     expect(counted()).toEqual(['20']);
   });
 
+  it('judges nothing again when a definition comes among the files after the profiles it judges', async () => {
+    // The profiles before a definition are judged without it, then again with it: both results are kept.
+    writeFileSync(
+      join(dir, 'd.yaml'),
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: tls-mode\nspec:\n  rendering:\n    properties:\n      mode: {type: string}\n',
+    );
+    writeFileSync(join(dir, 'c3.yaml'), profile('c3', '    counted:\n      rendering: {size: 3}\n    tls-mode:\n      rendering: {mode: 1}\n'));
+    const uncached = await runKurel(['lint', '.', '--plugin', './counted.mjs', '--no-config'], { cwd: dir });
+    expect(uncached.code).toBe(1);
+    expect(uncached.stdout).toContain('c3.yaml:10:25 error wrong-type capability "tls-mode": mode must be a string, found integer 1\n');
+    expect(same(await run())).toEqual(same(uncached));
+    rmSync(join(dir, 'counted.txt'));
+    expect(same(await run())).toEqual(same(uncached));
+    expect(counted()).toEqual([]);
+    writeFileSync(join(dir, 'c2.yaml'), profile('c2', '    counted:\n      rendering: {size: 20}\n'));
+    await run();
+    expect(new Set(counted())).toEqual(new Set(['20']));
+    rmSync(join(dir, 'counted.txt'));
+    await run();
+    expect(counted()).toEqual([]);
+  });
+
   it('reads a file whose time changed but not its bytes, and judges it no more', async () => {
     await run();
     rmSync(join(dir, 'counted.txt'));
