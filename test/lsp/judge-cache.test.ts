@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Diagnostic } from 'vscode-languageserver';
 import { runKurel } from '../helpers/cli.js';
@@ -74,8 +75,8 @@ function judged(): string[] {
   return sizes;
 }
 
-async function start(cacheDir?: string): Promise<LspClient> {
-  const client = await LspClient.start(root, [], cacheDir);
+async function start(cacheDir?: string, args: string[] = []): Promise<LspClient> {
+  const client = await LspClient.start(root, args, cacheDir);
   clients.push(client);
   return client;
 }
@@ -161,6 +162,26 @@ describe('the language server keeps what it judged', () => {
     // The definition now knows `imag`: the catalogue's digest changed.
     writeFile(root, 'definitions/redis-sidecar-1.0.0.yaml', redisSidecar('1.0.0', ['imag: {type: string}']));
     await judgedBy([IMAG[0]!]);
+  });
+
+  it('judges an open file again, once files on disk changed, only when what judges it changed', async () => {
+    const server = await start(undefined, ['--no-watch']);
+    const uri = await server.open(join(root, 'clusters/c2.yaml'), profile('c2', 2));
+    expect(compared(await server.diagnostics(uri))).toEqual(IMAG);
+    expect(judged()).toEqual(['2']);
+    const changed = async (text: string) => {
+      server.forget(uri);
+      writeFile(root, 'definitions/redis-sidecar-1.0.0.yaml', text);
+      const definition = pathToFileURL(join(root, 'definitions/redis-sidecar-1.0.0.yaml')).href;
+      await server.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: definition, type: 2 }] });
+      return compared(await server.diagnostics(uri));
+    };
+    // The definition written again as it was: the repository is read again, the file's result found.
+    expect(await changed(redisSidecar('1.0.0'))).toEqual(IMAG);
+    expect(judged()).toEqual([]);
+    // Another definition: the file is judged.
+    expect(await changed(redisSidecar('1.0.0', ['imag: {type: string}']))).toEqual([IMAG[0]]);
+    expect(judged()).toEqual(['2']);
   });
 
   it('judges again, and publishes what an uncached judgement does, when the cache file is damaged', async () => {
