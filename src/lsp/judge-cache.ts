@@ -6,8 +6,9 @@ import type { CachedLintResult, LintResultCache } from '../operations/lint-cache
 import { LintCacheFile } from '../sources/lint-cache-file.js';
 import type { Repository, RepositoryFlags } from './repository.js';
 
-/** How many results the server keeps for one repository: those of the files it judged last. */
+/** How many results the server keeps for one repository, and their size in all: those of the texts it judged last. */
 export const JUDGE_CACHE_ENTRIES = 1_000;
+export const JUDGE_CACHE_CHARS = 16 * 1024 * 1024;
 
 /** Where the server keeps a repository's results: kurel's cache folder, `lsp/`, a file named by the repository's folder. */
 export function judgeCachePath(env: NodeJS.ProcessEnv, cwd: string): string {
@@ -39,7 +40,7 @@ export class JudgeCache implements LintResultCache {
       config: run ? { file: run.file, dir: run.dir, data: JSON.parse(JSON.stringify(run.config)) } : null,
       lockfile: lockfile?.location ? { file: lockfile.location.display, bytes: lockfile.readDigest ?? null } : null,
     };
-    return new JudgeCache(LintCacheFile.open(judgeCachePath(env, cwd), cwd, key, { maxEntries: JUDGE_CACHE_ENTRIES }));
+    return new JudgeCache(LintCacheFile.open(judgeCachePath(env, cwd), cwd, key, { maxEntries: JUDGE_CACHE_ENTRIES, maxChars: JUDGE_CACHE_CHARS }));
   }
 
   /** Never: the file on disk is not the text judged. */

@@ -62,6 +62,11 @@ export interface LintCacheOptions {
    * docs/editors.md); every one by default (`kurel lint --cache`, one per file of the run).
    */
   maxEntries?: number;
+  /**
+   * Keep results of at most this many characters in all, those used last; a file larger than
+   * twice that is not read. Unbounded by default.
+   */
+  maxChars?: number;
 }
 
 /**
@@ -104,7 +109,7 @@ export class LintCacheFile implements LintResultCache {
   static open(path: string, cwd: string, runKey: unknown, options: LintCacheOptions = {}): LintCacheFile {
     const run = sha256Digest(canonicalJson(runKey));
     const seen = identityOf(path);
-    return new LintCacheFile(path, cwd, run, readEntries(path, run), seen, options);
+    return new LintCacheFile(path, cwd, run, readEntries(path, run, options), seen, options);
   }
 
   lookupUnread(file: string, judging: string): CachedLintResult | undefined {
@@ -124,7 +129,7 @@ export class LintCacheFile implements LintResultCache {
     // The same bytes with another modification time (a checkout, a touch): found without reading next time.
     const stamp = this.stamps.get(file);
     if (result && stamp) this.set([file, entry[1], stamp.size, stamp.mtime, judging, entry[5]]);
-    else if (result && this.options.maxEntries !== undefined) this.set(entry);
+    else if (result && (this.options.maxEntries !== undefined || this.options.maxChars !== undefined)) this.set(entry);
     return result;
   }
 
@@ -159,8 +164,17 @@ export class LintCacheFile implements LintResultCache {
     this.takeOthers();
     // A file this run looked at keeps only its results under this run's judgings: one per catalogue the run judged it against.
     for (const [key, [file, , , , judging]] of this.entries) if (this.used.get(file)?.has(judging) === false) this.entries.delete(key);
-    const { maxEntries } = this.options;
+    const { maxEntries, maxChars } = this.options;
     if (maxEntries !== undefined) for (const key of this.entries.keys()) if (this.entries.size > maxEntries) this.entries.delete(key);
+    if (maxChars !== undefined) {
+      let chars = 0;
+      for (const entry of this.entries.values()) chars += entry[5].length;
+      for (const [key, entry] of this.entries) {
+        if (chars <= maxChars) break;
+        chars -= entry[5].length;
+        this.entries.delete(key);
+      }
+    }
     const body = JSON.stringify([...this.entries.values()]);
     const head = JSON.stringify({ kurelLintCache: FORMAT, run: this.run, checksum: sha256Digest(body) });
     const folder = dirname(this.path);
@@ -183,7 +197,7 @@ export class LintCacheFile implements LintResultCache {
   private takeOthers(): void {
     const now = identityOf(this.path);
     if (!now || (this.seen && sameIdentity(now, this.seen))) return;
-    const others = readEntries(this.path, this.run);
+    const others = readEntries(this.path, this.run, this.options);
     if (!others) return;
     for (const [key, entry] of others) if (!this.touched.has(key)) this.entries.set(key, entry);
     this.seen = now;
@@ -235,9 +249,10 @@ function resultOf(entry: Entry): CachedLintResult | undefined {
 }
 
 // The entries of a cache file written for `run`; undefined when there is none, it is for another run, or it is damaged.
-function readEntries(path: string, run: string): Map<string, Entry> | undefined {
+function readEntries(path: string, run: string, options: LintCacheOptions): Map<string, Entry> | undefined {
   let text: string;
   try {
+    if (options.maxChars !== undefined && statSync(path).size > 2 * options.maxChars + 1024 * 1024) return undefined;
     text = readFileSync(path, 'utf8');
   } catch {
     return undefined;

@@ -226,6 +226,37 @@ describe('what a cached run judges again', () => {
     expect(['a', 'b', 'c'].map((name) => next.lookup(`${name}.yaml`, name, 'judging') !== undefined)).toEqual([true, false, true]);
   });
 
+  it('keeps results of at most the size asked for, those used last, and does not read a file far larger', () => {
+    const cache = join(dir, 'sized.cache');
+    const result = (path: string, size: number) => ({
+      report: { path, kind: 'ClusterProfile', status: 'checked' as const },
+      diagnostics: [
+        {
+          file: path,
+          line: 1,
+          column: 1,
+          endLine: 1,
+          endColumn: 2,
+          severity: 'warning' as const,
+          code: 'unknown-field' as const,
+          path: '',
+          message: 'x'.repeat(size),
+        },
+      ],
+    });
+    const first = LintCacheFile.open(cache, dir, { run: 1 }, { maxChars: 3_000 });
+    for (const name of ['a', 'b', 'c']) first.record(`${name}.yaml`, name, 'judging', result(`${name}.yaml`, 1_000));
+    expect(first.save()).toEqual({ ok: true });
+    const next = LintCacheFile.open(cache, dir, { run: 1 }, { maxChars: 3_000 });
+    expect(['a', 'b', 'c'].map((name) => next.lookup(`${name}.yaml`, name, 'judging') !== undefined)).toEqual([false, true, true]);
+    // Written without a bound, 2 MiB: a reader bound to 3,000 characters starts afresh without reading it.
+    const big = LintCacheFile.open(cache, dir, { run: 1 });
+    big.record('big.yaml', 'big', 'judging', result('big.yaml', 2 * 1024 * 1024));
+    expect(big.save()).toEqual({ ok: true });
+    expect(LintCacheFile.open(cache, dir, { run: 1 }).lookup('big.yaml', 'big', 'judging')).toBeDefined();
+    expect(LintCacheFile.open(cache, dir, { run: 1 }, { maxChars: 3_000 }).lookup('big.yaml', 'big', 'judging')).toBeUndefined();
+  });
+
   it('gives two runs sharing a cache the answers of an uncached run', async () => {
     const uncached = await runKurel(['lint', '.', '--plugin', './counted.mjs', '--no-config'], { cwd: dir });
     const runs = await Promise.all([run(), run(), run()]);
