@@ -188,7 +188,7 @@ export class LintCacheFile implements LintResultCache {
       this.changed = false;
       return { ok: true };
     } catch (err) {
-      rmSync(temporary, { force: true });
+      removeQuietly(temporary);
       return { ok: false, message: `cannot write the lint cache ${this.path}: ${(err as Error).message}` };
     }
   }
@@ -201,6 +201,15 @@ export class LintCacheFile implements LintResultCache {
     if (!others) return;
     for (const [key, entry] of others) if (!this.touched.has(key)) this.entries.set(key, entry);
     this.seen = now;
+  }
+}
+
+// A temporary file left by a write that failed; one whose folder cannot be reached was never written.
+function removeQuietly(path: string): void {
+  try {
+    rmSync(path, { force: true });
+  } catch {
+    // Nothing was written there.
   }
 }
 
@@ -221,9 +230,14 @@ interface FileIdentity {
   mtimeMs: number;
 }
 
+// Undefined when there is no file to look at, or it cannot be looked at (then it is not read either).
 function identityOf(path: string): FileIdentity | undefined {
-  const info = statSync(path, { throwIfNoEntry: false });
-  return info ? { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs } : undefined;
+  try {
+    const info = statSync(path, { throwIfNoEntry: false });
+    return info ? { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {

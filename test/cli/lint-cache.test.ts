@@ -186,6 +186,14 @@ describe('what a cached run judges again', () => {
     expect(readdirSync(join(dir, 'mine'))).toEqual(['.kurelcache']);
   });
 
+  it('prints what an uncached run prints, and says why, when the cache cannot be written', async () => {
+    writeFileSync(join(dir, 'plain'), 'a file, not a folder\n');
+    const uncached = await runKurel(['lint', '.', '--plugin', './counted.mjs', '--no-config'], { cwd: dir });
+    const failed = await run(['--cache-location', 'plain/kurel.cache']);
+    expect({ code: failed.code, stdout: failed.stdout }).toEqual({ code: uncached.code, stdout: uncached.stdout });
+    expect(failed.stderr).toMatch(/^kurel: cannot write the lint cache .*plain\/kurel\.cache: ENOTDIR/);
+  });
+
   it('keeps what another run sharing the cache recorded since it was read, and its own', () => {
     const cache = join(dir, 'shared.cache');
     const result = (path: string) => ({ report: { path, kind: 'ClusterProfile', status: 'checked' as const }, diagnostics: [] });

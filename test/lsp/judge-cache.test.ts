@@ -184,6 +184,15 @@ describe('the language server keeps what it judged', () => {
     expect(judged()).toEqual(['2']);
   });
 
+  it('publishes what an uncached judgement does when its cache folder cannot be written', async () => {
+    writeFileSync(`${root}.plain`, 'a file, not a folder\n');
+    const server = await start(`${root}.plain/cache`);
+    expect(await opened(server, 'clusters/c2.yaml', profile('c2', 2))).toEqual(IMAG);
+    expect(await opened(server, 'clusters/c2.yaml', profile('c2', 2))).toEqual(IMAG);
+    await stop(server);
+    rmSync(`${root}.plain`);
+  });
+
   it('judges again, and publishes what an uncached judgement does, when the cache file is damaged', async () => {
     const first = await start();
     expect(await opened(first, 'clusters/c2.yaml', profile('c2', 2))).toEqual(IMAG);
