@@ -64,7 +64,6 @@ export function loadBundle(bundle: BundleToLoad, env: NodeJS.ProcessEnv = proces
     script = new Script(WRAPPER[0] + source + WRAPPER[1], {
       filename: bundle.file,
       ...(cachedData ? { cachedData } : {}),
-
     });
   } finally {
     setFlagsFromString(CHECKSUM_OFF);
@@ -85,7 +84,11 @@ export function loadBundle(bundle: BundleToLoad, env: NodeJS.ProcessEnv = proces
   return module.exports;
 }
 
-/** The cache file of a bundle, under kurel's cache folder (the one registry sources use). */
+/**
+ * The cache file of a bundle, under kurel's cache folder (`defaultCacheDir` of
+ * src/files/cache-dir.ts, which this floor cannot import; without `$HOME` there is none here,
+ * rather than load node:os at every start).
+ */
 export function codeCacheFile(bundle: Pick<BundleToLoad, 'name' | 'digest'>, env: NodeJS.ProcessEnv): string | undefined {
   const file = `${bundle.name}-${process.version}-${process.arch}-${bundle.digest}.bin`;
   if (env['KUREL_CACHE_DIR']) return join(env['KUREL_CACHE_DIR'], 'v8', file);
