@@ -31,7 +31,7 @@ RUN tar -xzf /tmp/kurel.tgz --strip-components=1 -C /opt/kurel \
 # Numeric, so Kubernetes can check runAsNonRoot without reading /etc/passwd.
 USER 10001:10001
 EXPOSE 8443
-ENTRYPOINT ["node", "/opt/kurel/dist/cli.js", "serve"]
+ENTRYPOINT ["node", "/opt/kurel/dist/cli.cjs", "serve"]
 # `docker run -p 8443:8443 IMAGE` serves on every interface at the port exposed above (plain
 # HTTP until --tls-cert and --tls-key are given); arguments after IMAGE replace these.
 CMD ["--host", "0.0.0.0", "--port", "8443"]

@@ -35,6 +35,8 @@ const E2E = [
   // The language server over stdio, the pre-commit hook and the GitHub Action as their tools run them.
   'test/lsp/*.test.ts',
   'test/cli/start-path.test.ts',
+  // The built CLI's code cache, as its processes keep and read it.
+  'test/cli/warm-start.test.ts',
   'test/cli/types.test.ts',
   'test/cli/config-versions.test.ts',
   'test/definitions/definition-patterns.test.ts',
@@ -43,6 +45,23 @@ const E2E = [
   // A real distribution registry and skopeo serve and read what kurel pushes and pulls.
   'test/registry-oci/*.test.ts',
 ];
+
+// Under a second Node major (.ci/run runs the suite again on Node 22, the runtime image's), the
+// in-process tests run whole and, of the end-to-end ones, those whose point is how the process
+// itself starts and runs on that Node: its code cache (keyed by the Node version), the modules
+// its start loads, the installed package and the image, signals and pipes, the service's start
+// and the language server's lifecycle. KUREL_TEST_SCOPE=node-matrix selects them.
+const NODE_MATRIX_E2E = [
+  'test/cli/warm-start.test.ts',
+  'test/cli/start-path.test.ts',
+  'test/package.test.ts',
+  'test/deploy/docker.test.ts',
+  'test/cli/spawned.test.ts',
+  'test/cli/broken-pipe.test.ts',
+  'test/http/start.test.ts',
+  'test/lsp/lifecycle.test.ts',
+];
+const nodeMatrix = process.env['KUREL_TEST_SCOPE'] === 'node-matrix';
 
 // In-process tests that need modules of their own: one looks at what a fresh start loads, one
 // replaces node:fs with vi.mock (a module another file loaded first would keep the real one).
@@ -86,7 +105,7 @@ export default defineConfig({
         extends: true,
         // Threads sharing their loaded modules from file to file, as in `unit`: the processes these
         // tests start are separate anyway, and no file changes process-wide state.
-        test: { name: 'e2e', include: E2E, pool: 'threads', isolate: false },
+        test: { name: 'e2e', include: nodeMatrix ? NODE_MATRIX_E2E : E2E, pool: 'threads', isolate: false },
       },
     ],
   },

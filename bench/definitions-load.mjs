@@ -19,14 +19,14 @@ import { asMs, Budgets } from './lib/budget.mjs';
 import { median, ms, ratio, timeProcess } from './lib/measure.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist', 'cli.js');
+const CLI = join(ROOT, 'dist', 'cli.cjs');
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const BUDGET_MS = 1000;
 
 const SHARED_PATTERNS = ['^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', '^[1-9][0-9]*(Mi|Gi|Ti)$', '^[1-9][0-9]*(ms|s|m|h)$', '^/[^\\s?#]*$'];
 
 if (!existsSync(CLI)) {
-  console.error('dist/cli.js is missing: run npm run build first');
+  console.error('dist/cli.cjs is missing: run npm run build first');
   process.exit(1);
 }
 

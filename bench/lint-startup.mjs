@@ -1,5 +1,7 @@
 // Wall time of `kurel lint` on one typical profile against bare `node -e 0`, measured in the
-// same run, alternating, so machine noise hits both alike (docs/performance.md: within 2x).
+// same run, alternating, so machine noise hits both alike (docs/performance.md: within 1.3x).
+// The budget is the warm start, every run after a command's first (docs/performance.md, "Warm
+// start"): the code cache lives in a folder of this run's own. A run without the cache is printed beside it.
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +12,7 @@ import { Budgets } from './lib/budget.mjs';
 import { median, ms, ratio, timeProcess } from './lib/measure.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist', 'cli.js');
+const CLI = join(ROOT, 'dist', 'cli.cjs');
 const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const BUDGET = 1.3;
 
@@ -28,10 +30,11 @@ spec:
 `;
 
 if (!existsSync(CLI)) {
-  console.error('dist/cli.js is missing: run npm run build first');
+  console.error('dist/cli.cjs is missing: run npm run build first');
   process.exit(1);
 }
 const scratch = mkdtempSync(join(tmpdir(), 'kurel-bench-'));
+process.env.KUREL_CACHE_DIR = join(scratch, 'cache');
 let profile = join(ROOT, 'profiles', 'minimal.yaml');
 if (!existsSync(profile)) {
   profile = join(scratch, 'minimal.yaml');
@@ -41,15 +44,16 @@ if (!existsSync(profile)) {
 const variants = [
   { name: 'kurel lint', args: [CLI, 'lint', profile] },
   { name: 'kurel lint --format json', args: [CLI, 'lint', profile, '--format', 'json'] },
+  { name: 'kurel lint, no code cache', args: [CLI, 'lint', profile], env: { KUREL_CODE_CACHE: 'off' }, unbudgeted: true },
 ];
 const baseline = [];
 const samples = variants.map(() => []);
 // One warm-up of each so the first figure does not pay for a cold file cache.
 timeProcess(process.execPath, ['-e', '0']);
-for (const v of variants) timeProcess(process.execPath, v.args, { cwd: ROOT });
+for (const v of variants) timeProcess(process.execPath, v.args, { cwd: ROOT, env: v.env });
 for (let i = 0; i < RUNS; i++) {
   baseline.push(timeProcess(process.execPath, ['-e', '0']));
-  for (const [k, v] of variants.entries()) samples[k].push(timeProcess(process.execPath, v.args, { cwd: ROOT }));
+  for (const [k, v] of variants.entries()) samples[k].push(timeProcess(process.execPath, v.args, { cwd: ROOT, env: v.env }));
 }
 
 const budgets = new Budgets();
@@ -73,6 +77,6 @@ const lintRss = rss([
   `${report} process.argv = [process.execPath, ${JSON.stringify(CLI)}, 'lint', ${JSON.stringify(profile)}]; await import(${JSON.stringify(pathToFileURL(CLI).href)});`,
 ]);
 console.log(`  peak RSS: node -e 0 ${baseRss.toFixed(1)} MB, kurel lint ${lintRss.toFixed(1)} MB  ${ratio(lintRss / baseRss)}`);
-for (const [k, v] of variants.entries()) budgets.atMost(`${v.name} / node -e 0 (docs/performance.md)`, figures[k] / base, BUDGET);
+for (const [k, v] of variants.entries()) if (!v.unbudgeted) budgets.atMost(`${v.name} / node -e 0 (docs/performance.md)`, figures[k] / base, BUDGET);
 rmSync(scratch, { recursive: true, force: true });
 budgets.finish();

@@ -5,8 +5,8 @@
 // budget line that was over, and exits non-zero when any budget was over or a script failed
 // (docs/performance.md: every budget fails the run).
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OVER, OVER_BUDGET_EXIT } from './lib/budget.mjs';
@@ -50,6 +50,10 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     process.exit(130);
   });
 }
+// kurel's code cache (docs/performance.md, "Warm start") in a folder of this run's own: each
+// script's first run of a command fills it, as a user's first run does.
+const codeCache = process.env.KUREL_CACHE_DIR ? undefined : mkdtempSync(join(tmpdir(), 'kurel-bench-cache-'));
+if (codeCache) process.env.KUREL_CACHE_DIR = codeCache;
 const failed = [];
 const overBudget = [];
 const started = Date.now();
@@ -78,6 +82,7 @@ if (overBudget.length > 0)
 else if (failed.length === 0) say('every budget within\n');
 if (failed.length > 0) say(`failed: ${failed.join(', ')}\n`);
 if (record) writeRecord();
+if (codeCache) rmSync(codeCache, { recursive: true, force: true });
 if (failed.length > 0 || overBudget.length > 0) process.exit(1);
 
 // Runs one script, passing its output through (and into the transcript); resolves to its exit.

@@ -23,7 +23,7 @@ import { lspSession } from './lib/lsp-session.mjs';
 import { now } from './lib/measure.mjs';
 import { ROOT, requireBuild } from './lib/servers.mjs';
 
-const CLI = join(ROOT, 'dist', 'cli.js');
+const CLI = join(ROOT, 'dist', 'cli.cjs');
 const PEAK_RSS = join(ROOT, 'bench', 'lib', 'peak-rss.cjs');
 const STEP = 4;
 const MAX_STEP_RATIO = 6;

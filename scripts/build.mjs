@@ -1,9 +1,12 @@
 // Type-checks and emits declarations with tsc, then bundles the CLI and the library with esbuild.
-// The CLI entry is one small file; heavy parts (express, ajv) sit in chunks that only the
-// commands needing them import. Output is built aside and swapped in, so a test reading
+// The CLI runs from CommonJS bundles (dist/bundles/) through small launchers (dist/cli.cjs, the
+// `kurel` bin, and dist/lint-worker.cjs for `kurel lint --jobs`) that keep V8's code cache of
+// each (docs/performance.md, "Warm start"); the language server's and the service's worker
+// threads run from ES module chunks. Output is built aside and swapped in, so a test reading
 // dist/ never sees a half-written tree.
 
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename } from 'node:path';
@@ -31,7 +34,7 @@ const BUNDLE_ENTRIES = { yaml: fileURLToPath(new URL('../node_modules/yaml/brows
 // never asks for (~490 KB of the service's chunk), and is bundled like the lazy packages.
 const DEFERRED = [
   { name: 'child_process', importer: /\/node_modules\/commander\//, target: 'node:child_process' },
-  { name: 'iconv-lite', importer: /\/node_modules\/(raw-body|body-parser)\//, target: './iconv-lite.cjs' },
+  { name: 'iconv-lite', importer: /\/node_modules\/(raw-body|body-parser)\//, target: 'iconv-lite.cjs' },
 ];
 const packageOf = (spec) =>
   spec
@@ -41,7 +44,8 @@ const packageOf = (spec) =>
 // `kurel serve` must be ready within 3x of `node -e 0` (docs/performance.md): express, pino and prom-client
 // with everything they require (about a hundred CommonJS files) load from its one chunk instead.
 const SERVE_BUNDLED = new Set(['express', 'pino', 'prom-client']);
-const bundleStartupPackages = {
+// `chunks` is the lazy bundles' folder as seen from the output requiring them.
+const bundleStartupPackages = (chunks) => ({
   name: 'bundle-startup-packages',
   setup(b) {
     // Required as these packages load, used only on paths kurel never takes: each becomes a proxy
@@ -51,8 +55,9 @@ const bundleStartupPackages = {
       return deferred ? { path: deferred.name, namespace: 'deferred' } : undefined;
     });
     b.onLoad({ filter: /.*/, namespace: 'deferred' }, (args) => {
-      const target = DEFERRED.find((d) => d.name === args.path).target;
-      return { contents: `module.exports = new Proxy({}, { get: (_, key) => require(${JSON.stringify(target)})[key] });`, loader: 'js' };
+      const { target } = DEFERRED.find((d) => d.name === args.path);
+      const path = target.endsWith('.cjs') ? `${chunks}${target}` : target;
+      return { contents: `module.exports = new Proxy({}, { get: (_, key) => require(${JSON.stringify(path)})[key] });`, loader: 'js' };
     });
     b.onResolve({ filter: /\.cjs$/, namespace: 'deferred' }, (args) => ({ path: args.path, external: true }));
     b.onResolve({ filter: /^[^./]/ }, (args) => {
@@ -65,7 +70,26 @@ const bundleStartupPackages = {
       return { path: args.path, external: true };
     });
   },
-};
+});
+
+// What only `kurel serve` runs: in dist/kurel.cjs each is a module that refuses to load, since the
+// launcher runs `kurel serve` from dist/kurel-serve.cjs.
+const SERVICE_MODULES = [
+  { importer: 'src/cli/start.ts', path: '../http/entry.js' },
+  { importer: 'src/cli/main.ts', path: './commands/serve.js' },
+];
+const leaveOut = (modules, bundle) => ({
+  name: 'leave-out',
+  setup(b) {
+    b.onResolve({ filter: /^\./ }, (args) =>
+      modules.some((m) => args.path === m.path && args.importer.endsWith(m.importer)) ? { path: args.path, namespace: 'left-out' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'left-out' }, (args) => ({
+      contents: `throw new Error(${JSON.stringify(`${args.path} is not part of ${bundle}.cjs: kurel serve runs from kurel-serve.cjs`)});`,
+      loader: 'js',
+    }));
+  },
+});
 
 // What the console's assets are served as, by extension; the build emits nothing else.
 const CONSOLE_MEDIA_TYPES = { '.js': 'text/javascript', '.css': 'text/css' };
@@ -137,33 +161,84 @@ try {
   };
   // The library leaves its dependencies to the embedding program's node_modules.
   await build({ ...common, entryPoints: { index: 'src/index.ts' }, packages: 'external' });
-  const cli = await build({
+  const lazyBundles = (chunks) =>
+    Object.fromEntries(Object.entries(LAZY_PACKAGES).map(([name, constant]) => [constant, JSON.stringify(`${chunks}${name}.cjs`)]));
+  // The language server's judging thread runs from ES module chunks.
+  const threads = await build({
     ...common,
-    // The worker threads of `kurel serve` share the CLI's chunks; piscina stays external, since it
-    // starts its own worker script from its package folder.
-    // `kurel lint --jobs` and `kurel lsp` judge files in threads of their own, started from
-    // lint-worker.js and lsp-worker.js.
-    entryPoints: {
-      cli: 'src/cli/bin.ts',
-      'serve-worker': 'src/http/work/worker.ts',
-      'lint-worker': 'src/cli/lint-worker.ts',
-      'lsp-worker': 'src/lsp/judge-worker.ts',
-    },
-    plugins: [bundleStartupPackages],
-    define: Object.fromEntries(Object.entries(LAZY_PACKAGES).map(([name, constant]) => [constant, JSON.stringify(`./${name}.cjs`)])),
+    entryPoints: { 'lsp-worker': 'src/lsp/judge-worker.ts' },
+    plugins: [bundleStartupPackages('./')],
+    define: lazyBundles('./'),
     metafile: true,
     // Bundled CommonJS (commander) requires node built-ins; ES modules have no `require` of their own.
     banner: { js: "import { createRequire as __kurelCreateRequire } from 'node:module'; const require = __kurelCreateRequire(import.meta.url);" },
   });
-  // The bundles' paths are relative to the chunks requiring them: the loader's, which both entries
-  // share, and the service's, which holds raw-body's proxy.
-  for (const [what, holds] of [
-    [LAZY_LOADER, (input) => input === LAZY_LOADER],
-    ['raw-body', (input) => input.includes('node_modules/raw-body/')],
-  ]) {
-    const holder = Object.entries(cli.metafile.outputs).find(([, output]) => Object.keys(output.inputs).some(holds))?.[0];
-    if (!holder?.startsWith(`${staging}/chunks/`)) throw new Error(`${what} was bundled into ${holder ?? 'no output'}, not a chunk beside the lazy bundles`);
+  // The lazy bundles' paths are relative to the chunk requiring them, the loader's.
+  const holder = Object.entries(threads.metafile.outputs).find(([, output]) => LAZY_LOADER in output.inputs)?.[0];
+  if (holder && !holder.startsWith(`${staging}/chunks/`)) throw new Error(`${LAZY_LOADER} was bundled into ${holder}, not a chunk beside the lazy bundles`);
+  // kurel itself and `kurel lint --jobs`'s threads: one CommonJS file each, which V8 can compile
+  // from its code cache (a vm.Script; an ES module cannot be given one), every module of kurel
+  // in it (those a command loads on first use too: they are compiled only when run). Every byte
+  // is read at every start, so `kurel serve` (express, pino, prom-client: about half of it) has a
+  // bundle of its own, and the other commands' leaves the service out.
+  const bundles = {
+    kurel: { entry: 'src/cli/start.ts', without: SERVICE_MODULES },
+    'kurel-serve': { entry: 'src/cli/start.ts' },
+    'lint-worker': { entry: 'src/cli/lint-worker.ts' },
+    // piscina stays external: it starts its own worker script from its package folder.
+    'serve-worker': { entry: 'src/http/work/worker-load.ts' },
+  };
+  for (const [name, { entry, without }] of Object.entries(bundles)) {
+    await build({
+      ...common,
+      splitting: false,
+      format: 'cjs',
+      entryPoints: { [name]: entry },
+      outdir: `${staging}/bundles`,
+      outExtension: { '.js': '.cjs' },
+      plugins: [...(without ? [leaveOut(without, name)] : []), bundleStartupPackages('../chunks/')],
+      define: {
+        ...lazyBundles('../chunks/'),
+        'import.meta.url': '__kurelMetaUrl',
+      },
+      banner: { js: 'var __kurelMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+      // Its text is read as Latin-1 (src/core/code-cache.ts).
+      charset: 'ascii',
+    });
   }
+  // Code compiled from a code cache cannot call import() (src/core/import-module.ts): the one a
+  // bundle may hold is that module's, used only outside a bundle.
+  for (const name of Object.keys(bundles)) {
+    const calls = readFileSync(`${staging}/bundles/${name}.cjs`, 'latin1').match(/\bimport\(/g)?.length ?? 0;
+    if (calls > 1) throw new Error(`bundles/${name}.cjs calls import() ${calls} times: import through src/core/import-module.ts`);
+  }
+  // The launchers, each with its bundle's digest, which names the bundle's code cache.
+  const digestOf = (name) =>
+    createHash('sha256')
+      .update(readFileSync(`${staging}/bundles/${name}.cjs`))
+      .digest('hex')
+      .slice(0, 16);
+  const launcher = { ...common, splitting: false, format: 'cjs', outdir: undefined, logLevel: 'warning' };
+  await build({
+    ...launcher,
+    entryPoints: ['src/cli/bin.ts'],
+    outfile: `${staging}/cli.cjs`,
+    define: { KUREL_BUNDLE_DIGESTS: JSON.stringify({ kurel: digestOf('kurel'), 'kurel-serve': digestOf('kurel-serve') }) },
+  });
+  await build({
+    ...launcher,
+    entryPoints: ['src/core/launch-bundle.ts'],
+    outfile: `${staging}/lint-worker.cjs`,
+    define: { KUREL_BUNDLE: JSON.stringify({ file: 'bundles/lint-worker.cjs', digest: digestOf('lint-worker'), name: 'lint-worker' }) },
+  });
+  await build({
+    ...launcher,
+    entryPoints: ['src/http/work/worker.ts'],
+    outfile: `${staging}/serve-worker.cjs`,
+    // It sets module.exports, which piscina reads: it is built as CommonJS, whatever its folder's type says.
+    logOverride: { 'commonjs-variable-in-esm': 'silent' },
+    define: { KUREL_BUNDLE_DIGEST: JSON.stringify(digestOf('serve-worker')) },
+  });
   for (const name of [...Object.keys(LAZY_PACKAGES), 'iconv-lite']) {
     await build({
       entryPoints: [BUNDLE_ENTRIES[name] ?? createRequire(import.meta.url).resolve(name)],
@@ -178,7 +253,7 @@ try {
       logLevel: 'warning',
     });
   }
-  chmodSync(`${staging}/cli.js`, 0o755);
+  chmodSync(`${staging}/cli.cjs`, 0o755);
   await buildConsole(staging);
   const old = `dist.old-${process.pid}`;
   if (existsSync('dist')) renameSync('dist', old);

@@ -27,8 +27,8 @@ function newest(path) {
 }
 
 function distIsStale() {
-  if (!existsSync('dist/cli.js')) return true;
-  const built = statSync('dist/cli.js').mtimeMs;
+  if (!existsSync('dist/cli.cjs')) return true;
+  const built = statSync('dist/cli.cjs').mtimeMs;
   return BUILD_INPUTS.some((input) => existsSync(input) && newest(input) > built);
 }
 

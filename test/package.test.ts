@@ -36,10 +36,10 @@ it('packs into a tarball whose installed kurel bin lints a profile', { timeout: 
       .split('\n')
       .filter(Boolean)
       .map((path) => path.replace(/^package\//, ''));
-    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'dist/cli.js', 'dist/index.js', 'definitions/redis-sidecar.yaml']));
+    expect(paths).toEqual(expect.arrayContaining(['package.json', 'README.md', 'LICENSE', 'dist/cli.cjs', 'dist/index.js', 'definitions/redis-sidecar.yaml']));
     // The packed package.json keeps the scripts a consumer may run, and the repository's is back as it was.
     const shipped = JSON.parse((await exec('tar', ['-xzOf', tarball, 'package/package.json'], work)).stdout) as { scripts: Record<string, string> };
-    expect(shipped.scripts).toEqual({ start: 'node dist/cli.js serve' });
+    expect(shipped.scripts).toEqual({ start: 'node dist/cli.cjs serve' });
     expect(readFileSync(join(ROOT, 'package.json'), 'utf8')).toBe(repositoryManifest);
     expect(existsSync(join(ROOT, 'package.json.repository'))).toBe(false);
     expect(readFileSync(join(ROOT, 'LICENSE'), 'utf8')).toMatch(/^\s+Apache License\n\s+Version 2\.0, January 2004\n/);

@@ -15,9 +15,14 @@ export function now() {
 }
 
 /** Wall time in milliseconds of one child process run to completion; throws when it exits badly. */
-export function timeProcess(command, args, { okCodes = [0], cwd } = {}) {
+export function timeProcess(command, args, { okCodes = [0], cwd, env } = {}) {
   const start = now();
-  const run = spawnSync(command, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 256 * 1024 * 1024 });
+  const run = spawnSync(command, args, {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1', ...env },
+    maxBuffer: 256 * 1024 * 1024,
+  });
   const elapsed = now() - start;
   if (run.error) throw run.error;
   if (!okCodes.includes(run.status)) {

@@ -11,13 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { now } from './measure.mjs';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-export const CLI = join(ROOT, 'dist', 'cli.js');
+export const CLI = join(ROOT, 'dist', 'cli.cjs');
 const BASELINE = fileURLToPath(new URL('./http-baseline.mjs', import.meta.url));
 
 /** Exits when dist/ is missing: the bench measures the built CLI. */
 export function requireBuild() {
   if (!existsSync(CLI)) {
-    console.error('dist/cli.js is missing: run npm run build first');
+    console.error('dist/cli.cjs is missing: run npm run build first');
     process.exit(1);
   }
 }

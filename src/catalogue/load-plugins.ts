@@ -2,6 +2,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { importModule } from '../core/import-module.js';
+import { packageRoot } from '../files/package-files.js';
 import type { Catalogue, HandlerCandidate } from './catalogue.js';
 import { RegistryError } from './errors.js';
 
@@ -69,7 +71,7 @@ async function importPlugin(spec: string, cwd: string): Promise<unknown> {
   const url = locatePlugin(spec, cwd);
   let module: Record<string, unknown>;
   try {
-    module = (await import(url)) as Record<string, unknown>;
+    module = (await importModule(url)) as Record<string, unknown>;
   } catch (err) {
     throw new PluginLoadError(spec, `the plugin failed to load: ${messageOf(err)}`);
   }
@@ -92,13 +94,11 @@ function locatePlugin(spec: string, cwd: string): string {
   }
   const entry = resolvePackageEntry(spec, cwd) ?? resolveWithRequire(spec, cwd);
   if (entry !== undefined) return pathToFileURL(entry).href;
-  // Neither found it from `cwd`: Node may still find it from kurel's own location (a global
-  // install). Asked here, so a package found nowhere is named from `cwd`, not from kurel's files.
-  try {
-    return import.meta.resolve(spec);
-  } catch {
-    throw new PluginLoadError(spec, `cannot find the package ${spec} from ${resolve(cwd)}; install it there, or give the plugin's path (./${spec}.mjs)`);
-  }
+  // Neither found it from `cwd`: it may still be installed where kurel is (a global install).
+  // Looked for here, so a package found nowhere is named from `cwd`, not from kurel's files.
+  const beside = resolvePackageEntry(spec, packageRoot()) ?? resolveWithRequire(spec, packageRoot());
+  if (beside !== undefined) return pathToFileURL(beside).href;
+  throw new PluginLoadError(spec, `cannot find the package ${spec} from ${resolve(cwd)}; install it there, or give the plugin's path (./${spec}.mjs)`);
 }
 
 /** Finds an ES module package's entry from `cwd` upwards, honouring `exports` with the import conditions. */

@@ -466,7 +466,7 @@ const processIo: CommandIo = {
   stderrIsTTY: process.stderr.isTTY === true,
 };
 
-/** Runs `kurel` with the process's arguments and streams, and sets its exit code (dist/cli.js, through bin.ts). */
+/** Runs `kurel` with the process's arguments and streams, and sets its exit code (dist/cli.cjs, through bin.ts). */
 export function runMain(): void {
   guard(process.stdout, 'stdout');
   guard(process.stderr, 'stderr');

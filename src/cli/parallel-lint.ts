@@ -248,7 +248,7 @@ export class LintWorkers {
   constructor(count: number, setup: Omit<LintWorkerData, 'nextBatch'>) {
     const data: LintWorkerData = { ...setup, nextBatch: this.nextBatch };
     this.failures = new Array(count).fill(undefined);
-    this.workers = Array.from({ length: count }, () => new Worker(join(packageRoot(), 'dist', 'lint-worker.js'), { workerData: data }));
+    this.workers = Array.from({ length: count }, () => new Worker(join(packageRoot(), 'dist', 'lint-worker.cjs'), { workerData: data }));
     this.exits = this.workers.map(
       (worker, index) =>
         new Promise((resolve) => {

@@ -1,4 +1,5 @@
 import { markDotParts, translateGlob } from '../core/glob-syntax.js';
+import { importModule } from '../core/import-module.js';
 
 /** Tests a `/`-separated path. */
 export type PathTest = (path: string) => boolean;
@@ -11,7 +12,7 @@ let engine: Re2 | undefined;
 
 /** Loads the linear-time engine (re2js) once, on the first glob a run matches. */
 export async function loadGlobEngine(): Promise<void> {
-  engine ??= (await import('re2js')).RE2JS;
+  engine ??= (await importModule<typeof import('re2js')>('re2js')).RE2JS;
 }
 
 /**

@@ -3,6 +3,7 @@ import { isAbsolute, join, resolve, sep } from 'node:path';
 import { compareBytes } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import { globParts, hasGlobSyntax, translateGlob } from '../core/glob-syntax.js';
+import { importModule } from '../core/import-module.js';
 import { compileGlob, loadGlobEngine } from './bounded-glob.js';
 import { isTemporaryName } from './temporary-names.js';
 
@@ -81,7 +82,7 @@ export async function expandGlob(pattern: string, cwd: string): Promise<Expanded
   }
   await loadGlobEngine();
   const compiled = compileGlob(fine);
-  const { glob } = await import('tinyglobby');
+  const { glob } = await importModule<typeof import('tinyglobby')>('tinyglobby');
   const listed = await glob(listingGlob(rest), { cwd: resolve(cwd, base), onlyFiles: true, expandDirectories: false, dot: false });
   const baseReal = realOrNull(resolve(cwd, base));
   const out: ExpandedGlob = { files: [], diagnostics: [] };

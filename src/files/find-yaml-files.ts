@@ -3,6 +3,7 @@ import { lstat, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { compareText } from '../core/data.js';
 import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
+import { importModule } from '../core/import-module.js';
 import { describeSpecialFile } from './read-file.js';
 import { isTemporaryName } from './temporary-names.js';
 
@@ -146,7 +147,7 @@ async function readGitIgnore(location: string, folder: string): Promise<GitIgnor
     // An unreadable .gitignore excludes nothing, as git reads it.
     return undefined;
   }
-  const { default: ignore } = await import('ignore');
+  const { default: ignore } = await importModule<{ default: typeof import('ignore') }>('ignore');
   return { folder, rules: ignore().add(text) };
 }
 

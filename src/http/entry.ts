@@ -12,6 +12,7 @@ import type { ServiceIo } from './supervisor/service-io.js';
 export type { ServiceOptions } from './service.js';
 export { isServingProcess, runServingProcess } from './serving-process.js';
 export { availableCpus, defaultWorkers } from './supervisor/cpus.js';
+export type { HeldSignals } from './supervisor/early-start.js';
 export type { SupervisorOptions } from './supervisor/primary.js';
 export type { ServiceIo } from './supervisor/service-io.js';
 export type { DefinitionFolder } from './work/pool-loader.js';

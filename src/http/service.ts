@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
 import { availableParallelism } from 'node:os';
 import type { PluginRef } from '../catalogue/load-plugins.js';
+import { keepCompiledCode } from '../core/warm-start.js';
 import type { SeverityRules } from '../documents/kurel-config.js';
 import type { Platform } from '../schema/platform-version.js';
 import { registeredSourceResolver } from '../sources/definition-entries.js';
@@ -334,9 +335,11 @@ export async function runService(options: ServiceOptions, io: ServiceIo, supervi
     if (state.isDraining) return;
     link?.ready(every.ok);
     // Under the supervisor, the service is ready once every process is, and the supervisor says so.
-    if (every.ok)
+    if (every.ok) {
       log.info({ workers, startupMs: Math.round(performance.now()) }, link ? 'process ready: every worker has loaded' : 'ready: every worker has loaded');
-    else log.error({ errors: diagnosticLines(every.diagnostics) }, 'a worker could not load: the service answers on the others and does not report ready');
+      // What this process's start compiled, for the next start (docs/performance.md, "Warm start").
+      keepCompiledCode();
+    } else log.error({ errors: diagnosticLines(every.diagnostics) }, 'a worker could not load: the service answers on the others and does not report ready');
   });
   const code = await stopped;
   // Stopped before the rest loaded: what it logged is written all the same.

@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { useRegistry } from '../sources/registry-resolver.js';
 import { judgeText } from './judge.js';
+import { JudgeCache } from './judge-cache.js';
 import type { JudgeReply, JudgeRequest } from './judge-messages.js';
 import { openRepository, type Repository, type RepositoryFlags } from './repository.js';
 import { actOnText } from './text-actions.js';
@@ -14,6 +15,8 @@ const flags = workerData as RepositoryFlags;
 // entries here; when a registry cannot be reached, the cache serves (docs/registries.md).
 useRegistry({ env: process.env, cacheWhenUnreachable: true });
 const repositories = new Map<string, Promise<Repository>>();
+// The results judged in each repository as opened, kept in kurel's cache folder (docs/editors.md, "Cache").
+const caches = new WeakMap<Repository, JudgeCache | undefined>();
 
 parentPort?.on('message', (request: JudgeRequest) => {
   if (request.kind === 'stale') {
@@ -40,7 +43,8 @@ async function answer(request: Exclude<JudgeRequest, { kind: 'stale' }>): Promis
       const actions = await actOnText(opened, request.path, request.text, { plans: request.plans, migrate: request.migrate });
       return { id: request.id, ok: true, ...actions };
     }
-    const judgement = await judgeText(opened, request.path, request.text);
+    if (!caches.has(opened)) caches.set(opened, JudgeCache.open(opened, flags, process.env));
+    const judgement = await judgeText(opened, request.path, request.text, caches.get(opened));
     return { id: request.id, ok: true, diagnostics: judgement.diagnostics, profile: judgement.profile };
   } catch (err) {
     return { id: request.id, ok: false, message: err instanceof Error ? err.message : String(err) };

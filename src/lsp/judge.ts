@@ -4,8 +4,9 @@ import { type Diagnostic, fileDiagnostic } from '../core/diagnostics.js';
 import type { RunInput } from '../core/input.js';
 import { CONFIG_FILE_NAME, readKurelConfig } from '../documents/kurel-config.js';
 import { mayHoldDefinition } from '../documents/read-input.js';
-import { lintInputs, type ProfileOutcome } from '../operations/lint.js';
+import { type LintOptions, lintInputs, type ProfileOutcome } from '../operations/lint.js';
 import { reportProblems } from '../operations/report-problems.js';
+import type { JudgeCache } from './judge-cache.js';
 import { displayName, type Repository } from './repository.js';
 
 /** What judging one open file gave. */
@@ -24,23 +25,28 @@ export interface Judgement {
  * definition catalogue, built once; a file that may hold a definition is linted with every
  * definition file of the repository (its own text in place of what is on disk), as lint reads
  * it. `.kurel.yaml` gets the problems that would make lint refuse to run; while lint would refuse,
- * every other file gets them too, at its start, since lint would judge none.
+ * every other file gets them too, at its start, since lint would judge none. With `cache`, a
+ * profile's text judged before under the same judging is not judged again (docs/editors.md).
  */
-export async function judgeText(repository: Repository, path: string, text: string): Promise<Judgement> {
+export async function judgeText(repository: Repository, path: string, text: string, cache?: JudgeCache): Promise<Judgement> {
   const file = displayName(path, repository.cwd);
   if (basename(path) === CONFIG_FILE_NAME)
     return { diagnostics: shown(readKurelConfig(file, text).diagnostics, file), catalogue: undefined, profile: undefined };
   if (repository.refusal || !repository.handlers) return { diagnostics: refusalOf(repository.refusal ?? [], file), catalogue: undefined, profile: undefined };
   let inputs: RunInput[];
   let catalogue: Catalogue;
+  let options: LintOptions = repository.lintOptions;
   if (mayHoldDefinition(text)) {
     inputs = (await repository.inputsFor(file)).map((input) => (input.file === file ? { file, content: text, origin: input.origin } : input));
     catalogue = repository.handlers;
   } else {
-    inputs = [{ file, content: text, origin: 'argument' }];
+    // Read as lint reads a file it names, so that a result judged before is taken from the cache (a text holding a definition never is).
+    inputs = [{ file, origin: 'argument', read: () => ({ ok: true, content: text }) }];
     catalogue = await repository.definitionCatalogue();
+    if (cache) options = { ...options, cache };
   }
-  const report = lintInputs(inputs, catalogue, repository.lintOptions);
+  const report = lintInputs(inputs, catalogue, options);
+  cache?.save();
   const profile = report.profiles.find((p) => p.file === file);
   return { diagnostics: shown(report.diagnostics, file), catalogue: report.catalogue, profile };
 }

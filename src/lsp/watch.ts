@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { importModule } from '../core/import-module.js';
 
 /** A running watch of files and folders. */
 export interface FileWatch {
@@ -18,7 +19,7 @@ export async function watchFiles(paths: readonly string[], changed: () => void):
   const existing = paths.filter((path) => existsSync(path));
   const missing = new Set(paths.filter((path) => !existsSync(path)));
   const folders = [...new Set([...missing].map((path) => dirname(path)))].filter((folder) => existsSync(folder));
-  const { watch } = await import('chokidar');
+  const { watch } = await importModule<typeof import('chokidar')>('chokidar');
   let timer: NodeJS.Timeout | undefined;
   const onChange = () => {
     clearTimeout(timer);

@@ -1,6 +1,7 @@
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { compareText } from '../core/data.js';
+import { importModule } from '../core/import-module.js';
 import { sha256Hex } from '../core/sha256.js';
 import { RegistryFailure } from './failure.js';
 import { SHA256_DIGEST } from './reference.js';
@@ -62,7 +63,7 @@ type TarStream = typeof import('tar-stream');
 let tarStream: TarStream | undefined;
 
 async function loadTarStream(): Promise<TarStream> {
-  tarStream ??= ((await import('tar-stream')) as unknown as { default: TarStream }).default;
+  tarStream ??= ((await importModule<unknown>('tar-stream')) as unknown as { default: TarStream }).default;
   return tarStream;
 }
 
@@ -92,7 +93,7 @@ export async function packLayer(files: readonly ArtifactFile[]): Promise<Buffer>
   }
   pack.finalize();
   await finished;
-  const { gzipSync, constants } = await import('node:zlib');
+  const { gzipSync, constants } = await importModule<typeof import('node:zlib')>('node:zlib');
   const gzip = gzipSync(Buffer.concat(chunks), { level: constants.Z_BEST_COMPRESSION });
   // Byte 9 of the gzip header is the OS that wrote it: 255, unknown, on every machine.
   gzip[9] = 0xff;
@@ -168,7 +169,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 export async function unpackLayer(layer: Uint8Array, reference: string): Promise<ArtifactFile[]> {
   const invalid = (why: string): RegistryFailure => new RegistryFailure('artifact-invalid', `${reference}: ${why}`);
   const tar = await loadTarStream();
-  const { createGunzip } = await import('node:zlib');
+  const { createGunzip } = await importModule<typeof import('node:zlib')>('node:zlib');
   const files: ArtifactFile[] = [];
   const names = new Set<string>();
   let inflated = 0;

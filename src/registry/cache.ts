@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { compareText } from '../core/data.js';
 import { sha256Hex } from '../core/sha256.js';
@@ -8,12 +7,7 @@ import { SHA256_DIGEST } from './reference.js';
 
 const MAX_TAG_INDEX_BYTES = 4 * 1024 * 1024;
 
-/** kurel's cache folder (docs/registries.md, "Cache"): `$KUREL_CACHE_DIR`, else `$XDG_CACHE_HOME/kurel`, else `~/.cache/kurel`. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv): string {
-  if (env.KUREL_CACHE_DIR) return env.KUREL_CACHE_DIR;
-  if (env.XDG_CACHE_HOME) return join(env.XDG_CACHE_HOME, 'kurel');
-  return join(env.HOME || homedir(), '.cache', 'kurel');
-}
+export { defaultCacheDir } from '../files/cache-dir.js';
 
 /**
  * The content-addressed store of registry blobs under `<cache>/oci/`: each blob is a file named

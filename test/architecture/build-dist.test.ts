@@ -17,7 +17,7 @@ describe('distIsStale (test/setup/build-dist.ts)', () => {
   };
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  it('is stale without dist/cli.js', () => {
+  it('is stale without dist/cli.cjs', () => {
     root = mkdtempSync(join(tmpdir(), 'kurel-dist-'));
     at('src/cli/main.ts', 1_000);
     expect(distIsStale(root)).toBe(true);
@@ -26,11 +26,11 @@ describe('distIsStale (test/setup/build-dist.ts)', () => {
   it('is fresh when the build is newer than every input, and stale once any input is newer', () => {
     root = mkdtempSync(join(tmpdir(), 'kurel-dist-'));
     for (const input of ['src/cli/main.ts', 'handlers/expose.ts', 'console/main.ts', 'scripts/build.mjs', 'package.json']) at(input, 1_000);
-    at('dist/cli.js', 2_000);
+    at('dist/cli.cjs', 2_000);
     expect(distIsStale(root)).toBe(false);
     at('console/playground/share.ts', 3_000);
     expect(distIsStale(root)).toBe(true);
-    at('dist/cli.js', 4_000);
+    at('dist/cli.cjs', 4_000);
     expect(distIsStale(root)).toBe(false);
     at('scripts/build.mjs', 5_000);
     expect(distIsStale(root)).toBe(true);
@@ -39,7 +39,7 @@ describe('distIsStale (test/setup/build-dist.ts)', () => {
   it('is stale when a file was deleted from a folder of sources after the build', () => {
     root = mkdtempSync(join(tmpdir(), 'kurel-dist-'));
     at('src/core/old.ts', 1_000);
-    at('dist/cli.js', 2_000);
+    at('dist/cli.cjs', 2_000);
     expect(distIsStale(root)).toBe(false);
     rmSync(join(root, 'src/core/old.ts'));
     expect(distIsStale(root)).toBe(true);

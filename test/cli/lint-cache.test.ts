@@ -4,8 +4,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LintCacheFile } from '../../src/sources/lint-cache-file.js';
 import { type CliRun, runKurel } from '../helpers/cli.js';
 import { propertyRuns } from '../helpers/property.js';
+import { countingPlugin } from '../lsp/repository-fixture.js';
 
 // docs/cli.md, `--cache`: a run with the cache prints exactly what a run without it prints, and
 // judges again only the files that changed since (or whose judging changed).
@@ -23,21 +25,6 @@ afterEach(() => {
 
 const lint = (args: readonly string[], cwd = dir): Promise<CliRun> => runKurel(['lint', ...args], { cwd });
 const same = (run: CliRun) => ({ code: run.code, stdout: run.stdout, stderr: run.stderr });
-
-// A plugin that notes every rendering it judges, so a test can tell a judged file from a cached one.
-const countingPlugin = (notes: string) => `import { appendFileSync } from 'node:fs';
-export default {
-  type: 'counted',
-  description: 'notes each rendering it judges',
-  capabilityAware: true,
-  capabilityRequired: false,
-  renderingSchema: { type: 'object', properties: { size: { type: 'integer' } }, additionalProperties: false },
-  validateAndApplyDefaults(rendering) {
-    appendFileSync(${JSON.stringify(notes)}, String(rendering.size) + '\\n');
-    return { rendering: { ...rendering }, issues: [] };
-  },
-};
-`;
 
 function profile(name: string, body: string): string {
   return `apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: ${name}\nspec:\n  capabilities:\n${body}`;
@@ -96,6 +83,28 @@ describe('what a cached run judges again', () => {
     writeFileSync(join(dir, 'c2.yaml'), profile('c2', '    counted:\n      rendering: {size: 20}\n'));
     await run();
     expect(counted()).toEqual(['20']);
+  });
+
+  it('judges nothing again when a definition comes among the files after the profiles it judges', async () => {
+    // The profiles before a definition are judged without it, then again with it: both results are kept.
+    writeFileSync(
+      join(dir, 'd.yaml'),
+      'apiVersion: launcher.gokure.dev/v1alpha1\nkind: CapabilityDefinition\nmetadata:\n  name: tls-mode\nspec:\n  rendering:\n    properties:\n      mode: {type: string}\n',
+    );
+    writeFileSync(join(dir, 'c3.yaml'), profile('c3', '    counted:\n      rendering: {size: 3}\n    tls-mode:\n      rendering: {mode: 1}\n'));
+    const uncached = await runKurel(['lint', '.', '--plugin', './counted.mjs', '--no-config'], { cwd: dir });
+    expect(uncached.code).toBe(1);
+    expect(uncached.stdout).toContain('c3.yaml:10:25 error wrong-type capability "tls-mode": mode must be a string, found integer 1\n');
+    expect(same(await run())).toEqual(same(uncached));
+    rmSync(join(dir, 'counted.txt'));
+    expect(same(await run())).toEqual(same(uncached));
+    expect(counted()).toEqual([]);
+    writeFileSync(join(dir, 'c2.yaml'), profile('c2', '    counted:\n      rendering: {size: 20}\n'));
+    await run();
+    expect(new Set(counted())).toEqual(new Set(['20']));
+    rmSync(join(dir, 'counted.txt'));
+    await run();
+    expect(counted()).toEqual([]);
   });
 
   it('reads a file whose time changed but not its bytes, and judges it no more', async () => {
@@ -160,6 +169,100 @@ describe('what a cached run judges again', () => {
     await run(['--cache-location', 'sub']);
     expect(existsSync(join(dir, 'sub', '.kurelcache'))).toBe(true);
     expect(existsSync(join(dir, '.kurelcache'))).toBe(false);
+  });
+
+  it('makes the folder --cache-location names, with a .gitignore that keeps it out of git', async () => {
+    const first = await run(['--cache-location', '.kurel-cache/']);
+    expect(first.code).toBe(0);
+    expect(readdirSync(join(dir, '.kurel-cache')).sort()).toEqual(['.gitignore', '.kurelcache']);
+    expect(readFileSync(join(dir, '.kurel-cache', '.gitignore'), 'utf8')).toBe('# written by kurel: its cache, never committed\n*\n');
+    expect(existsSync(join(dir, '.kurelcache'))).toBe(false);
+    rmSync(join(dir, 'counted.txt'));
+    expect(same(await run(['--cache-location', '.kurel-cache/']))).toEqual(same(first));
+    expect(counted()).toEqual([]);
+    // A folder that is there already is the user's: nothing but the cache is written in it.
+    mkdirSync(join(dir, 'mine'));
+    await run(['--cache-location', 'mine/']);
+    expect(readdirSync(join(dir, 'mine'))).toEqual(['.kurelcache']);
+  });
+
+  it('prints what an uncached run prints, and says why, when the cache cannot be written', async () => {
+    writeFileSync(join(dir, 'plain'), 'a file, not a folder\n');
+    const uncached = await runKurel(['lint', '.', '--plugin', './counted.mjs', '--no-config'], { cwd: dir });
+    const failed = await run(['--cache-location', 'plain/kurel.cache']);
+    expect({ code: failed.code, stdout: failed.stdout }).toEqual({ code: uncached.code, stdout: uncached.stdout });
+    expect(failed.stderr).toMatch(/^kurel: cannot write the lint cache .*plain\/kurel\.cache: ENOTDIR/);
+  });
+
+  it('keeps what another run sharing the cache recorded since it was read, and its own', () => {
+    const cache = join(dir, 'shared.cache');
+    const result = (path: string) => ({ report: { path, kind: 'ClusterProfile', status: 'checked' as const }, diagnostics: [] });
+    const one = LintCacheFile.open(cache, dir, { run: 1 });
+    const two = LintCacheFile.open(cache, dir, { run: 1 });
+    one.record('a.yaml', 'a', 'judging', result('a.yaml'));
+    one.record('x.yaml', 'x', 'judging', result('x.yaml'));
+    expect(one.save()).toEqual({ ok: true });
+    two.record('b.yaml', 'b', 'judging', result('b.yaml'));
+    // The other run's result for a file this run judged too is replaced by this run's.
+    two.record('a.yaml', 'a2', 'judging', result('a.yaml'));
+    expect(two.save()).toEqual({ ok: true });
+    const three = LintCacheFile.open(cache, dir, { run: 1 });
+    expect(three.lookup('x.yaml', 'x', 'judging')).toEqual(result('x.yaml'));
+    expect(three.lookup('b.yaml', 'b', 'judging')).toEqual(result('b.yaml'));
+    expect(three.lookup('a.yaml', 'a2', 'judging')).toEqual(result('a.yaml'));
+    expect(three.lookup('a.yaml', 'a', 'judging')).toBeUndefined();
+    // A run of other flags starts the file afresh: nothing of the others is taken.
+    const other = LintCacheFile.open(cache, dir, { run: 2 });
+    one.record('c.yaml', 'c', 'judging', result('c.yaml'));
+    expect(one.save()).toEqual({ ok: true });
+    other.record('d.yaml', 'd', 'judging', result('d.yaml'));
+    expect(other.save()).toEqual({ ok: true });
+    expect(LintCacheFile.open(cache, dir, { run: 1 }).lookup('c.yaml', 'c', 'judging')).toBeUndefined();
+    expect(LintCacheFile.open(cache, dir, { run: 2 }).lookup('d.yaml', 'd', 'judging')).toEqual(result('d.yaml'));
+  });
+
+  it('keeps at most the results asked for, those used last', () => {
+    const cache = join(dir, 'small.cache');
+    const result = (path: string) => ({ report: { path, kind: 'ClusterProfile', status: 'checked' as const }, diagnostics: [] });
+    const first = LintCacheFile.open(cache, dir, { run: 1 }, { maxEntries: 2 });
+    for (const name of ['a', 'b']) first.record(`${name}.yaml`, name, 'judging', result(`${name}.yaml`));
+    // a is used again: c pushes b out.
+    expect(first.lookup('a.yaml', 'a', 'judging')).toEqual(result('a.yaml'));
+    first.record('c.yaml', 'c', 'judging', result('c.yaml'));
+    expect(first.save()).toEqual({ ok: true });
+    const next = LintCacheFile.open(cache, dir, { run: 1 }, { maxEntries: 2 });
+    expect(['a', 'b', 'c'].map((name) => next.lookup(`${name}.yaml`, name, 'judging') !== undefined)).toEqual([true, false, true]);
+  });
+
+  it('keeps results of at most the size asked for, those used last, and does not read a file far larger', () => {
+    const cache = join(dir, 'sized.cache');
+    const result = (path: string, size: number) => ({
+      report: { path, kind: 'ClusterProfile', status: 'checked' as const },
+      diagnostics: [
+        {
+          file: path,
+          line: 1,
+          column: 1,
+          endLine: 1,
+          endColumn: 2,
+          severity: 'warning' as const,
+          code: 'unknown-field' as const,
+          path: '',
+          message: 'x'.repeat(size),
+        },
+      ],
+    });
+    const first = LintCacheFile.open(cache, dir, { run: 1 }, { maxChars: 3_000 });
+    for (const name of ['a', 'b', 'c']) first.record(`${name}.yaml`, name, 'judging', result(`${name}.yaml`, 1_000));
+    expect(first.save()).toEqual({ ok: true });
+    const next = LintCacheFile.open(cache, dir, { run: 1 }, { maxChars: 3_000 });
+    expect(['a', 'b', 'c'].map((name) => next.lookup(`${name}.yaml`, name, 'judging') !== undefined)).toEqual([false, true, true]);
+    // Written without a bound, 2 MiB: a reader bound to 3,000 characters starts afresh without reading it.
+    const big = LintCacheFile.open(cache, dir, { run: 1 });
+    big.record('big.yaml', 'big', 'judging', result('big.yaml', 2 * 1024 * 1024));
+    expect(big.save()).toEqual({ ok: true });
+    expect(LintCacheFile.open(cache, dir, { run: 1 }).lookup('big.yaml', 'big', 'judging')).toBeDefined();
+    expect(LintCacheFile.open(cache, dir, { run: 1 }, { maxChars: 3_000 }).lookup('big.yaml', 'big', 'judging')).toBeUndefined();
   });
 
   it('gives two runs sharing a cache the answers of an uncached run', async () => {

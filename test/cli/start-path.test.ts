@@ -6,7 +6,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
 
 // What a run of the built CLI loaded: Node's built-in modules and the CommonJS files it required
-// (the lazily loaded packages are CommonJS bundles; the CLI's own chunks are ES modules).
+// besides its launcher (the lazily loaded packages are CommonJS bundles; the launcher compiles
+// kurel's own bundle with node:vm, which Node's module cache does not list).
 interface Loaded {
   builtins: string[];
   required: string[];
@@ -20,7 +21,7 @@ writeFileSync(
   PRELOAD,
   `process.on('exit', () => require('node:fs').writeFileSync(process.env.KUREL_LOADS_FILE, JSON.stringify({
     builtins: process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13)),
-    required: Object.keys(require.cache).filter((path) => path !== __filename),
+    required: Object.keys(require.cache).filter((path) => path !== __filename && path !== process.argv[1]),
   })));\n`,
 );
 

@@ -49,7 +49,7 @@ export async function launchChromium(): Promise<Chromium> {
   };
 }
 
-const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
 
 /** A running `kurel serve`. */
 export interface Served {

@@ -65,7 +65,7 @@ describe('the Dockerfile', () => {
   it('runs kurel serve as the non-root user the Deployment names, on the port it serves', () => {
     const pod = deployment.spec.template.spec;
     expect(runtime.filter((s) => s.op === 'USER').map((s) => s.args)).toEqual([`${pod.securityContext.runAsUser}:${pod.securityContext.runAsGroup}`]);
-    expect(runtime.find((s) => s.op === 'ENTRYPOINT')?.args).toBe('["node", "/opt/kurel/dist/cli.js", "serve"]');
+    expect(runtime.find((s) => s.op === 'ENTRYPOINT')?.args).toBe('["node", "/opt/kurel/dist/cli.cjs", "serve"]');
     expect(runtime.find((s) => s.op === 'EXPOSE')?.args).toBe(String(pod.containers[0]!.ports[0]!.containerPort));
   });
 
@@ -98,7 +98,7 @@ describe('the Dockerfile', () => {
       'README.md',
     ];
     expect(needed.filter(matches)).toEqual([]);
-    expect(['node_modules/yaml', 'dist/cli.js', '.git/HEAD', 'test/package.test.ts', 'kurel-0.1.0.tgz'].filter((p) => !matches(p))).toEqual([]);
+    expect(['node_modules/yaml', 'dist/cli.cjs', '.git/HEAD', 'test/package.test.ts', 'kurel-0.1.0.tgz'].filter((p) => !matches(p))).toEqual([]);
   });
 });
 
@@ -127,7 +127,7 @@ it('installs the packed package as the runtime stage does, and kurel serve start
     expect(devOnly.length).toBeGreaterThan(10);
     expect(devOnly.filter((name) => existsSync(join(opt, 'node_modules', name)))).toEqual([]);
 
-    const served = await startServe(['--port', '0'], { cli: join(opt, 'dist', 'cli.js'), cwd: work, env: { NODE_ENV: 'production' } });
+    const served = await startServe(['--port', '0'], { cli: join(opt, 'dist', 'cli.cjs'), cwd: work, env: { NODE_ENV: 'production' } });
     try {
       const res = await fetch(`${served.url}/healthz`);
       expect([res.status, await res.json()]).toEqual([200, { status: 'ok' }]);

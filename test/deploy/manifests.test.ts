@@ -150,7 +150,7 @@ describe('the manifests against the Kubernetes and cert-manager API schemas', ()
 });
 
 describe('the CRDs in deploy/', () => {
-  it('are exactly what kurel crd prints (regenerate with: node dist/cli.js crd > deploy/crds.yaml)', async () => {
+  it('are exactly what kurel crd prints (regenerate with: node dist/cli.cjs crd > deploy/crds.yaml)', async () => {
     const run = await runKurel(['crd']);
     expect(run.code).toBe(0);
     expect(readFileSync(join(DEPLOY, 'crds.yaml'), 'utf8')).toBe(run.stdout);

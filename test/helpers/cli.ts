@@ -5,7 +5,7 @@ import type { CommandIo } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/main.js';
 
 /** The built CLI the package ships (the e2e tests run it as a process; `test/setup/build-dist.ts` keeps it current). */
-export const CLI = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
+export const CLI = fileURLToPath(new URL('../../dist/cli.cjs', import.meta.url));
 
 /** What a CLI run printed and how it exited. */
 export interface CliRun {
@@ -68,7 +68,7 @@ export async function runCaptured(args: readonly string[], given: { cwd: string;
   return { code, stdout, stderr };
 }
 
-/** Runs the built `kurel` CLI (`dist/cli.js`) as a separate process: for what only a real process shows. */
+/** Runs the built `kurel` CLI (`dist/cli.cjs`) as a separate process: for what only a real process shows. */
 export function spawnKurel(args: readonly string[], options: RunOptions = {}): Promise<CliRun> {
   return new Promise((resolve) => {
     const child = execFile(

@@ -148,7 +148,7 @@ describe('runnerBeforeThePool', () => {
   });
 });
 
-// The worker threads run dist/serve-worker.js: build before running this part.
+// The worker threads run dist/serve-worker.cjs: build before running this part.
 describe('poolLoader, with small bodies judged on the serving thread', () => {
   let dir = '';
   afterEach(() => {

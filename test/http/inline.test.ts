@@ -7,7 +7,7 @@ import type { ServedAnswer, TaskRunner, VersionOptions, WorkTask } from '../../s
 import { runKurel } from '../helpers/cli.js';
 import { GATEWAY_DOCUMENT, GATEWAY_PROFILE, REDIS_DEFINITION, REDIS_PROFILE } from './support.js';
 
-// The worker threads run dist/serve-worker.js: build before running this file.
+// The worker threads run dist/serve-worker.cjs: build before running this file.
 const DEFINITIONS = fileURLToPath(new URL('../../definitions', import.meta.url));
 const VERSIONS: VersionOptions = { requirePinned: false };
 const QUIET = { info: () => undefined, error: () => undefined };

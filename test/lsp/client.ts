@@ -27,9 +27,13 @@ export class LspClient {
     });
   }
 
-  /** Starts `kurel lsp` in `cwd` and initializes it with `root` as its workspace folder. */
-  static async start(root: string, args: readonly string[] = []): Promise<LspClient> {
-    const child = spawn(process.execPath, [CLI, 'lsp', '--stdio', ...args], { cwd: root, stdio: ['pipe', 'pipe', 'inherit'] });
+  /**
+   * Starts `kurel lsp` in `root` and initializes it with `root` as its workspace folder. Its cache
+   * folder (docs/editors.md, "Cache") is `cacheDir`, by default one beside `root` of its own.
+   */
+  static async start(root: string, args: readonly string[] = [], cacheDir = defaultCacheDir(root)): Promise<LspClient> {
+    const env = { ...process.env, KUREL_CACHE_DIR: cacheDir };
+    const child = spawn(process.execPath, [CLI, 'lsp', '--stdio', ...args], { cwd: root, env, stdio: ['pipe', 'pipe', 'inherit'] });
     const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     connection.listen();
     const client = new LspClient(child, connection);
@@ -54,6 +58,14 @@ export class LspClient {
     this.versions.set(uri, version);
     this.texts.set(uri, text);
     await this.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version }, contentChanges: [{ text }] });
+  }
+
+  /** Closes an open file, as the editor does when its tab is closed. */
+  async close(uri: string): Promise<void> {
+    this.versions.delete(uri);
+    this.texts.delete(uri);
+    this.published.delete(uri);
+    await this.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
   }
 
   /** The text the client holds for an open file. */
@@ -122,6 +134,11 @@ export class LspClient {
   kill(): void {
     this.child.kill();
   }
+}
+
+/** The cache folder of the servers a test starts in `root`: beside it, so that nothing is written to the user's own. */
+export function defaultCacheDir(root: string): string {
+  return `${root.replace(/[\\/]+$/, '')}.kurel-cache`;
 }
 
 /** A text with LSP edits applied (positions of the text before any edit; UTF-16 columns). */

@@ -1,11 +1,12 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runKurel } from '../helpers/cli.js';
 import { findTool, skipWithout } from '../helpers/real-tool.js';
-import { EDGE_PROXY, PROFILE, redisSidecar } from './repository-fixture.js';
+import { countingPlugin, EDGE_PROXY, PROFILE, redisSidecar } from './repository-fixture.js';
 
 // The kurel-lint hook of .pre-commit-hooks.yaml as pre-commit itself runs it (docs/editors.md,
 // "pre-commit"; docs/integrations.md): pre-commit clones this repository at a commit, installs
@@ -68,15 +69,28 @@ function userRepository(files: Record<string, string>, args: readonly string[] =
   return repo;
 }
 
+const preCommitEnv = () => ({ ...process.env, PRE_COMMIT_HOME: home, NO_COLOR: '1', PRE_COMMIT_COLOR: 'never' });
+
 /** `pre-commit run --all-files` in `repo`: its exit code and what it printed. */
 function preCommit(repo: string): { code: number | null; output: string } {
-  const run = spawnSync(PRE_COMMIT.command, ['run', '--all-files'], {
-    cwd: repo,
-    encoding: 'utf8',
-    timeout: 900_000,
-    env: { ...process.env, PRE_COMMIT_HOME: home, NO_COLOR: '1', PRE_COMMIT_COLOR: 'never' },
-  });
+  const run = spawnSync(PRE_COMMIT.command, ['run', '--all-files'], { cwd: repo, encoding: 'utf8', timeout: 900_000, env: preCommitEnv() });
   return { code: run.status, output: `${run.stdout}${run.stderr}` };
+}
+
+/** The same, without waiting: for runs side by side. */
+function preCommitAsync(repo: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(PRE_COMMIT.command, ['run', '--all-files'], { cwd: repo, env: preCommitEnv() });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString('utf8');
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
 }
 
 /** The hook's own output: what pre-commit prints under its result line. */
@@ -147,6 +161,91 @@ describe.skipIf(skipWithout(PRE_COMMIT))(`the kurel-lint hook under pre-commit (
     const lines = hookOutput(run.output).split('\n');
     expect(lines[0]).toBe('clusters/prod.yaml:2:7 error invalid-value kind must be ClusterProfile or CapabilityDefinition, found "ClusterProfle"');
     expect(lines).toContain('  hint: did you mean ClusterProfile?');
+  });
+
+  describe('with the cache', () => {
+    /** A profile binding `counted` (a plugin that notes each size it judges) and edge-proxy. */
+    const counted = (name: string, size: number, edge = 'replicas: 2') =>
+      `apiVersion: launcher.gokure.dev/v1alpha1\nkind: ClusterProfile\nmetadata:\n  name: ${name}\nspec:\n  capabilities:\n    counted:\n      rendering: {size: ${size}}\n    edge-proxy:\n      rendering: {${edge}}\n`;
+    let notes: string;
+    let repo: string;
+    /**
+     * The sizes the plugin judged since the last call, each once, sorted (lint judges the profiles
+     * before a definition among the files again once it is found: docs/cli.md, `--jobs`).
+     */
+    const judged = () => {
+      if (!existsSync(notes)) return [];
+      const sizes = [...new Set(readFileSync(notes, 'utf8').split('\n').filter(Boolean))].sort();
+      rmSync(notes);
+      return sizes;
+    };
+    /** What the repository's own kurel prints for the staged files without a cache: the hook's entry, less --cache. */
+    const uncached = async () => {
+      const files = git(repo, 'ls-files', '-z', '--', '*.yaml', '*.yml').split('\0').filter(Boolean);
+      const run = await runKurel(['lint', '--search-files', ...files], { cwd: repo, env: { NO_COLOR: '1' } });
+      return { code: run.code, output: `${run.stdout}${run.stderr}`.trim() };
+    };
+    const hook = (run: { code: number | null; output: string }) => ({ code: run.code, output: hookOutput(run.output) });
+
+    beforeAll(() => {
+      notes = join(work, `counted-${Math.random().toString(36).slice(2)}.txt`);
+      repo = userRepository({
+        '.kurel.yaml': 'definitions: [definitions]\nplugins: [./plugins/counted.mjs]\n',
+        'definitions/edge-proxy.yaml': EDGE_PROXY,
+        'plugins/counted.mjs': countingPlugin(notes),
+        'clusters/c1.yaml': counted('c1', 1),
+        'clusters/c2.yaml': counted('c2', 2),
+        'clusters/c3.yaml': counted('c3', 3, 'replicsa: 2'),
+      });
+    });
+
+    it('judges no file a second time while it is unchanged, and prints what lint without a cache prints', async () => {
+      const first = preCommit(repo);
+      expect(judged()).toEqual(['1', '2', '3']);
+      expect(first.code).toBe(1);
+      expect(hookOutput(first.output).split('\n')[0]).toBe(
+        'clusters/c3.yaml:10:19 error unknown-field capability "edge-proxy": unknown field "replicsa" (allowed: replicas, tls, hostNetwork)',
+      );
+      expect(hook(first)).toEqual(await uncached());
+      // The results are kept in a folder git passes over: nothing to commit, nothing to ignore by hand.
+      expect(readdirSync(join(repo, '.kurel-cache')).sort()).toEqual(['.gitignore', '.kurelcache']);
+      expect(git(repo, 'status', '--porcelain', '--untracked-files=all')).not.toContain('.kurel-cache');
+      judged();
+
+      const second = preCommit(repo);
+      expect(judged()).toEqual([]);
+      expect(second).toEqual(first);
+    });
+
+    it('judges an edited staged file again, and reports its new problem', async () => {
+      preCommit(repo);
+      judged();
+      writeFileSync(join(repo, 'clusters/c2.yaml'), counted('c2', 20, 'hostNetwork: yes'));
+      git(repo, 'add', 'clusters/c2.yaml');
+      const run = preCommit(repo);
+      expect(judged()).toEqual(['20']);
+      expect(run.code).toBe(1);
+      expect(
+        hookOutput(run.output)
+          .split('\n')
+          .filter((line) => /^\S+:\d+:\d+ /.test(line)),
+      ).toEqual([
+        'clusters/c2.yaml:10:32 error wrong-type capability "edge-proxy": hostNetwork must be a boolean (true or false), found string "yes"',
+        'clusters/c3.yaml:10:19 error unknown-field capability "edge-proxy": unknown field "replicsa" (allowed: replicas, tls, hostNetwork)',
+      ]);
+      expect(hook(run)).toEqual(await uncached());
+    });
+
+    it('prints what lint without a cache prints from runs sharing the cache at once', async () => {
+      rmSync(join(repo, '.kurel-cache'), { recursive: true, force: true });
+      const expected = await uncached();
+      const runs = await Promise.all([preCommitAsync(repo), preCommitAsync(repo), preCommitAsync(repo)]);
+      for (const run of runs) expect(hook(run)).toEqual(expected);
+      judged();
+      // Each recorded every file: whichever wrote last, the next run judges none.
+      expect(hook(preCommit(repo))).toEqual(expected);
+      expect(judged()).toEqual([]);
+    });
   });
 
   it("passes the hook's args to lint: --require-pinned fails an unpinned binding that passes without it", () => {

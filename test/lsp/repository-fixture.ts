@@ -73,6 +73,26 @@ spec:
       rendering: {image: "redis:7"}
 `;
 
+/**
+ * A plugin of type `counted` that appends each rendering's `size` it judges to the file `notes`,
+ * so that a test can tell a file judged from one whose result was taken from a cache.
+ */
+export function countingPlugin(notes: string): string {
+  return `import { appendFileSync } from 'node:fs';
+export default {
+  type: 'counted',
+  description: 'notes each rendering it judges',
+  capabilityAware: true,
+  capabilityRequired: false,
+  renderingSchema: { type: 'object', properties: { size: { type: 'integer' } }, additionalProperties: false },
+  validateAndApplyDefaults(rendering) {
+    appendFileSync(${JSON.stringify(notes)}, String(rendering.size) + '\\n');
+    return { rendering: { ...rendering }, issues: [] };
+  },
+};
+`;
+}
+
 /** Writes a repository (a `.git` folder stops the search for `.kurel.yaml`) and returns its folder. */
 export function writeRepository(files: Record<string, string>): string {
   const root = mkdtempSync(join(tmpdir(), 'kurel-lsp-'));

@@ -8,7 +8,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 // Everything scripts/build.mjs reads: the sources it bundles, the console, its own settings.
 const INPUTS = ['src', 'handlers', 'console', 'scripts/build.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
 // The file spawned tests run; the build swaps the whole of dist/ in at once, so it is as new as the rest.
-const OUTPUT = join('dist', 'cli.js');
+const OUTPUT = join('dist', 'cli.cjs');
 
 /** The newest modification time under `path` (a file or a folder), in milliseconds. */
 function newest(path: string): number {

@@ -16,6 +16,8 @@ const LONGEST: readonly string[] = [
   'e2e test/cli/sarif-multitool.test.ts',
   'e2e test/lsp/vscode-extension.test.ts',
   'e2e test/http/start.test.ts',
+  'e2e test/lsp/judge-cache.test.ts',
+  'e2e test/cli/warm-start.test.ts',
   'e2e test/hostile/empty-documents.test.ts',
   'e2e test/http/one-catalogue.test.ts',
   'e2e test/registry-oci/done-when.test.ts',

@@ -1,6 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isMap, setOwn } from '../../core/data.js';
+import { importModule } from '../../core/import-module.js';
 import type { JsonSchema } from '../../core/json-schema.js';
 import { clusterProfileJsonSchema } from '../../operations/cluster-profile-schema.js';
 import type { PublishOptions } from '../../sources/command-catalogue.js';
@@ -47,7 +48,7 @@ export async function runTypes(options: TypesCommandOptions, io: CommandIo): Pro
 
 async function declarationsOf(schema: JsonSchema): Promise<string> {
   // Loaded here only: the generator and its formatter are heavy, and no other command needs them.
-  const { compile } = await import('json-schema-to-typescript');
+  const { compile } = await importModule<typeof import('json-schema-to-typescript')>('json-schema-to-typescript');
   return compile(withNeverTypes(schema) as Parameters<typeof compile>[0], 'ClusterProfile', {
     bannerComment: BANNER,
     unreachableDefinitions: true,

@@ -2,6 +2,7 @@ import type { Worker } from 'node:cluster';
 import type { Socket } from 'node:net';
 import { hostname } from 'node:os';
 import { fileDiagnostic } from '../../core/diagnostics.js';
+import { keepCompiledCode } from '../../core/warm-start.js';
 import { readServedDefinitions, type ServedSources } from '../../sources/served-definitions.js';
 import { type EarlyProcess, forkServing, takeEarlyStart, takeHeldSignals } from './early-start.js';
 import { type Front, openFront } from './front.js';
@@ -243,6 +244,8 @@ export async function runSupervisor(options: SupervisorOptions, io: ServiceIo): 
         if (!allReady && !stopping && served.size === options.processes && [...served.values()].every((s) => s.ready && s.listening)) {
           allReady = true;
           log('info', { processes: options.processes, startupMs: Math.round(performance.now()) }, 'ready: every worker has loaded');
+          // What the supervisor's start compiled, for the next start (docs/performance.md, "Warm start").
+          keepCompiledCode();
         }
         break;
       case 'in-flight':

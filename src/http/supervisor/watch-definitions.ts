@@ -1,3 +1,4 @@
+import { importModule } from '../../core/import-module.js';
 /** Where a watch logs. */
 export interface WatchLog {
   info(fields: object, message: string): void;
@@ -25,7 +26,7 @@ export async function watchDefinitions(
   reload: () => void,
   options: { logger: WatchLog; debounceMs?: number },
 ): Promise<DefinitionsWatch> {
-  const { watch } = await import('chokidar');
+  const { watch } = await importModule<typeof import('chokidar')>('chokidar');
   const debounceMs = options.debounceMs ?? WATCH_DEBOUNCE_MS;
   const watcher = watch([...dirs], { ignoreInitial: true, followSymlinks: true });
   let timer: NodeJS.Timeout | undefined;

@@ -118,5 +118,5 @@ function inlineWanted(sources: PoolSources): boolean {
 
 /** The worker threads' entry module, built next to the CLI. */
 export function workerEntry(): string {
-  return join(packageRoot(), 'dist', 'serve-worker.js');
+  return join(packageRoot(), 'dist', 'serve-worker.cjs');
 }

@@ -20,7 +20,7 @@ export interface PoolOptions {
   workers: number;
   /** The heap limit of each worker (V8's old generation), in MiB. */
   workerMemoryMiB: number;
-  /** The worker entry module (the bundle's `serve-worker.js`). */
+  /** The worker entry module (the package's `dist/serve-worker.cjs`). */
   filename: string;
   setup: WorkerSetup;
   logger: PoolLog;
