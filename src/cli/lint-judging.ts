@@ -37,8 +37,9 @@ export async function prepareJudging(
  * compiled and the code warmed on first use, which outlive a minor collection) grow it to its
  * largest, 16 MiB a half, which a run of small files never needs: at 10,000 files that was
  * about 27 MiB of the peak memory. The growth factor is a process-wide V8 flag, read at each
- * minor collection; it is put back to V8's default when the run ends, so nothing compiled
- * afterwards sees other flags than the process started with.
+ * minor collection; it is put back to V8's default when the run ends, so what is compiled
+ * afterwards, and the code cache a warm start keeps as the process exits, sees the flags the
+ * process started with (V8 refuses a cache made under other flags).
  */
 export function holdYoungGeneration(): () => void {
   setFlagsFromString('--semi-space-growth-factor=1');
