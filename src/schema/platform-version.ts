@@ -98,7 +98,10 @@ export function layerPlatforms(...layers: readonly (Platform | undefined)[]): Pl
   let out: Record<string, string> | undefined;
   for (const layer of layers) {
     if (layer === undefined) continue;
-    for (const component of Object.keys(layer)) setOwn((out ??= {}), component, layer[component]!);
+    for (const component of Object.keys(layer)) {
+      out ??= {};
+      setOwn(out, component, layer[component]!);
+    }
   }
   return out === undefined ? NO_COMPONENTS : Object.freeze(out);
 }
