@@ -63,9 +63,10 @@ const NODE_MATRIX_E2E = [
 ];
 const nodeMatrix = process.env['KUREL_TEST_SCOPE'] === 'node-matrix';
 
-// In-process tests that need modules of their own: one looks at what a fresh start loads, one
-// replaces node:fs with vi.mock (a module another file loaded first would keep the real one).
-const FRESH_MODULES = ['test/schema/pattern.test.ts', 'test/migrate/cli-writes.test.ts'];
+// In-process tests that need modules of their own: one looks at what a fresh start loads, two
+// replace a Node module (node:fs, node:v8) with vi.mock (a module another file loaded first
+// would keep the real one).
+const FRESH_MODULES = ['test/schema/pattern.test.ts', 'test/migrate/cli-writes.test.ts', 'test/cli/lint-young-generation.test.ts'];
 
 export default defineConfig({
   test: {
