@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI } from '../helpers/cli.js';
+import { CLEAN_PROFILE } from '../helpers/profile.js';
 
 // What a run of the built CLI loaded: Node's built-in modules and the CommonJS files it required
 // besides its launcher (the lazily loaded packages are CommonJS bundles; the launcher compiles
@@ -37,14 +38,7 @@ function lintLoads(text: string): Promise<Loaded & { code: number }> {
   });
 }
 
-const CLEAN = `apiVersion: launcher.gokure.dev/v1alpha1
-kind: ClusterProfile
-metadata:
-  name: prod
-spec:
-  capabilities:
-    expose: {rendering: {controllerType: ingress, ingressClassName: nginx}}
-`;
+const CLEAN = CLEAN_PROFILE;
 
 // docs/performance.md: a lint starts within 2x of \`node -e 0\`; what most runs never use is not loaded.
 describe('the start of kurel lint (built CLI)', () => {

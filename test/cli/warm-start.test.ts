@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CLI, type CliRun, spawnKurel } from '../helpers/cli.js';
+import { CLEAN_PROFILE } from '../helpers/profile.js';
 
 // docs/performance.md, "Warm start": the built CLI runs kurel from its bundle with V8's code cache,
 // one file a command under $KUREL_CACHE_DIR/v8, named by the Node version, the architecture and the
@@ -22,14 +23,7 @@ const digestOf = (bundle: string) =>
     .slice(0, 16);
 const cacheName = (name: string, bundle = 'kurel') => `${name}-${process.version}-${process.arch}-${digestOf(bundle)}.bin`;
 
-const CLEAN = `apiVersion: launcher.gokure.dev/v1alpha1
-kind: ClusterProfile
-metadata:
-  name: prod
-spec:
-  capabilities:
-    expose: {rendering: {controllerType: ingress, ingressClassName: nginx}}
-`;
+const CLEAN = CLEAN_PROFILE;
 const MISTAKES = CLEAN.replace('capabilities:', 'capabilites:').replace('nginx', '7');
 const profiles = join(work, 'profiles');
 mkdirSync(profiles);

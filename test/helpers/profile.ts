@@ -97,6 +97,16 @@ export function resolvePassThrough(text: string): Record<string, unknown> {
   return resolved.capabilities;
 }
 
+/** A clean ClusterProfile of one binding, in flow style (what the built CLI's start tests lint). */
+export const CLEAN_PROFILE = `apiVersion: launcher.gokure.dev/v1alpha1
+kind: ClusterProfile
+metadata:
+  name: prod
+spec:
+  capabilities:
+    expose: {rendering: {controllerType: ingress, ingressClassName: nginx}}
+`;
+
 /**
  * A profile with the two mistakes the report tests read (a typo'd key with its did-you-mean, and
  * a capability nothing knows): line 10 column 9 `unknown-field`, line 11 column 5 `unknown-capability`.
